@@ -1,0 +1,42 @@
+package tally
+
+// Adapter knows one agent's logs: where they live and how to read them.
+// Adding an agent is one package implementing this and one line of wiring;
+// discovery, tailing, the fold and the store are shared.
+type Adapter interface {
+	Agent() Agent
+	// Roots are the directories holding this agent's logs (they need not
+	// exist yet). Overrides from flags or the environment are applied when
+	// the adapter is built.
+	Roots() []string
+	// Match tells whether path, a file under root, is a log of this agent,
+	// and which session (and sub-agent list) it holds.
+	Match(root, path string) (FileInfo, bool)
+	// NewDecoder returns a decoder for a file, resuming from state (what
+	// an earlier decoder's State returned; nil to start at offset 0).
+	NewDecoder(f FileInfo, state []byte) (Decoder, error)
+}
+
+// FileInfo is what Match learns about a log file from its path.
+type FileInfo struct {
+	Path    string
+	Session string
+	// List is the sub-agent id for a sub-agent's own log, "" otherwise.
+	List string
+	// Whole marks a file that is rewritten rather than appended to: it is
+	// decoded again from the start whenever it changes.
+	Whole bool
+}
+
+// Decoder turns the lines of one file into events. It is used by one
+// goroutine at a time.
+type Decoder interface {
+	// Line decodes one complete line (without its newline) found at byte
+	// offset off, calling emit for each event. A line it cannot use at all
+	// returns an *Error with CodeInvalid; it is counted and skipped, and
+	// never stops the file.
+	Line(line []byte, off int64, emit func(Event)) error
+	// State is what the decoder must remember to go on after a restart
+	// (nil if nothing).
+	State() []byte
+}

@@ -1,0 +1,98 @@
+package tally
+
+import "time"
+
+// EventKind says what an Event does to a list or a session.
+type EventKind uint8
+
+const (
+	// EventSnapshot replaces every SourceTodo item of the list with Items
+	// (TodoWrite, write_todos, update_plan, ACP plan, …). An empty snapshot
+	// clears the list.
+	EventSnapshot EventKind = iota + 1
+	// EventTaskCreate adds one SourceTask item, Patch describing it. Its ID
+	// is often unknown yet: it arrives with EventTaskAssign, linked by
+	// ToolUseID.
+	EventTaskCreate
+	// EventTaskAssign gives the task created by call ToolUseID its ID.
+	EventTaskAssign
+	// EventTaskUpdate edits the task Patch.ID; Patch.Deleted removes it.
+	EventTaskUpdate
+	// EventTaskResync replaces the SourceTask items with Items, a full
+	// snapshot the agent reported (Claude's TaskList result).
+	EventTaskResync
+	// EventMerge updates items by ID and appends unknown IDs (Hermes
+	// merge=true). Empty fields of an Item in Items are left unchanged.
+	EventMerge
+	// EventMeta carries session facts: Meta fields that are set overwrite.
+	EventMeta
+	// EventMarker is a progress marker found in message text (seed 04).
+	EventMarker
+)
+
+// Signal is what the last line said about the agent's turn; Activity is
+// derived from it and the time since.
+type Signal uint8
+
+const (
+	SignalNone Signal = iota
+	// SignalWorking: a prompt was sent, a tool was called or answered.
+	SignalWorking
+	// SignalWaiting: the assistant ended its turn, or asked for permission:
+	// the next move is the user's.
+	SignalWaiting
+	// SignalEnded: the log says the session is over.
+	SignalEnded
+)
+
+// Event is what an adapter makes of a line. Adapters emit events; the fold
+// (FileState.Apply) is the only code that changes state.
+type Event struct {
+	Kind EventKind
+	// List names the list within the session: "" for the main agent, the
+	// sub-agent's id otherwise.
+	List string
+	// ToolUseID identifies the tool call the event came from. Applying an
+	// event whose ToolUseID was already applied to the list is a no-op:
+	// that is what makes re-reading a line harmless.
+	ToolUseID string
+	At        time.Time
+	Items     []Item
+	Patch     TaskPatch
+	Meta      Meta
+	Marker    Marker
+}
+
+// TaskPatch is a TaskCreate or TaskUpdate: nil fields are not changed.
+type TaskPatch struct {
+	ID           string
+	Subject      *string
+	Description  *string
+	ActiveForm   *string
+	Owner        *string
+	Status       *Status
+	RawStatus    string
+	Deleted      bool
+	AddBlocks    []string
+	AddBlockedBy []string
+}
+
+// Meta is what a log says about its session. Zero fields say nothing.
+type Meta struct {
+	SessionID string
+	Project   string
+	Title     string
+	// TitleWeak marks a title guessed from the first prompt: a real title
+	// (ai-title, summary) replaces it, it never replaces a real one.
+	TitleWeak bool
+	At        time.Time
+	Signal    Signal
+}
+
+// Marker is a progress marker in an agent's text: "progress: T001.S1 done".
+type Marker struct {
+	Task   string `json:"task"`
+	Step   string `json:"step,omitempty"`
+	Verb   string `json:"verb"`
+	Reason string `json:"reason,omitempty"`
+}

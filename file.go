@@ -1,0 +1,149 @@
+package tally
+
+import (
+	"sort"
+	"time"
+)
+
+// FileState is the fold of one log file: where reading stopped, what the
+// adapter's decoder needs to go on from there, and the lists and session
+// facts the file has produced. It is the unit the store saves: a file's
+// offset and the state folded up to that offset are written together, so a
+// restart resumes exactly where the saved state ends.
+type FileState struct {
+	Path    string `json:"path"`
+	Agent   Agent  `json:"agent"`
+	Session string `json:"session"`
+	// Offset is the byte just after the last complete line folded.
+	Offset int64 `json:"offset"`
+	// Identity and Head tell a file replaced or rewritten from the one the
+	// offset belongs to (the tail package sets and compares them).
+	Identity string `json:"identity,omitempty"`
+	Head     uint64 `json:"head,omitempty"`
+
+	Project   string    `json:"project,omitempty"`
+	Title     string    `json:"title,omitempty"`
+	TitleWeak bool      `json:"titleWeak,omitempty"`
+	StartedAt time.Time `json:"startedAt"`
+	LastAt    time.Time `json:"lastAt"`
+	Signal    Signal    `json:"signal"`
+
+	Lists   map[string]*List `json:"lists,omitempty"`
+	Markers []Marker         `json:"markers,omitempty"`
+	// Decoder is the adapter decoder's own state (Decoder.State).
+	Decoder []byte `json:"decoder,omitempty"`
+	Stats   Stats  `json:"stats"`
+}
+
+// MaxMarkers bounds the progress markers a file keeps: the newest win.
+const MaxMarkers = 32
+
+// Apply folds one event into the file's state and reports whether anything
+// a reader sees changed.
+func (f *FileState) Apply(ev Event) bool {
+	changed := false
+	if !ev.At.IsZero() {
+		if f.StartedAt.IsZero() || ev.At.Before(f.StartedAt) {
+			f.StartedAt = ev.At
+			changed = true
+		}
+		if ev.At.After(f.LastAt) {
+			f.LastAt = ev.At
+			changed = true
+		}
+	}
+	switch ev.Kind {
+	case EventMeta:
+		return f.applyMeta(ev.Meta) || changed
+	case EventMarker:
+		f.Markers = append(f.Markers, ev.Marker)
+		if len(f.Markers) > MaxMarkers {
+			f.Markers = append(f.Markers[:0], f.Markers[len(f.Markers)-MaxMarkers:]...)
+		}
+		return true
+	case EventSnapshot, EventTaskCreate, EventTaskAssign, EventTaskUpdate, EventTaskResync, EventMerge:
+	}
+	if f.Lists == nil {
+		f.Lists = make(map[string]*List)
+	}
+	l := f.Lists[ev.List]
+	if l == nil {
+		l = &List{}
+		f.Lists[ev.List] = l
+	}
+	before := l.Orphans
+	ok := l.Apply(ev)
+	f.Stats.Orphans += int64(l.Orphans - before)
+	return ok || changed
+}
+
+func (f *FileState) applyMeta(m Meta) bool {
+	changed := false
+	if m.SessionID != "" && f.Session == "" {
+		f.Session, changed = m.SessionID, true
+	}
+	if m.Project != "" && m.Project != f.Project {
+		f.Project, changed = m.Project, true
+	}
+	if m.Title != "" && (f.Title == "" || f.TitleWeak || !m.TitleWeak) && m.Title != f.Title {
+		f.Title, f.TitleWeak, changed = m.Title, m.TitleWeak, true
+	}
+	if m.Signal != SignalNone && m.Signal != f.Signal {
+		f.Signal, changed = m.Signal, true
+	}
+	return changed
+}
+
+// Reset forgets everything folded from the file, keeping its name: the
+// file shrank or was replaced and will be folded again from offset 0.
+func (f *FileState) Reset() {
+	resets := f.Stats.Resets + 1
+	*f = FileState{Path: f.Path, Agent: f.Agent, Session: f.Session}
+	f.Stats.Resets = resets
+}
+
+// Merge builds the Record of one session from the states of its files: the
+// main log and any sub-agent logs. Facts of the main log (the one holding
+// list "") win; activity is the newest of all files.
+func Merge(files []*FileState) Record {
+	sorted := append([]*FileState(nil), files...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		_, mi := sorted[i].Lists[""]
+		_, mj := sorted[j].Lists[""]
+		if mi != mj {
+			return mi
+		}
+		return sorted[i].Path < sorted[j].Path
+	})
+	var r Record
+	for _, f := range sorted {
+		if r.ID == "" {
+			r.ID, r.Agent = f.Session, f.Agent
+		}
+		if r.Project == "" {
+			r.Project = f.Project
+		}
+		if f.Title != "" && (r.Title == "" || (r.TitleWeak && !f.TitleWeak)) {
+			r.Title, r.TitleWeak = f.Title, f.TitleWeak
+		}
+		if !f.StartedAt.IsZero() && (r.StartedAt.IsZero() || f.StartedAt.Before(r.StartedAt)) {
+			r.StartedAt = f.StartedAt
+		}
+		if f.LastAt.After(r.LastActivity) || (f.LastAt.Equal(r.LastActivity) && r.Signal == SignalNone) {
+			r.LastActivity, r.Signal = f.LastAt, f.Signal
+		}
+		for k, l := range f.Lists {
+			if l.Len() == 0 && k != "" {
+				continue
+			}
+			if r.Lists == nil {
+				r.Lists = make(map[string][]Item)
+			}
+			r.Lists[k] = append(r.Lists[k], l.Items()...)
+		}
+		r.Markers = append(r.Markers, f.Markers...)
+		r.Stats.Add(f.Stats)
+		r.Stats.Files++
+	}
+	return r
+}

@@ -1,0 +1,327 @@
+package tally
+
+import "time"
+
+// List is the fold of one agent's todo events: the state of one list of one
+// (session, sub-agent). It holds both mechanisms Claude Code has — snapshot
+// todos and incremental tasks — because one agent can use both; surfaces
+// show them as one list, todos first (seed 01: "Display model: Unified list").
+//
+// The zero List is empty and ready. Apply is deterministic and idempotent:
+// applying the same event twice leaves the state as applying it once, so a
+// line read twice (a catch-up scan after a missed notification) cannot
+// duplicate an item.
+type List struct {
+	Todos []Item `json:"todos,omitempty"`
+	Tasks []Task `json:"tasks,omitempty"`
+	// Applied holds the tool-use ids already folded, per event kind.
+	Applied map[string]struct{} `json:"applied,omitempty"`
+	// EarlyIDs holds task ids whose TaskCreate has not been seen (yet).
+	EarlyIDs map[string]string `json:"earlyIds,omitempty"`
+	// Orphans counts updates for tasks the list does not hold: ignored,
+	// as seed 01 says, and counted so they are not invisible.
+	Orphans   int       `json:"orphans,omitempty"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Task is a SourceTask item with the tool call that created it, which is how
+// its id, reported later in the call's result, finds it.
+type Task struct {
+	Item
+	ToolUseID string `json:"toolUseId,omitempty"`
+}
+
+// Items is the list as surfaces show it: todos, then tasks.
+func (l *List) Items() []Item {
+	out := make([]Item, 0, len(l.Todos)+len(l.Tasks))
+	out = append(out, l.Todos...)
+	for _, t := range l.Tasks {
+		out = append(out, t.Item)
+	}
+	return out
+}
+
+// Len is the number of items.
+func (l *List) Len() int { return len(l.Todos) + len(l.Tasks) }
+
+var eventKeyPrefix = [...]string{
+	EventSnapshot:   "s:",
+	EventTaskCreate: "c:",
+	EventTaskAssign: "a:",
+	EventTaskUpdate: "u:",
+	EventTaskResync: "r:",
+	EventMerge:      "m:",
+	EventMeta:       "",
+	EventMarker:     "k:",
+}
+
+// Apply folds one event into the list. It reports whether the list changed
+// in a way a reader would see, and false for events already applied.
+func (l *List) Apply(ev Event) bool {
+	if ev.Kind == 0 || int(ev.Kind) >= len(eventKeyPrefix) || ev.Kind == EventMeta || ev.Kind == EventMarker {
+		return false
+	}
+	if ev.ToolUseID != "" {
+		key := eventKeyPrefix[ev.Kind] + ev.ToolUseID
+		if _, seen := l.Applied[key]; seen {
+			return false
+		}
+		if l.Applied == nil {
+			l.Applied = make(map[string]struct{})
+		}
+		l.Applied[key] = struct{}{}
+	}
+	if ev.At.After(l.UpdatedAt) {
+		l.UpdatedAt = ev.At
+	}
+	switch ev.Kind {
+	case EventSnapshot:
+		l.Todos = cloneItems(ev.Items, SourceTodo)
+		return true
+	case EventTaskCreate:
+		return l.create(ev)
+	case EventTaskAssign:
+		return l.assign(ev.ToolUseID, ev.Patch.ID)
+	case EventTaskUpdate:
+		return l.update(ev.Patch)
+	case EventTaskResync:
+		l.resync(ev.Items)
+		return true
+	case EventMerge:
+		l.merge(ev.Items)
+		return true
+	case EventMeta, EventMarker:
+	}
+	return false
+}
+
+func cloneItems(items []Item, src Source) []Item {
+	out := make([]Item, len(items))
+	for i, it := range items {
+		it.Source = src
+		it.Blocks = append([]string(nil), it.Blocks...)
+		it.BlockedBy = append([]string(nil), it.BlockedBy...)
+		out[i] = it
+	}
+	return out
+}
+
+func (l *List) task(id string) *Task {
+	if id == "" {
+		return nil
+	}
+	for i := range l.Tasks {
+		if l.Tasks[i].ID == id {
+			return &l.Tasks[i]
+		}
+	}
+	return nil
+}
+
+// create appends a pending task. "Tasks always start as pending" (seed 01).
+func (l *List) create(ev Event) bool {
+	t := Task{Item: Item{Status: StatusPending, Source: SourceTask}, ToolUseID: ev.ToolUseID}
+	p := ev.Patch
+	t.ID = p.ID
+	if t.ID == "" && ev.ToolUseID != "" {
+		if id, ok := l.EarlyIDs[ev.ToolUseID]; ok {
+			t.ID = id
+			delete(l.EarlyIDs, ev.ToolUseID)
+		}
+	}
+	if t.ID != "" && l.task(t.ID) != nil {
+		// Already known from a resync: the create only adds what the
+		// snapshot lacked.
+		old := l.task(t.ID)
+		old.ToolUseID = ev.ToolUseID
+		patchFields(&old.Item, p)
+		return true
+	}
+	patchFields(&t.Item, p)
+	if p.Status != nil {
+		t.Status, t.RawStatus = *p.Status, p.RawStatus
+	}
+	l.Tasks = append(l.Tasks, t)
+	l.link(t.ID, p.AddBlocks, p.AddBlockedBy)
+	return true
+}
+
+// assign gives the task created by call toolUseID its id. If a resync
+// already brought a task with that id, the two are one task: the resync's
+// copy (which has the status) absorbs the create's fields.
+func (l *List) assign(toolUseID, id string) bool {
+	if id == "" || toolUseID == "" {
+		return false
+	}
+	for i := range l.Tasks {
+		t := &l.Tasks[i]
+		if t.ToolUseID != toolUseID {
+			continue
+		}
+		if t.ID == id {
+			return false
+		}
+		if dup := l.task(id); dup != nil {
+			if dup.ActiveForm == "" {
+				dup.ActiveForm = t.ActiveForm
+			}
+			if dup.Description == "" {
+				dup.Description = t.Description
+			}
+			dup.ToolUseID = toolUseID
+			l.Tasks = append(l.Tasks[:i], l.Tasks[i+1:]...)
+			return true
+		}
+		t.ID = id
+		return true
+	}
+	if l.EarlyIDs == nil {
+		l.EarlyIDs = make(map[string]string)
+	}
+	l.EarlyIDs[toolUseID] = id
+	return false
+}
+
+func (l *List) update(p TaskPatch) bool {
+	t := l.task(p.ID)
+	if t == nil {
+		l.Orphans++
+		return false
+	}
+	if p.Deleted {
+		// "Deleted tasks are removed, not mapped to Completed" (seed 01),
+		// and, as Claude Code does, dropped from other tasks' blockers.
+		for i := range l.Tasks {
+			if l.Tasks[i].ID == p.ID {
+				l.Tasks = append(l.Tasks[:i], l.Tasks[i+1:]...)
+				break
+			}
+		}
+		for i := range l.Tasks {
+			l.Tasks[i].Blocks = remove(l.Tasks[i].Blocks, p.ID)
+			l.Tasks[i].BlockedBy = remove(l.Tasks[i].BlockedBy, p.ID)
+		}
+		return true
+	}
+	patchFields(&t.Item, p)
+	if p.Status != nil {
+		t.Status, t.RawStatus = *p.Status, p.RawStatus
+	}
+	l.link(p.ID, p.AddBlocks, p.AddBlockedBy)
+	return true
+}
+
+func patchFields(it *Item, p TaskPatch) {
+	if p.Subject != nil {
+		it.Title = *p.Subject
+	}
+	if p.Description != nil {
+		it.Description = *p.Description
+	}
+	if p.ActiveForm != nil {
+		it.ActiveForm = *p.ActiveForm
+	}
+	if p.Owner != nil {
+		it.Owner = *p.Owner
+	}
+}
+
+// link records dependencies both ways: "each task holds Blocks and
+// BlockedBy (bidirectional)" (seed 03). Blockers only grow.
+func (l *List) link(id string, blocks, blockedBy []string) {
+	t := l.task(id)
+	if t == nil {
+		return
+	}
+	t.Blocks = addUnique(t.Blocks, blocks...)
+	t.BlockedBy = addUnique(t.BlockedBy, blockedBy...)
+	for _, b := range blocks {
+		if o := l.task(b); o != nil {
+			o.BlockedBy = addUnique(o.BlockedBy, id)
+		}
+	}
+	for _, b := range blockedBy {
+		if o := l.task(b); o != nil {
+			o.Blocks = addUnique(o.Blocks, id)
+		}
+	}
+}
+
+func remove(set []string, id string) []string {
+	for i, s := range set {
+		if s == id {
+			return append(set[:i], set[i+1:]...)
+		}
+	}
+	return set
+}
+
+// resync makes the task part equal to a full snapshot the agent reported.
+// Fields the snapshot does not carry (activeForm, description, the creating
+// call) are kept from the task with the same id. A task whose id is still
+// unknown survives unless the snapshot holds a task of the same title.
+func (l *List) resync(items []Item) {
+	next := make([]Task, 0, len(items))
+	titles := make(map[string]bool, len(items))
+	for _, it := range items {
+		t := Task{Item: it}
+		t.Source = SourceTask
+		t.Blocks = append([]string(nil), it.Blocks...)
+		t.BlockedBy = append([]string(nil), it.BlockedBy...)
+		if old := l.task(it.ID); old != nil {
+			t.ToolUseID = old.ToolUseID
+			if t.ActiveForm == "" {
+				t.ActiveForm = old.ActiveForm
+			}
+			if t.Description == "" {
+				t.Description = old.Description
+			}
+			if t.Owner == "" {
+				t.Owner = old.Owner
+			}
+		}
+		titles[it.Title] = true
+		next = append(next, t)
+	}
+	for _, old := range l.Tasks {
+		if old.ID == "" && !titles[old.Title] {
+			next = append(next, old)
+		}
+	}
+	l.Tasks = next
+	for _, t := range next {
+		l.link(t.ID, nil, t.BlockedBy)
+	}
+}
+
+// merge updates todos by id and appends unknown ids (Hermes merge=true:
+// "updates by id, changing only the fields provided"). Items without an id
+// are skipped, as Hermes skips them.
+func (l *List) merge(items []Item) {
+	for _, it := range items {
+		if it.ID == "" {
+			continue
+		}
+		found := false
+		for i := range l.Todos {
+			old := &l.Todos[i]
+			if old.ID != it.ID {
+				continue
+			}
+			found = true
+			if it.Title != "" {
+				old.Title = it.Title
+			}
+			if it.Status != StatusUnknown || it.RawStatus != "" {
+				old.Status, old.RawStatus = it.Status, it.RawStatus
+			}
+			if it.ActiveForm != "" {
+				old.ActiveForm = it.ActiveForm
+			}
+		}
+		if !found {
+			it.Source = SourceTodo
+			l.Todos = append(l.Todos, it)
+		}
+	}
+}

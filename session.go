@@ -1,0 +1,176 @@
+package tally
+
+import (
+	"sort"
+	"time"
+)
+
+// SchemaVersion is the version of the JSON form of Session. It changes when
+// a field changes meaning or disappears; adding a field does not change it.
+const SchemaVersion = 1
+
+// Activity is what a session is doing now, derived from the last thing its
+// log said and how long ago.
+type Activity uint8
+
+const (
+	ActivityWorking Activity = iota
+	ActivityNeedsInput
+	ActivityIdle
+	ActivityEnded
+)
+
+var activityNames = [...]string{
+	ActivityWorking:    "working",
+	ActivityNeedsInput: "needs_input",
+	ActivityIdle:       "idle",
+	ActivityEnded:      "ended",
+}
+
+func (a Activity) String() string {
+	if int(a) < len(activityNames) {
+		return activityNames[a]
+	}
+	return "unknown"
+}
+
+func (a Activity) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+func (a *Activity) UnmarshalText(b []byte) error {
+	v, err := ParseActivity(string(b))
+	if err != nil {
+		return err
+	}
+	*a = v
+	return nil
+}
+
+// ParseActivity parses the words String returns, and "needs-input".
+func ParseActivity(s string) (Activity, error) {
+	switch s {
+	case "working":
+		return ActivityWorking, nil
+	case "needs_input", "needs-input":
+		return ActivityNeedsInput, nil
+	case "idle":
+		return ActivityIdle, nil
+	case "ended":
+		return ActivityEnded, nil
+	}
+	return 0, errorf(CodeInvalid, "ParseActivity", "unknown activity %q (want working, needs_input, idle or ended)", s)
+}
+
+// Thresholds of DeriveActivity.
+const (
+	// IdleAfter: a working session silent this long is idle (stalled).
+	IdleAfter = 2 * time.Minute
+	// EndedAfter: any session silent this long is over.
+	EndedAfter = 30 * time.Minute
+)
+
+// DeriveActivity is the pure rule behind Session.Activity.
+func DeriveActivity(sig Signal, last, now time.Time) Activity {
+	if sig == SignalEnded {
+		return ActivityEnded
+	}
+	since := now.Sub(last)
+	if last.IsZero() || since > EndedAfter {
+		return ActivityEnded
+	}
+	switch sig {
+	case SignalWaiting:
+		return ActivityNeedsInput
+	case SignalNone, SignalWorking, SignalEnded:
+	}
+	if since > IdleAfter {
+		return ActivityIdle
+	}
+	return ActivityWorking
+}
+
+// Record is a session as stored: facts only, nothing derived. View derives
+// the rest.
+type Record struct {
+	ID           string    `json:"id"`
+	Agent        Agent     `json:"agent"`
+	Project      string    `json:"project,omitempty"`
+	Title        string    `json:"title,omitempty"`
+	TitleWeak    bool      `json:"titleWeak,omitempty"`
+	StartedAt    time.Time `json:"startedAt"`
+	LastActivity time.Time `json:"lastActivity"`
+	Signal       Signal    `json:"signal"`
+	// Lists: "" is the main agent's list, other keys are sub-agents'.
+	Lists   map[string][]Item `json:"lists,omitempty"`
+	Markers []Marker          `json:"markers,omitempty"`
+	Stats   Stats             `json:"stats"`
+}
+
+// Stats counts what reading a session's logs met. Every line that could not
+// be used is counted somewhere here.
+type Stats struct {
+	Files     int   `json:"files"`
+	Bytes     int64 `json:"bytes"`
+	Lines     int64 `json:"lines"`
+	Parsed    int64 `json:"parsed"`
+	Malformed int64 `json:"malformed"`
+	Orphans   int64 `json:"orphans"`
+	Resets    int64 `json:"resets"`
+}
+
+func (s *Stats) Add(o Stats) {
+	s.Files += o.Files
+	s.Bytes += o.Bytes
+	s.Lines += o.Lines
+	s.Parsed += o.Parsed
+	s.Malformed += o.Malformed
+	s.Orphans += o.Orphans
+	s.Resets += o.Resets
+}
+
+// Session is the JSON form every surface shares (CLI --json, watch, web,
+// MCP). See SessionJSON.md.
+type Session struct {
+	Schema       int            `json:"schema"`
+	ID           string         `json:"id"`
+	Agent        Agent          `json:"agent"`
+	Project      string         `json:"project,omitempty"`
+	Title        string         `json:"title,omitempty"`
+	StartedAt    time.Time      `json:"startedAt"`
+	LastActivity time.Time      `json:"lastActivity"`
+	Activity     Activity       `json:"activity"`
+	Progress     Progress       `json:"progress"`
+	Items        []ItemView     `json:"items"`
+	SubAgents    []SubAgentList `json:"subAgents,omitempty"`
+	Markers      []Marker       `json:"markers,omitempty"`
+	Stats        Stats          `json:"stats"`
+}
+
+// SubAgentList is one sub-agent's own list within a session.
+type SubAgentList struct {
+	ID       string     `json:"id"`
+	Progress Progress   `json:"progress"`
+	Items    []ItemView `json:"items"`
+}
+
+// View derives a Session from a Record at time now.
+func (r *Record) View(now time.Time) Session {
+	items := View(r.Lists[""])
+	s := Session{
+		Schema: SchemaVersion, ID: r.ID, Agent: r.Agent, Project: r.Project, Title: r.Title,
+		StartedAt: r.StartedAt, LastActivity: r.LastActivity,
+		Activity: DeriveActivity(r.Signal, r.LastActivity, now),
+		Progress: ProgressOf(items), Items: items, Markers: r.Markers, Stats: r.Stats,
+	}
+	keys := make([]string, 0, len(r.Lists))
+	for k := range r.Lists {
+		if k != "" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := View(r.Lists[k])
+		s.SubAgents = append(s.SubAgents, SubAgentList{ID: k, Progress: ProgressOf(v), Items: v})
+	}
+	return s
+}
