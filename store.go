@@ -1,0 +1,43 @@
+package tally
+
+import (
+	"context"
+	"time"
+)
+
+// Store keeps what the indexer folded: every file's state with its offset,
+// and every session's Record. Implementations: store/sqlite (embedded, the
+// default) and, for teams, store/postgres. store/storetest is the suite
+// every implementation passes.
+type Store interface {
+	// Files returns the saved state of every file, to resume from.
+	Files(ctx context.Context) ([]*FileState, error)
+	// Commit writes a batch in one transaction: either every file state,
+	// its offset and the session records land, or none does. A crash in
+	// the middle of a scan therefore resumes from a consistent point.
+	Commit(ctx context.Context, b Batch) error
+	// Sessions lists session records, newest activity first.
+	Sessions(ctx context.Context, f SessionFilter) ([]Record, error)
+	// Session returns one record by id, or by a unique prefix of its id.
+	// No match is CodeNotFound; several are CodeConflict.
+	Session(ctx context.Context, id string) (Record, error)
+	Close() error
+}
+
+// Batch is one transaction's worth of changes.
+type Batch struct {
+	Files    []*FileState
+	Sessions []Record
+	// Removed names files (paths) and sessions (ids) that no longer exist.
+	RemovedFiles    []string
+	RemovedSessions []string
+}
+
+// SessionFilter selects records; zero fields select everything.
+type SessionFilter struct {
+	Agent   Agent
+	Project string // substring of the project path
+	// Since keeps sessions whose last activity is at or after it.
+	Since time.Time
+	Limit int
+}
