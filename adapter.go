@@ -40,3 +40,19 @@ type Decoder interface {
 	// (nil if nothing).
 	State() []byte
 }
+
+// Recenter is implemented by decoders that leave facts only the newest line
+// matters for (when the session was last active, whose turn it is) out of
+// Line, to keep Line cheap. After each read, the newest complete lines are
+// passed to Recent, newest first, until it returns true.
+type Recenter interface {
+	Recent(line []byte, emit func(Event)) bool
+}
+
+// Diagnostic is a counted problem with the input: where it is, what is
+// wrong, and what to do about it when there is something to do.
+type Diagnostic struct {
+	Path   string `json:"path"`
+	Offset int64  `json:"offset"`
+	Msg    string `json:"msg"`
+}

@@ -1,0 +1,155 @@
+// Package adaptertest is the suite every adapter passes: the properties the
+// rest of Tally relies on, checked the same way for every format (the
+// litestream pattern: one contract, one suite, many implementations).
+package adaptertest
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/tallyhq/tally"
+)
+
+// Fold decodes data, a whole file, the way the indexer does, and returns the
+// state. chunk > 0 feeds it in pieces of that many bytes, carrying half
+// lines over and recreating the decoder from its saved state between pieces,
+// as a restart would.
+func Fold(tb testing.TB, a tally.Adapter, fi tally.FileInfo, data []byte, chunk int) *tally.FileState {
+	tb.Helper()
+	st := &tally.FileState{Path: fi.Path, Agent: a.Agent(), Session: fi.Session}
+	if chunk <= 0 {
+		chunk = len(data) + 1
+	}
+	var dec tally.Decoder
+	for int(st.Offset) < len(data) {
+		if dec == nil || chunk <= len(data) {
+			var err error
+			dec, err = a.NewDecoder(fi, st.Decoder)
+			if err != nil {
+				tb.Fatalf("NewDecoder: %v", err)
+			}
+		}
+		end := min(int(st.Offset)+chunk, len(data))
+		before := st.Offset
+		st.Feed(dec, data[st.Offset:end])
+		if st.Offset == before {
+			if end == len(data) {
+				break // a last line with no newline: still being written
+			}
+			chunk *= 2
+		}
+	}
+	return st
+}
+
+// Run checks the adapter's contract on one file (fi, data):
+//   - replay: folding from offset 0 twice gives the same state;
+//   - resume: folding in small pieces, with the decoder rebuilt from its
+//     saved state at every piece, gives the state of one whole fold;
+//   - duplicated lines (a catch-up re-read) change no list;
+//   - malformed lines are counted and change nothing else;
+//   - a file cut mid-line leaves the half line unread.
+func Run(t *testing.T, a tally.Adapter, fi tally.FileInfo, data []byte) {
+	t.Helper()
+	whole := Fold(t, a, fi, data, 0)
+	t.Run("replay from 0 gives the same state", func(t *testing.T) {
+		again := Fold(t, a, fi, data, 0)
+		equalState(t, whole, again)
+	})
+	t.Run("resume from saved offsets gives the same state", func(t *testing.T) {
+		for _, n := range []int{97, 4096} {
+			pieces := Fold(t, a, fi, data, n)
+			equalLists(t, whole, pieces)
+		}
+	})
+	t.Run("every line read twice changes no list", func(t *testing.T) {
+		var doubled bytes.Buffer
+		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+			doubled.Write(line)
+			if bytes.HasSuffix(line, []byte("\n")) {
+				doubled.Write(line)
+			}
+		}
+		twice := Fold(t, a, fi, doubled.Bytes(), 0)
+		equalLists(t, whole, twice)
+	})
+	t.Run("malformed lines are counted and skipped", func(t *testing.T) {
+		bad := [][]byte{[]byte("{not json"), {0xff, 0xfe, '{', '"'}, []byte(`{"type":`)}
+		var buf bytes.Buffer
+		for _, b := range bad {
+			buf.Write(b)
+			buf.WriteByte('\n')
+		}
+		buf.Write(data)
+		got := Fold(t, a, fi, buf.Bytes(), 0)
+		if got.Stats.Malformed < whole.Stats.Malformed {
+			t.Errorf("malformed = %d, want at least %d", got.Stats.Malformed, whole.Stats.Malformed)
+		}
+		equalLists(t, whole, got)
+	})
+	t.Run("a half-written last line is left for the next read", func(t *testing.T) {
+		if len(data) < 2 {
+			t.Skip("file too short")
+		}
+		cut := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
+		half := data[:cut+(len(data)-cut)/2]
+		st := Fold(t, a, fi, half, 0)
+		if st.Offset != int64(cut) {
+			t.Errorf("offset after a cut file = %d, want %d (the start of the half line)", st.Offset, cut)
+		}
+	})
+}
+
+// Fuzz feeds arbitrary bytes to a fresh decoder; it must never panic, and
+// must always consume every complete line.
+func Fuzz(f *testing.F, a tally.Adapter, fi tally.FileInfo, seeds ...[]byte) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := Fold(t, a, fi, data, 0)
+		want := int64(bytes.LastIndexByte(data, '\n') + 1)
+		if st.Offset != want {
+			t.Fatalf("offset %d, want %d", st.Offset, want)
+		}
+		if _, err := json.Marshal(st); err != nil {
+			t.Fatalf("state does not encode: %v", err)
+		}
+	})
+}
+
+func equalLists(t *testing.T, want, got *tally.FileState) {
+	t.Helper()
+	for k, l := range want.Lists {
+		g := got.Lists[k]
+		if g == nil {
+			if l.Len() > 0 {
+				t.Errorf("list %q missing", k)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(l.Items(), g.Items()) {
+			t.Errorf("list %q differs:\nwant %+v\ngot  %+v", k, l.Items(), g.Items())
+		}
+	}
+	for k, l := range got.Lists {
+		if want.Lists[k] == nil && l.Len() > 0 {
+			t.Errorf("unexpected list %q: %+v", k, l.Items())
+		}
+	}
+	if want.Project != got.Project || want.Title != got.Title || !want.LastAt.Equal(got.LastAt) {
+		t.Errorf("session facts differ: want %q %q %v, got %q %q %v",
+			want.Project, want.Title, want.LastAt, got.Project, got.Title, got.LastAt)
+	}
+}
+
+func equalState(t *testing.T, want, got *tally.FileState) {
+	t.Helper()
+	w, _ := json.Marshal(want)
+	g, _ := json.Marshal(got)
+	if !bytes.Equal(w, g) {
+		t.Errorf("states differ:\nwant %s\ngot  %s", w, g)
+	}
+}

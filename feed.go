@@ -1,0 +1,81 @@
+package tally
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// MaxRecentLines bounds how many of the newest lines Feed offers a Recenter.
+const MaxRecentLines = 64
+
+// MaxDiagnostics bounds the diagnostics one Feed call returns; all problems
+// are counted in Stats whatever this bound.
+const MaxDiagnostics = 16
+
+// Feed folds the complete lines of chunk into f using dec. chunk holds the
+// file's bytes from f.Offset on. Feed consumes up to and including the last
+// newline and advances f.Offset by that much; bytes after it are a line
+// still being written, left for the next read. It is the one loop every
+// reader of logs uses — the indexer, normalize, and the adapter test suite.
+func (f *FileState) Feed(dec Decoder, chunk []byte) (changed bool, diags []Diagnostic) {
+	end := bytes.LastIndexByte(chunk, '\n')
+	if end < 0 {
+		return false, nil
+	}
+	data := chunk[:end+1]
+	emit := func(ev Event) {
+		if f.Apply(ev) {
+			changed = true
+		}
+	}
+	for pos := 0; pos < len(data); {
+		nl := bytes.IndexByte(data[pos:], '\n')
+		line := data[pos : pos+nl]
+		off := f.Offset + int64(pos)
+		pos += nl + 1
+		if len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		f.Stats.Lines++
+		if err := dec.Line(line, off, emit); err != nil {
+			f.Stats.Malformed++
+			if len(diags) < MaxDiagnostics {
+				diags = append(diags, Diagnostic{Path: f.Path, Offset: off, Msg: err.Error()})
+			}
+		}
+	}
+	if rc, ok := dec.(Recenter); ok {
+		recent(rc, data, emit)
+	}
+	f.Offset += int64(len(data))
+	f.Stats.Bytes += int64(len(data))
+	f.Decoder = dec.State()
+	return changed, diags
+}
+
+func recent(rc Recenter, data []byte, emit func(Event)) {
+	end := len(data) - 1 // the final newline
+	for n := 0; n < MaxRecentLines && end > 0; n++ {
+		start := bytes.LastIndexByte(data[:end], '\n') + 1
+		line := bytes.TrimRight(data[start:end], "\r")
+		if len(line) > 0 && rc.Recent(line, emit) {
+			return
+		}
+		end = start - 1
+	}
+}
+
+// SkipLine records a line of length bytes (newline included) at f.Offset
+// that the reader refused to hold in memory, being longer than its limit. It
+// is counted like any malformed line and reading goes on after it.
+func (f *FileState) SkipLine(length int64) Diagnostic {
+	off := f.Offset
+	f.Offset += length
+	f.Stats.Lines++
+	f.Stats.Malformed++
+	f.Stats.Bytes += length
+	return Diagnostic{Path: f.Path, Offset: off, Msg: fmt.Sprintf("line of %d bytes is over the line limit; skipped", length)}
+}
