@@ -56,3 +56,9 @@ type Diagnostic struct {
 	Offset int64  `json:"offset"`
 	Msg    string `json:"msg"`
 }
+
+// Sniffer is implemented by adapters that can recognise their format from
+// the first lines of a stream (tally normalize --agent auto).
+type Sniffer interface {
+	Sniff(line []byte) bool
+}

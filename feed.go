@@ -79,3 +79,26 @@ func (f *FileState) SkipLine(length int64) Diagnostic {
 	f.Stats.Bytes += length
 	return Diagnostic{Path: f.Path, Offset: off, Msg: fmt.Sprintf("line of %d bytes is over the line limit; skipped", length)}
 }
+
+// FeedWhole folds a file that is rewritten rather than appended to (a
+// FileInfo with Whole set): the state is reset and data, the whole file, is
+// given to the decoder as one "line" at offset 0.
+func (f *FileState) FeedWhole(dec Decoder, data []byte) (changed bool, diags []Diagnostic) {
+	stats := f.Stats
+	f.Reset()
+	f.Stats = Stats{Resets: stats.Resets}
+	f.Stats.Lines = 1
+	emit := func(ev Event) {
+		if f.Apply(ev) {
+			changed = true
+		}
+	}
+	if err := dec.Line(data, 0, emit); err != nil {
+		f.Stats.Malformed++
+		diags = append(diags, Diagnostic{Path: f.Path, Msg: err.Error()})
+	}
+	f.Offset = int64(len(data))
+	f.Stats.Bytes = int64(len(data))
+	f.Decoder = dec.State()
+	return true, diags
+}
