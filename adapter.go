@@ -62,3 +62,10 @@ type Diagnostic struct {
 type Sniffer interface {
 	Sniff(line []byte) bool
 }
+
+// ParseCounter is implemented by decoders whose prefilter lets only some
+// lines through to a full parse: Parsed is how many lines this decoder has
+// parsed so far. Feed adds it to Stats.Parsed.
+type ParseCounter interface {
+	Parsed() int64
+}

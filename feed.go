@@ -23,6 +23,10 @@ func (f *FileState) Feed(dec Decoder, chunk []byte) (changed bool, diags []Diagn
 		return false, nil
 	}
 	data := chunk[:end+1]
+	if pc, ok := dec.(ParseCounter); ok {
+		before := pc.Parsed()
+		defer func() { f.Stats.Parsed += pc.Parsed() - before }()
+	}
 	emit := func(ev Event) {
 		if f.Apply(ev) {
 			changed = true

@@ -38,6 +38,12 @@ func (l *List) Items() []Item {
 	for _, t := range l.Tasks {
 		out = append(out, t.Item)
 	}
+	// A copy that shares no slice with the list: readers on other
+	// goroutines keep it while the fold goes on.
+	for i := range out {
+		out[i].Blocks = append([]string(nil), out[i].Blocks...)
+		out[i].BlockedBy = append([]string(nil), out[i].BlockedBy...)
+	}
 	return out
 }
 

@@ -1,0 +1,461 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/broker"
+	"github.com/tallyhq/tally/tail"
+)
+
+// Options configure an Indexer.
+type Options struct {
+	Adapters []tally.Adapter
+	Store    tally.Store
+	// Workers read files in parallel; 0 means GOMAXPROCS.
+	Workers int
+	// Rescan is the period of the catch-up scan in Run; 0 means 5 s.
+	Rescan time.Duration
+	// CommitEvery bounds how long a scan holds folded state before
+	// committing it; 0 means 2 s.
+	CommitEvery  time.Duration
+	Now          func() time.Time
+	OnProgress   func(Progress)
+	OnDiagnostic func(tally.Diagnostic)
+}
+
+// Progress reports a scan under way.
+type Progress struct {
+	Files, FilesDone int
+	Bytes, BytesDone int64
+}
+
+// Summary is what a scan did.
+type Summary struct {
+	Sessions  int           `json:"sessions"`
+	Files     int           `json:"files"`
+	Lines     int64         `json:"lines"`
+	Bytes     int64         `json:"bytes"`
+	Parsed    int64         `json:"parsed"`
+	Malformed int64         `json:"malformed"`
+	Elapsed   time.Duration `json:"elapsed"`
+}
+
+// ChangeKind says what happened to a session.
+type ChangeKind uint8
+
+const (
+	SessionUpdated ChangeKind = iota + 1
+	SessionRemoved
+)
+
+func (k ChangeKind) String() string {
+	switch k {
+	case SessionUpdated:
+		return "session_updated"
+	case SessionRemoved:
+		return "session_removed"
+	}
+	return "unknown"
+}
+
+// Change is a committed change to one session.
+type Change struct {
+	Kind   ChangeKind
+	ID     string
+	Record tally.Record
+}
+
+// Indexer is the one owner of every file state.
+type Indexer struct {
+	o      Options
+	round  sync.Mutex // one round at a time; guards files and sessions
+	files  map[string]*entry
+	bySess map[string]map[string]bool
+	broker *broker.Broker[Change]
+	dirs   []string
+}
+
+type entry struct {
+	found tail.Found
+	st    *tally.FileState
+	dec   tally.Decoder
+}
+
+// New loads the saved file states from the store.
+func New(ctx context.Context, o Options) (*Indexer, error) {
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Rescan <= 0 {
+		o.Rescan = 5 * time.Second
+	}
+	if o.CommitEvery <= 0 {
+		o.CommitEvery = 2 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change]()}
+	saved, err := o.Store.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range saved {
+		found, ok := tail.Claim(o.Adapters, st.Path)
+		if !ok {
+			continue // no adapter claims it now (another home); the scan drops it
+		}
+		ix.files[st.Path] = &entry{found: found, st: st}
+		ix.link(st)
+	}
+	return ix, nil
+}
+
+func (ix *Indexer) link(st *tally.FileState) {
+	m := ix.bySess[st.Session]
+	if m == nil {
+		m = make(map[string]bool)
+		ix.bySess[st.Session] = m
+	}
+	m[st.Path] = true
+}
+
+// Subscribe receives every committed change; buf bounds the backlog, past
+// which changes are dropped for this subscriber and counted.
+func (ix *Indexer) Subscribe(buf int) (<-chan Change, func()) {
+	s := ix.broker.Subscribe(buf)
+	return s.C, s.Close
+}
+
+// Broker exposes the change stream with its drop counters.
+func (ix *Indexer) Broker() *broker.Broker[Change] { return ix.broker }
+
+// Scan walks every agent home once and folds whatever changed since the
+// saved offsets.
+func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
+	ix.round.Lock()
+	defer ix.round.Unlock()
+	start := time.Now()
+	found, dirs, walked, werr := tail.Walk(ix.o.Adapters)
+	ix.dirs = dirs
+	var work []job
+	seen := make(map[string]bool, len(found))
+	for _, f := range found {
+		path := f.Info.Path
+		seen[path] = true
+		e := ix.files[path]
+		if e == nil {
+			e = &entry{found: f, st: &tally.FileState{Path: path, Agent: f.Adapter.Agent(), Session: f.Info.Session}}
+			ix.files[path] = e
+			ix.link(e.st)
+		}
+		e.found = f
+		if j, ok := ix.check(e); ok {
+			work = append(work, j)
+		}
+	}
+	var gone []string
+	for path, e := range ix.files {
+		if !seen[path] && (walked[e.found.Root] || e.found.Root == "") {
+			gone = append(gone, path)
+		}
+	}
+	sum, err := ix.process(ctx, work, gone)
+	sum.Elapsed = time.Since(start)
+	return sum, errors.Join(werr, err)
+}
+
+type job struct {
+	e    *entry
+	file tail.File
+}
+
+func (ix *Indexer) check(e *entry) (job, bool) {
+	f, err := tail.Stat(e.st.Path, e.found.Info.Whole)
+	if err != nil {
+		return job{}, false
+	}
+	return job{e: e, file: f}, tail.Changed(e.st, f, e.found.Info.Whole)
+}
+
+type result struct {
+	e       *entry
+	changed bool
+	diags   []tally.Diagnostic
+	err     error
+	before  tally.Stats
+}
+
+// process folds the jobs in parallel and commits the results, together
+// with the removal of gone files, in as few transactions as CommitEvery
+// allows.
+func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summary, error) {
+	var sum Summary
+	prog := Progress{Files: len(work)}
+	// Big files first: the scan ends when the biggest file ends.
+	sort.Slice(work, func(i, j int) bool {
+		return work[i].file.Size-work[i].e.st.Offset > work[j].file.Size-work[j].e.st.Offset
+	})
+	for _, j := range work {
+		prog.Bytes += max(j.file.Size-j.e.st.Offset, 0)
+	}
+	jobs := make(chan job)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for range min(ix.o.Workers, max(len(work), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := tail.NewReader()
+			for j := range jobs {
+				results <- ix.sync(r, j)
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, j := range work {
+			select {
+			case jobs <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	var errs []error
+	pending := make(map[string]*entry)
+	lastCommit := time.Now()
+	for res := range results {
+		prog.FilesDone++
+		prog.BytesDone += res.e.st.Stats.Bytes - res.before.Bytes
+		sum.Files++
+		sum.Lines += res.e.st.Stats.Lines - res.before.Lines
+		sum.Bytes += res.e.st.Stats.Bytes - res.before.Bytes
+		sum.Parsed += res.e.st.Stats.Parsed - res.before.Parsed
+		sum.Malformed += res.e.st.Stats.Malformed - res.before.Malformed
+		if res.err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", res.e.st.Path, res.err))
+		}
+		if ix.o.OnDiagnostic != nil {
+			for _, d := range res.diags {
+				ix.o.OnDiagnostic(d)
+			}
+		}
+		if res.changed {
+			pending[res.e.st.Path] = res.e
+		}
+		if ix.o.OnProgress != nil {
+			ix.o.OnProgress(prog)
+		}
+		if time.Since(lastCommit) > ix.o.CommitEvery && len(pending) > 0 {
+			if err := ix.commit(ctx, pending, nil); err != nil {
+				errs = append(errs, err)
+			}
+			pending = make(map[string]*entry)
+			lastCommit = time.Now()
+		}
+	}
+	if len(pending) > 0 || len(gone) > 0 {
+		if err := ix.commit(ctx, pending, gone); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	sum.Sessions = len(ix.bySess)
+	if err := ctx.Err(); err != nil {
+		errs = append(errs, err)
+	}
+	return sum, errors.Join(errs...)
+}
+
+func (ix *Indexer) sync(r *tail.Reader, j job) result {
+	e := j.e
+	res := result{e: e, before: e.st.Stats}
+	newDec := func() (tally.Decoder, error) {
+		return e.found.Adapter.NewDecoder(e.found.Info, e.st.Decoder)
+	}
+	e.dec, res.changed, res.diags, res.err = r.Sync(e.st, j.file, e.found.Info.Whole, e.dec, newDec)
+	// The offset moved even when no list did: save it either way.
+	res.changed = res.changed || e.st.Stats.Bytes != res.before.Bytes || e.st.Stats.Resets != res.before.Resets
+	return res
+}
+
+// commit writes the changed files, their sessions' records and removals in
+// one transaction, then publishes.
+func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone []string) error {
+	var b tally.Batch
+	touched := make(map[string]bool)
+	for _, e := range changed {
+		b.Files = append(b.Files, e.st)
+		touched[e.st.Session] = true
+	}
+	for _, path := range gone {
+		e := ix.files[path]
+		if e == nil {
+			continue
+		}
+		delete(ix.files, path)
+		delete(ix.bySess[e.st.Session], path)
+		b.RemovedFiles = append(b.RemovedFiles, path)
+		touched[e.st.Session] = true
+	}
+	var changes []Change
+	for id := range touched {
+		paths := ix.bySess[id]
+		if len(paths) == 0 {
+			delete(ix.bySess, id)
+			b.RemovedSessions = append(b.RemovedSessions, id)
+			changes = append(changes, Change{Kind: SessionRemoved, ID: id})
+			continue
+		}
+		states := make([]*tally.FileState, 0, len(paths))
+		for p := range paths {
+			states = append(states, ix.files[p].st)
+		}
+		rec := tally.Merge(states)
+		b.Sessions = append(b.Sessions, rec)
+		changes = append(changes, Change{Kind: SessionUpdated, ID: id, Record: rec})
+	}
+	if err := ix.o.Store.Commit(ctx, b); err != nil {
+		return err
+	}
+	for _, c := range changes {
+		ix.broker.Publish(c)
+	}
+	return nil
+}
+
+// Run scans, then follows the agents' homes live until ctx ends: changes
+// named by file-system notifications are folded at once, and a catch-up
+// scan every Rescan finds whatever a notification missed.
+func (ix *Indexer) Run(ctx context.Context) error {
+	w, err := tail.NewWatcher()
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); w.Run(wctx) }()
+	defer func() { cancel(); wg.Wait() }()
+
+	scan := func() error {
+		_, err := ix.Scan(ctx)
+		ix.watch(w)
+		return err
+	}
+	if err := scan(); err != nil && ctx.Err() == nil {
+		ix.diag(tally.Diagnostic{Msg: "scan: " + err.Error()})
+	}
+	tick := time.NewTicker(ix.o.Rescan)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			if err := scan(); err != nil && ctx.Err() == nil {
+				ix.diag(tally.Diagnostic{Msg: "scan: " + err.Error()})
+			}
+		case err := <-w.Errors:
+			ix.diag(tally.Diagnostic{Msg: "watch: " + err.Error() + " (the periodic scan covers it)"})
+		case p := <-w.Changed:
+			paths := map[string]bool{p: true}
+			// Coalesce a burst (several lines appended at once) into one round.
+			for drained := false; !drained; {
+				select {
+				case p := <-w.Changed:
+					paths[p] = true
+				default:
+					drained = true
+				}
+			}
+			if err := ix.syncPaths(ctx, paths); err != nil && ctx.Err() == nil {
+				ix.diag(tally.Diagnostic{Msg: err.Error()})
+			}
+		}
+	}
+}
+
+func (ix *Indexer) diag(d tally.Diagnostic) {
+	if ix.o.OnDiagnostic != nil {
+		ix.o.OnDiagnostic(d)
+	}
+}
+
+func (ix *Indexer) watch(w *tail.Watcher) {
+	ix.round.Lock()
+	dirs := ix.dirs
+	ix.round.Unlock()
+	for _, d := range dirs {
+		if err := w.Add(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			ix.diag(tally.Diagnostic{Path: d, Msg: "watch: " + err.Error()})
+		}
+	}
+}
+
+// syncPaths folds the files notifications named. A path no adapter claims
+// (a new directory, a sidecar file) is ignored here: new directories are
+// watched by the Watcher, and their files arrive as their own events.
+func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
+	ix.round.Lock()
+	defer ix.round.Unlock()
+	var work []job
+	var gone []string
+	for p := range paths {
+		e := ix.files[p]
+		if e == nil {
+			f, ok := tail.Claim(ix.o.Adapters, p)
+			if !ok {
+				continue
+			}
+			e = &entry{found: f, st: &tally.FileState{Path: p, Agent: f.Adapter.Agent(), Session: f.Info.Session}}
+			if _, err := tail.Stat(p, f.Info.Whole); err != nil {
+				continue
+			}
+			ix.files[p] = e
+			ix.link(e.st)
+		}
+		j, ok := ix.check(e)
+		if !ok {
+			if _, err := tail.Stat(p, false); errors.Is(err, fs.ErrNotExist) {
+				gone = append(gone, p)
+			}
+			continue
+		}
+		work = append(work, j)
+	}
+	if len(work) == 0 && len(gone) == 0 {
+		return nil
+	}
+	_, err := ix.process(ctx, work, gone)
+	return err
+}
+
+// Records returns the current record of every session, for surfaces that
+// start from a snapshot.
+func (ix *Indexer) Records() []tally.Record {
+	ix.round.Lock()
+	defer ix.round.Unlock()
+	out := make([]tally.Record, 0, len(ix.bySess))
+	for _, paths := range ix.bySess {
+		states := make([]*tally.FileState, 0, len(paths))
+		for p := range paths {
+			states = append(states, ix.files[p].st)
+		}
+		if len(states) > 0 {
+			out = append(out, tally.Merge(states))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].LastActivity.After(out[j].LastActivity) })
+	return out
+}

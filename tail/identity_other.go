@@ -1,0 +1,7 @@
+//go:build !unix
+
+package tail
+
+import "os"
+
+func identity(fi os.FileInfo) string { return "" }

@@ -1,0 +1,72 @@
+package tail
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/tallyhq/tally"
+)
+
+// Found is a log file an adapter claimed.
+type Found struct {
+	Adapter tally.Adapter
+	Root    string
+	Info    tally.FileInfo
+}
+
+// Walk lists every file under the adapters' roots that an adapter claims,
+// and the directories it went through (to watch them). A root that does not
+// exist is not an error: the agent may simply not be installed. It also
+// returns the roots it could walk, so a caller can tell a file that is
+// gone from a root that was not readable.
+func Walk(adapters []tally.Adapter) (found []Found, dirs []string, walked map[string]bool, err error) {
+	walked = make(map[string]bool)
+	for _, a := range adapters {
+		for _, root := range a.Roots() {
+			werr := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+				if err != nil {
+					if path == root {
+						return err
+					}
+					return nil // an unreadable corner; the rest still counts
+				}
+				if d.IsDir() {
+					dirs = append(dirs, path)
+					return nil
+				}
+				if !d.Type().IsRegular() {
+					return nil
+				}
+				if fi, ok := a.Match(root, path); ok {
+					found = append(found, Found{Adapter: a, Root: root, Info: fi})
+				}
+				return nil
+			})
+			switch {
+			case werr == nil:
+				walked[root] = true
+			case errors.Is(werr, fs.ErrNotExist):
+			default:
+				err = errors.Join(err, werr)
+			}
+		}
+	}
+	return found, dirs, walked, err
+}
+
+// Claim finds the adapter that claims path, if any.
+func Claim(adapters []tally.Adapter, path string) (Found, bool) {
+	for _, a := range adapters {
+		for _, root := range a.Roots() {
+			rel, err := filepath.Rel(root, path)
+			if err != nil || rel == "." || !filepath.IsLocal(rel) {
+				continue
+			}
+			if fi, ok := a.Match(root, path); ok {
+				return Found{Adapter: a, Root: root, Info: fi}, true
+			}
+		}
+	}
+	return Found{}, false
+}

@@ -1,0 +1,104 @@
+package tail
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Watcher turns file-system notifications under the agents' homes into
+// paths that may have changed. Linux has no recursive watch, so every
+// directory is watched on its own, and new directories are added as they
+// appear. Notifications can be lost (a full kernel queue); the owner runs a
+// periodic scan as well, so a lost one delays a change but never loses it.
+type Watcher struct {
+	w       *fsnotify.Watcher
+	mu      sync.Mutex
+	watched map[string]bool
+	// Changed receives paths of files written or created, and of
+	// directories created (their files are new too).
+	Changed chan string
+	// Errors receives what the watcher could not do (a full queue, a
+	// directory that cannot be watched): worth a log line, never fatal.
+	Errors chan error
+}
+
+func NewWatcher() (*Watcher, error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	return &Watcher{w: w, watched: make(map[string]bool), Changed: make(chan string, 1024), Errors: make(chan error, 16)}, nil
+}
+
+// Add watches dir (idempotent).
+func (w *Watcher) Add(dir string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.watched[dir] {
+		return nil
+	}
+	if err := w.w.Add(dir); err != nil {
+		return err
+	}
+	w.watched[dir] = true
+	return nil
+}
+
+// Run forwards notifications until ctx ends.
+func (w *Watcher) Run(ctx context.Context) {
+	defer w.w.Close()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-w.w.Events:
+			if !ok {
+				return
+			}
+			if ev.Op&(fsnotify.Create|fsnotify.Write|fsnotify.Rename|fsnotify.Remove) == 0 {
+				continue
+			}
+			if ev.Op&fsnotify.Create != 0 {
+				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
+					w.addTree(ev.Name)
+				}
+			}
+			w.send(ctx, filepath.Clean(ev.Name))
+		case err, ok := <-w.w.Errors:
+			if !ok {
+				return
+			}
+			select {
+			case w.Errors <- err:
+			default:
+			}
+		}
+	}
+}
+
+// addTree watches a new directory and what was created in it before the
+// watch took hold.
+func (w *Watcher) addTree(dir string) {
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			if err := w.Add(path); err != nil {
+				select {
+				case w.Errors <- err:
+				default:
+				}
+			}
+		}
+		return nil
+	})
+}
+
+func (w *Watcher) send(ctx context.Context, path string) {
+	select {
+	case w.Changed <- path:
+	case <-ctx.Done():
+	}
+}
