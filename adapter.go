@@ -1,5 +1,7 @@
 package tally
 
+import "context"
+
 // Adapter knows one agent's logs: where they live and how to read them.
 // Adding an agent is one package implementing this and one line of wiring;
 // discovery, tailing, the fold and the store are shared.
@@ -69,3 +71,16 @@ type Sniffer interface {
 type ParseCounter interface {
 	Parsed() int64
 }
+
+// MultiDecoder is implemented by the decoders of files that hold many
+// sessions — an agent's SQLite database. Such a file is matched with
+// FileInfo.Whole set; whenever it (or its write-ahead log, path+"-wal")
+// changes, Sessions reads it whole and returns every session's events, in
+// order, keyed by session id. Each session is then folded from scratch and
+// stored like a log file of its own, named MultiPath(path, id).
+type MultiDecoder interface {
+	Sessions(ctx context.Context, path string) (map[string][]Event, error)
+}
+
+// MultiPath names one session's part of a multi-session file.
+func MultiPath(path, session string) string { return path + "#" + session }

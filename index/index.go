@@ -1,12 +1,15 @@
 package index
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -87,6 +90,9 @@ type entry struct {
 	found tail.Found
 	st    *tally.FileState
 	dec   tally.Decoder
+	// parent is set for one session's part of a multi-session file: the
+	// path of that file, whose entry decides when the part is re-read.
+	parent string
 }
 
 // New loads the saved file states from the store.
@@ -109,17 +115,29 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 		return nil, err
 	}
 	for _, st := range saved {
-		found, ok := tail.Claim(o.Adapters, st.Path)
-		if !ok {
-			continue // no adapter claims it now (another home); the scan drops it
+		e := &entry{st: st}
+		if i := strings.LastIndexByte(st.Path, '#'); i > 0 {
+			if f, ok := tail.Claim(o.Adapters, st.Path[:i]); ok && f.Info.Whole {
+				e.found, e.parent = f, st.Path[:i]
+			}
 		}
-		ix.files[st.Path] = &entry{found: found, st: st}
+		if e.parent == "" {
+			f, ok := tail.Claim(o.Adapters, st.Path)
+			if !ok {
+				continue // no adapter claims it now (another home)
+			}
+			e.found = f
+		}
+		ix.files[st.Path] = e
 		ix.link(st)
 	}
 	return ix, nil
 }
 
 func (ix *Indexer) link(st *tally.FileState) {
+	if st.Session == "" {
+		return // a multi-session file: its parts carry the sessions
+	}
 	m := ix.bySess[st.Session]
 	if m == nil {
 		m = make(map[string]bool)
@@ -150,6 +168,9 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 	seen := make(map[string]bool, len(found))
 	for _, f := range found {
 		path := f.Info.Path
+		if seen[path] {
+			continue // a database and its -wal name the same file
+		}
 		seen[path] = true
 		e := ix.files[path]
 		if e == nil {
@@ -164,7 +185,11 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 	}
 	var gone []string
 	for path, e := range ix.files {
-		if !seen[path] && (walked[e.found.Root] || e.found.Root == "") {
+		base := path
+		if e.parent != "" {
+			base = e.parent
+		}
+		if !seen[base] && walked[e.found.Root] {
 			gone = append(gone, path)
 		}
 	}
@@ -192,6 +217,8 @@ type result struct {
 	diags   []tally.Diagnostic
 	err     error
 	before  tally.Stats
+	// parts are the sessions a multi-session file holds now.
+	parts map[string]*tally.FileState
 }
 
 // process folds the jobs in parallel and commits the results, together
@@ -254,6 +281,9 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 		if res.changed {
 			pending[res.e.st.Path] = res.e
 		}
+		if res.parts != nil {
+			ix.replaceParts(res.e, res.parts, pending, &gone)
+		}
 		if ix.o.OnProgress != nil {
 			ix.o.OnProgress(prog)
 		}
@@ -282,6 +312,13 @@ func (ix *Indexer) sync(r *tail.Reader, j job) result {
 	res := result{e: e, before: e.st.Stats}
 	newDec := func() (tally.Decoder, error) {
 		return e.found.Adapter.NewDecoder(e.found.Info, e.st.Decoder)
+	}
+	if e.found.Info.Whole {
+		if dec, err := newDec(); err == nil {
+			if md, ok := dec.(tally.MultiDecoder); ok {
+				return ix.syncMulti(j, md, res)
+			}
+		}
 	}
 	e.dec, res.changed, res.diags, res.err = r.Sync(e.st, j.file, e.found.Info.Whole, e.dec, newDec)
 	// The offset moved even when no list did: save it either way.
@@ -458,4 +495,54 @@ func (ix *Indexer) Records() []tally.Record {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LastActivity.After(out[j].LastActivity) })
 	return out
+}
+
+// syncMulti reads a multi-session file whole and folds each session it
+// holds from scratch.
+func (ix *Indexer) syncMulti(j job, md tally.MultiDecoder, res result) result {
+	e := j.e
+	sessions, err := md.Sessions(context.Background(), e.st.Path)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	res.parts = make(map[string]*tally.FileState, len(sessions))
+	for id, events := range sessions {
+		st := &tally.FileState{Path: tally.MultiPath(e.st.Path, id), Agent: e.st.Agent, Session: id, Identity: j.file.Identity}
+		for _, ev := range events {
+			st.Apply(ev)
+		}
+		st.Stats.Lines = int64(len(events))
+		res.parts[id] = st
+	}
+	e.st.Identity = j.file.Identity
+	e.st.Offset = j.file.Size
+	res.changed = true
+	return res
+}
+
+// replaceParts installs the sessions a multi-session file holds now: new
+// and changed ones are committed, vanished ones removed.
+func (ix *Indexer) replaceParts(parent *entry, parts map[string]*tally.FileState, pending map[string]*entry, gone *[]string) {
+	for path, e := range ix.files {
+		if e.parent == parent.st.Path && parts[e.st.Session] == nil {
+			*gone = append(*gone, path)
+		}
+	}
+	for _, st := range parts {
+		old := ix.files[st.Path]
+		if old != nil && sameState(old.st, st) {
+			continue
+		}
+		e := &entry{found: parent.found, st: st, parent: parent.st.Path}
+		ix.files[st.Path] = e
+		ix.link(st)
+		pending[st.Path] = e
+	}
+}
+
+func sameState(a, b *tally.FileState) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
 }

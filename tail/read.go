@@ -51,6 +51,10 @@ func Stat(path string, whole bool) (File, error) {
 	id := identity(fi)
 	if whole {
 		id = fmt.Sprintf("%s@%d:%d", id, fi.Size(), fi.ModTime().UnixNano())
+		// A database in WAL mode changes in its -wal file first.
+		if wal, err := os.Stat(path + "-wal"); err == nil {
+			id += fmt.Sprintf("+%d:%d", wal.Size(), wal.ModTime().UnixNano())
+		}
 	}
 	return File{Path: path, Size: fi.Size(), Identity: id}, nil
 }
