@@ -101,14 +101,14 @@ func (r *Reader) Sync(st *tally.FileState, f File, whole bool, dec tally.Decoder
 	return dec, changed || reset, diags, err
 }
 
-// replaced reports whether the bytes st was folded from are gone: the file
-// is shorter than the offset, or its first bytes differ (rewritten in place
-// or replaced by a file of the same name).
+// replaced reports whether the bytes st was folded from are gone: another
+// file now has the name, the file is shorter than the offset, or its first
+// bytes differ (rewritten in place).
 func (r *Reader) replaced(st *tally.FileState, f File, fh *os.File) (bool, error) {
 	if st.Offset == 0 {
 		return false, nil
 	}
-	if f.Size < st.Offset {
+	if st.Identity != "" && st.Identity != f.Identity || f.Size < st.Offset {
 		return true, nil
 	}
 	return headSum(fh, st.Offset) != st.Head, nil

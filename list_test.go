@@ -1,0 +1,230 @@
+package tally_test
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func create(tuid, subject string) tally.Event {
+	return tally.Event{Kind: tally.EventTaskCreate, ToolUseID: tuid, Patch: tally.TaskPatch{Subject: ptr(subject), ActiveForm: ptr(subject + "ing")}}
+}
+
+func assign(tuid, id string) tally.Event {
+	return tally.Event{Kind: tally.EventTaskAssign, ToolUseID: tuid, Patch: tally.TaskPatch{ID: id}}
+}
+
+func update(tuid, id string, st tally.Status) tally.Event {
+	return tally.Event{Kind: tally.EventTaskUpdate, ToolUseID: tuid, Patch: tally.TaskPatch{ID: id, Status: &st}}
+}
+
+func snapshot(tuid string, titles ...string) tally.Event {
+	ev := tally.Event{Kind: tally.EventSnapshot, ToolUseID: tuid}
+	for _, t := range titles {
+		ev.Items = append(ev.Items, tally.Item{Title: t, Status: tally.StatusPending})
+	}
+	return ev
+}
+
+func fold(events ...tally.Event) *tally.List {
+	var l tally.List
+	for _, ev := range events {
+		l.Apply(ev)
+	}
+	return &l
+}
+
+func titles(l *tally.List) []string {
+	var out []string
+	for _, it := range l.Items() {
+		out = append(out, it.Title+"="+it.StatusWord())
+	}
+	return out
+}
+
+// The rows of seed 01's "Edge Cases" table, one subtest each.
+func TestList_Apply_SeedEdgeCases(t *testing.T) {
+	t.Run("TodoWrite with 0 items clears the list", func(t *testing.T) {
+		l := fold(snapshot("t1", "a", "b"), snapshot("t2"))
+		if l.Len() != 0 {
+			t.Fatalf("items = %v, want none", titles(l))
+		}
+	})
+	t.Run("TaskCreate with no matching tool_result stays with no id, still displayed", func(t *testing.T) {
+		l := fold(create("c1", "Write code"))
+		items := l.Items()
+		if len(items) != 1 || items[0].ID != "" || items[0].Status != tally.StatusPending {
+			t.Fatalf("items = %+v", items)
+		}
+	})
+	t.Run("TaskUpdate for unknown task id is ignored and counted", func(t *testing.T) {
+		l := fold(create("c1", "a"), assign("c1", "1"), update("u1", "9", tally.StatusCompleted))
+		if got := titles(l); !reflect.DeepEqual(got, []string{"a=pending"}) {
+			t.Fatalf("items = %v", got)
+		}
+		if l.Orphans != 1 {
+			t.Errorf("orphans = %d, want 1", l.Orphans)
+		}
+	})
+	t.Run("replay from offset 0: dedup guard skips already-seen TaskCreates", func(t *testing.T) {
+		evs := []tally.Event{create("c1", "a"), assign("c1", "1"), create("c2", "b"), assign("c2", "2"), update("u1", "1", tally.StatusInProgress)}
+		once := fold(evs...)
+		twice := fold(append(evs, evs...)...)
+		if !reflect.DeepEqual(once.Items(), twice.Items()) {
+			t.Fatalf("replayed = %v, want %v", titles(twice), titles(once))
+		}
+	})
+	t.Run("multiple TodoWrites: last one wins", func(t *testing.T) {
+		l := fold(snapshot("t1", "a", "b", "c"), snapshot("t2", "d"))
+		if got := titles(l); !reflect.DeepEqual(got, []string{"d=pending"}) {
+			t.Fatalf("items = %v", got)
+		}
+	})
+	t.Run("deleted is removed, not completed", func(t *testing.T) {
+		del := tally.Event{Kind: tally.EventTaskUpdate, ToolUseID: "u1", Patch: tally.TaskPatch{ID: "1", Deleted: true}}
+		l := fold(create("c1", "a"), assign("c1", "1"), create("c2", "b"), assign("c2", "2"), del)
+		if got := titles(l); !reflect.DeepEqual(got, []string{"b=pending"}) {
+			t.Fatalf("items = %v, want only b", got)
+		}
+		p := tally.ProgressOf(tally.View(l.Items()))
+		if p.Done != 0 || p.Total != 1 {
+			t.Errorf("progress = %d/%d, want 0/1: a deleted task must not inflate +N done", p.Done, p.Total)
+		}
+	})
+	t.Run("session ends with running tasks: tasks show last known status", func(t *testing.T) {
+		l := fold(create("c1", "a"), assign("c1", "1"), update("u1", "1", tally.StatusInProgress))
+		if got := titles(l); !reflect.DeepEqual(got, []string{"a=in_progress"}) {
+			t.Fatalf("items = %v", got)
+		}
+	})
+	t.Run("ids arriving out of order link by tool_use_id, not position", func(t *testing.T) {
+		l := fold(create("c1", "a"), create("c2", "b"), assign("c2", "2"), assign("c1", "1"), update("u", "2", tally.StatusCompleted))
+		if got := titles(l); !reflect.DeepEqual(got, []string{"a=pending", "b=completed"}) {
+			t.Fatalf("items = %v", got)
+		}
+	})
+	t.Run("todos and tasks show as one list, todos first", func(t *testing.T) {
+		l := fold(create("c1", "task"), snapshot("t1", "todo"))
+		if got := titles(l); !reflect.DeepEqual(got, []string{"todo=pending", "task=pending"}) {
+			t.Fatalf("items = %v", got)
+		}
+	})
+}
+
+func TestList_Apply_Dependencies(t *testing.T) {
+	blockedBy := tally.Event{Kind: tally.EventTaskUpdate, ToolUseID: "d1", Patch: tally.TaskPatch{ID: "2", AddBlockedBy: []string{"1"}}}
+	l := fold(create("c1", "db"), assign("c1", "1"), create("c2", "api"), assign("c2", "2"), blockedBy)
+	items := l.Items()
+	if !reflect.DeepEqual(items[0].Blocks, []string{"2"}) || !reflect.DeepEqual(items[1].BlockedBy, []string{"1"}) {
+		t.Fatalf("blockers not kept both ways: %+v", items)
+	}
+	if v := tally.View(items); !v[1].Blocked || v[0].Blocked {
+		t.Fatalf("blocked = %v %v, want false true", v[0].Blocked, v[1].Blocked)
+	}
+	// "When a blocker completes ... the dependent task icon changes ▸ → ☐ automatically" (seed 03).
+	l.Apply(update("u1", "1", tally.StatusCompleted))
+	if v := tally.View(l.Items()); v[1].Blocked {
+		t.Fatal("completing the blocker did not unblock its dependant")
+	}
+	// Claude Code drops a deleted task's id from the others' blockers.
+	l.Apply(tally.Event{Kind: tally.EventTaskUpdate, ToolUseID: "x", Patch: tally.TaskPatch{ID: "1", Deleted: true}})
+	if got := l.Items()[0].BlockedBy; len(got) != 0 {
+		t.Fatalf("blockedBy after deleting the blocker = %v", got)
+	}
+}
+
+func TestList_Apply_Resync(t *testing.T) {
+	// A TaskList result is a full snapshot: it restores a list whose
+	// events were partly missed, and keeps what only the events carried.
+	l := fold(create("c1", "a"), assign("c1", "1"), create("c2", "lost"))
+	l.Apply(tally.Event{Kind: tally.EventTaskResync, ToolUseID: "r1", Items: []tally.Item{
+		{ID: "1", Title: "a", Status: tally.StatusCompleted},
+		{ID: "3", Title: "c", Status: tally.StatusInProgress, BlockedBy: []string{"1"}},
+	}})
+	items := l.Items()
+	if got := titles(l); !reflect.DeepEqual(got, []string{"a=completed", "c=in_progress", "lost=pending"}) {
+		t.Fatalf("items = %v", got)
+	}
+	if items[0].ActiveForm != "aing" {
+		t.Errorf("activeForm lost in resync: %+v", items[0])
+	}
+	if !reflect.DeepEqual(items[0].Blocks, []string{"3"}) {
+		t.Errorf("blocks not derived from the snapshot's blockedBy: %+v", items[0])
+	}
+	// The create whose id was unknown gets its id later: it is the same task.
+	l.Apply(assign("c2", "3"))
+	if got := titles(l); !reflect.DeepEqual(got, []string{"a=completed", "c=in_progress"}) {
+		t.Fatalf("after late assign: %v", got)
+	}
+}
+
+func TestList_Apply_Merge(t *testing.T) {
+	// Hermes merge=true: "updates by id, changing only the fields provided,
+	// and appends unknown ids".
+	l := fold(tally.Event{Kind: tally.EventSnapshot, Items: []tally.Item{{ID: "a", Title: "one", Status: tally.StatusPending}}})
+	l.Apply(tally.Event{Kind: tally.EventMerge, Items: []tally.Item{
+		{ID: "a", Status: tally.StatusCompleted},
+		{ID: "b", Title: "two", Status: tally.StatusPending},
+		{Title: "no id", Status: tally.StatusPending},
+	}})
+	if got := titles(l); !reflect.DeepEqual(got, []string{"one=completed", "two=pending"}) {
+		t.Fatalf("items = %v", got)
+	}
+}
+
+func TestProgressOf(t *testing.T) {
+	items := []tally.Item{
+		{Title: "a", Status: tally.StatusCompleted},
+		{Title: "b", Status: tally.StatusInProgress, ActiveForm: "Doing b"},
+		{Title: "c", Status: tally.StatusCancelled},
+		{Title: "d", Status: tally.StatusUnknown, RawStatus: "waiting"},
+	}
+	p := tally.ProgressOf(tally.View(items))
+	if p.Done != 1 || p.Total != 3 || p.Current == nil || p.Current.Label() != "Doing b" {
+		t.Fatalf("progress = %+v", p)
+	}
+	if w := items[3].StatusWord(); w != "waiting" {
+		t.Errorf("unknown status shows %q, want the agent's word", w)
+	}
+}
+
+func TestDeriveActivity(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		sig  tally.Signal
+		ago  time.Duration
+		want tally.Activity
+	}{
+		{"tool call a moment ago is working", tally.SignalWorking, 10 * time.Second, tally.ActivityWorking},
+		{"working but silent is idle", tally.SignalWorking, 5 * time.Minute, tally.ActivityIdle},
+		{"turn ended waits for the user", tally.SignalWaiting, 10 * time.Minute, tally.ActivityNeedsInput},
+		{"silent for an hour has ended", tally.SignalWaiting, time.Hour, tally.ActivityEnded},
+		{"explicit end", tally.SignalEnded, time.Second, tally.ActivityEnded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tally.DeriveActivity(tt.sig, now.Add(-tt.ago), now); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseStatus(t *testing.T) {
+	for word, want := range map[string]tally.Status{
+		"pending": tally.StatusPending, "in_progress": tally.StatusInProgress, "completed": tally.StatusCompleted,
+		"cancelled": tally.StatusCancelled, "canceled": tally.StatusCancelled, "blocked": tally.StatusBlocked, "failed": tally.StatusFailed,
+	} {
+		if got, ok := tally.ParseStatus(word); !ok || got != want {
+			t.Errorf("ParseStatus(%q) = %v, %v", word, got, ok)
+		}
+	}
+	if _, ok := tally.ParseStatus("deleted"); ok {
+		t.Error(`"deleted" parsed as a status: it means removal, not a state`)
+	}
+}

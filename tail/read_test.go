@@ -1,0 +1,182 @@
+package tail
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tallyhq/tally"
+)
+
+// lineDecoder makes each line a one-item snapshot titled by the line, so a
+// test can see exactly which lines were folded and how often.
+type lineDecoder struct{ seen *[]string }
+
+func (d lineDecoder) Line(line []byte, off int64, emit func(tally.Event)) error {
+	if bytes.HasPrefix(line, []byte("bad")) {
+		return tally.Errorf(tally.CodeInvalid, "test", "bad line")
+	}
+	*d.seen = append(*d.seen, string(line))
+	emit(tally.Event{Kind: tally.EventSnapshot, Items: []tally.Item{{Title: string(line)}}})
+	return nil
+}
+
+func (lineDecoder) State() []byte { return nil }
+
+type harness struct {
+	t    *testing.T
+	path string
+	st   *tally.FileState
+	dec  tally.Decoder
+	r    *Reader
+	seen []string
+}
+
+func newHarness(t *testing.T) *harness {
+	h := &harness{t: t, path: filepath.Join(t.TempDir(), "s.jsonl"), r: NewReader()}
+	h.st = &tally.FileState{Path: h.path}
+	return h
+}
+
+func (h *harness) sync() []tally.Diagnostic {
+	h.t.Helper()
+	f, err := Stat(h.path, false)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	dec, _, diags, err := h.r.Sync(h.st, f, false, h.dec, func() (tally.Decoder, error) { return lineDecoder{&h.seen}, nil })
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.dec = dec
+	return diags
+}
+
+func (h *harness) write(s string, flag int) {
+	h.t.Helper()
+	f, err := os.OpenFile(h.path, flag|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func TestReader_Sync_ReadsOnlyAppendedCompleteLines(t *testing.T) {
+	h := newHarness(t)
+	h.write("one\ntw", os.O_TRUNC)
+	h.sync()
+	if strings.Join(h.seen, ",") != "one" || h.st.Offset != 4 {
+		t.Fatalf("seen %v offset %d: the half-written line must wait", h.seen, h.st.Offset)
+	}
+	h.write("o\nthree\n", os.O_APPEND)
+	h.sync()
+	h.sync() // nothing new: nothing read again
+	if got := strings.Join(h.seen, ","); got != "one,two,three" {
+		t.Fatalf("seen %q, want each line exactly once", got)
+	}
+}
+
+func TestReader_Sync_TruncatedFileResetsAndRefolds(t *testing.T) {
+	h := newHarness(t)
+	h.write("alpha\nbeta\n", os.O_TRUNC)
+	h.sync()
+	h.write("gamma\n", os.O_TRUNC)
+	h.sync()
+	if got := strings.Join(h.seen, ","); got != "alpha,beta,gamma" {
+		t.Fatalf("seen %q", got)
+	}
+	if h.st.Stats.Resets != 1 || h.st.Offset != 6 {
+		t.Fatalf("resets %d offset %d, want 1 and 6", h.st.Stats.Resets, h.st.Offset)
+	}
+	if items := h.st.Lists[""].Items(); len(items) != 1 || items[0].Title != "gamma" {
+		t.Fatalf("list after reset = %+v", items)
+	}
+}
+
+func TestReader_Sync_RewrittenInPlaceLongerIsNoticed(t *testing.T) {
+	h := newHarness(t)
+	h.write("alpha\n", os.O_TRUNC)
+	h.sync()
+	h.write("omega\nmore\n", os.O_TRUNC) // same inode, longer: only the head tells
+	h.sync()
+	if got := strings.Join(h.seen, ","); got != "alpha,omega,more" {
+		t.Fatalf("seen %q: a rewritten file must be folded again from 0", got)
+	}
+}
+
+func TestReader_Sync_ReplacedFileIsNoticed(t *testing.T) {
+	h := newHarness(t)
+	h.write("alpha\n", os.O_TRUNC)
+	h.sync()
+	other := h.path + ".new"
+	if err := os.WriteFile(other, []byte("alpha\nbeta\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(other, h.path); err != nil {
+		t.Fatal(err)
+	}
+	h.sync()
+	if h.st.Stats.Resets != 1 {
+		t.Fatalf("resets = %d: a file replaced under the same name must refold", h.st.Stats.Resets)
+	}
+	if got := strings.Join(h.seen, ","); got != "alpha,alpha,beta" {
+		t.Fatalf("seen %q", got)
+	}
+}
+
+func TestReader_Sync_OverlongLineIsSkippedAndCounted(t *testing.T) {
+	h := newHarness(t)
+	h.r = &Reader{buf: make([]byte, 64), MaxLine: 256}
+	h.write("a\n"+strings.Repeat("x", 1000)+"\nb\n", os.O_TRUNC)
+	diags := h.sync()
+	if got := strings.Join(h.seen, ","); got != "a,b" {
+		t.Fatalf("seen %q", got)
+	}
+	if h.st.Stats.Malformed != 1 || len(diags) != 1 || !strings.Contains(diags[0].Msg, "limit") {
+		t.Fatalf("malformed %d diags %v", h.st.Stats.Malformed, diags)
+	}
+	if h.st.Offset != int64(2+1001+2) {
+		t.Fatalf("offset %d", h.st.Offset)
+	}
+	if len(h.r.buf) > 256 {
+		t.Fatalf("buffer grew to %d past MaxLine", len(h.r.buf))
+	}
+}
+
+func TestReader_Sync_MalformedLinesAreCountedNotFatal(t *testing.T) {
+	h := newHarness(t)
+	h.write("a\nbad one\nb\n", os.O_TRUNC)
+	diags := h.sync()
+	if got := strings.Join(h.seen, ","); got != "a,b" || h.st.Stats.Malformed != 1 || len(diags) != 1 || diags[0].Offset != 2 {
+		t.Fatalf("seen %q malformed %d diags %+v", got, h.st.Stats.Malformed, diags)
+	}
+}
+
+func BenchmarkReader_Sync(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "big.jsonl")
+	line := `{"type":"assistant","message":{"content":[{"type":"text","text":"` + strings.Repeat("lorem ipsum ", 40) + `"}]}}` + "\n"
+	data := []byte(strings.Repeat(line, 100000))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	r := NewReader()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		st := &tally.FileState{Path: path}
+		f, _ := Stat(path, false)
+		if _, _, _, err := r.Sync(st, f, false, nopDecoder{}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type nopDecoder struct{}
+
+func (nopDecoder) Line([]byte, int64, func(tally.Event)) error { return nil }
+func (nopDecoder) State() []byte                               { return nil }
