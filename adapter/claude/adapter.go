@@ -1,0 +1,97 @@
+package claude
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tallyhq/tally"
+)
+
+// Options configure an Adapter. Zero values take the defaults Claude Code
+// itself uses.
+type Options struct {
+	// ConfigDir is Claude Code's config directory; "" means
+	// $CLAUDE_CONFIG_DIR, else ~/.claude.
+	ConfigDir string
+}
+
+// Adapter knows where Claude Code writes its transcripts and how to read
+// them.
+type Adapter struct {
+	configDir string
+}
+
+var (
+	_ tally.Adapter = (*Adapter)(nil)
+	_ tally.Sniffer = (*Adapter)(nil)
+)
+
+// New builds an Adapter, resolving the config directory once.
+func New(o Options) *Adapter {
+	dir := o.ConfigDir
+	if dir == "" {
+		dir = os.Getenv("CLAUDE_CONFIG_DIR")
+	}
+	if dir == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, ".claude")
+		} else {
+			dir = ".claude"
+		}
+	}
+	return &Adapter{configDir: dir}
+}
+
+func (a *Adapter) Agent() tally.Agent { return tally.AgentClaude }
+
+// ConfigDir is the directory the adapter reads.
+func (a *Adapter) ConfigDir() string { return a.configDir }
+
+func (a *Adapter) Roots() []string { return []string{filepath.Join(a.configDir, "projects")} }
+
+// Match accepts <root>/<slug>/<sessionId>.jsonl (a session) and
+// <root>/<slug>/<sessionId>/subagents/[workflows/<wf>/]agent-<id>.jsonl (a
+// sub-agent of that session). Sidecars (.meta.json) and anything else are
+// not logs.
+func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || !strings.HasSuffix(rel, ".jsonl") {
+		return tally.FileInfo{}, false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if len(parts) < 2 || parts[0] == ".." || parts[0] == "" {
+		return tally.FileInfo{}, false
+	}
+	name := strings.TrimSuffix(parts[len(parts)-1], ".jsonl")
+	switch {
+	case len(parts) == 2:
+		if name == "" {
+			return tally.FileInfo{}, false
+		}
+		return tally.FileInfo{Path: path, Session: name}, true
+	case len(parts) == 4 && parts[2] == "subagents",
+		len(parts) == 6 && parts[2] == "subagents" && parts[3] == "workflows" && parts[4] != "":
+		id, ok := strings.CutPrefix(name, "agent-")
+		if !ok || id == "" || parts[1] == "" {
+			return tally.FileInfo{}, false
+		}
+		return tally.FileInfo{Path: path, Session: parts[1], List: id}, true
+	}
+	return tally.FileInfo{}, false
+}
+
+// NewDecoder returns a decoder for one file, resuming from state.
+func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, error) {
+	return newDecoder(f, state)
+}
+
+// Sniff recognises a Claude Code transcript or stream-json line: both carry
+// a session id under Claude's own key spelling.
+func (a *Adapter) Sniff(line []byte) bool {
+	s := string(line)
+	return strings.HasPrefix(s, "{") &&
+		(strings.Contains(s, `"sessionId":"`) ||
+			strings.Contains(s, `"session_id":"`) && strings.Contains(s, `"type":"system"`) ||
+			strings.Contains(s, `"parent_tool_use_id"`))
+}

@@ -1,0 +1,86 @@
+package claude
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/tallyhq/tally"
+)
+
+func TestNew_ConfigDir(t *testing.T) {
+	t.Setenv("CLAUDE_CONFIG_DIR", "/env/claude")
+	if got := New(Options{ConfigDir: "/opt/c"}).Roots(); got[0] != "/opt/c/projects" {
+		t.Errorf("option: roots %v", got)
+	}
+	if got := New(Options{}).Roots(); got[0] != "/env/claude/projects" {
+		t.Errorf("env: roots %v", got)
+	}
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("HOME", "/home/u")
+	if got := New(Options{}).Roots(); got[0] != "/home/u/.claude/projects" {
+		t.Errorf("default: roots %v", got)
+	}
+}
+
+func TestAdapter_Match(t *testing.T) {
+	root := "/c/projects"
+	tests := []struct {
+		path    string
+		ok      bool
+		session string
+		list    string
+	}{
+		{"/c/projects/-w/abc.jsonl", true, "abc", ""},
+		{"/c/projects/-w/abc/subagents/agent-a19.jsonl", true, "abc", "a19"},
+		{"/c/projects/-w/abc/subagents/workflows/wf1/agent-aspec-writer-01.jsonl", true, "abc", "aspec-writer-01"},
+		{"/c/projects/-w/abc/subagents/agent-a19.meta.json", false, "", ""},
+		{"/c/projects/-w/abc/subagents/notes.jsonl", false, "", ""},
+		{"/c/projects/abc.jsonl", false, "", ""},
+		{"/c/projects/-w/abc/other/agent-a.jsonl", false, "", ""},
+		{"/elsewhere/-w/abc.jsonl", false, "", ""},
+	}
+	a := New(Options{ConfigDir: "/c"})
+	for _, tt := range tests {
+		fi, ok := a.Match(root, filepath.FromSlash(tt.path))
+		if ok != tt.ok || fi.Session != tt.session || fi.List != tt.list {
+			t.Errorf("Match(%s) = %+v %v, want session %q list %q %v", tt.path, fi, ok, tt.session, tt.list, tt.ok)
+		}
+	}
+}
+
+// TestDecoder_Recent: whose turn it is comes from the newest user or
+// assistant line; lines without timestamps are skipped.
+func TestDecoder_Recent(t *testing.T) {
+	const (
+		endTurn = `{"type":"assistant","timestamp":"2026-11-22T10:00:05Z","message":{"content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn"}}`
+		toolUse = `{"type":"assistant","timestamp":"2026-11-22T10:00:05Z","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{}}],"stop_reason":"tool_use"}}`
+		result  = `{"type":"user","timestamp":"2026-11-22T10:00:05Z","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}}`
+		noTime  = `{"type":"last-prompt","lastPrompt":"x","sessionId":"s"}`
+		final   = `{"duration_api_ms":1,"type":"result","subtype":"success","session_id":"s"}`
+	)
+	tests := []struct {
+		name  string
+		lines []string
+		want  tally.Signal
+	}{
+		{"an end_turn reply waits for the user", []string{endTurn, noTime}, tally.SignalWaiting},
+		{"a tool call is work", []string{toolUse}, tally.SignalWorking},
+		{"a tool result is work", []string{endTurn, result, noTime}, tally.SignalWorking},
+		{"stream-json's result ends the session", []string{endTurn, final}, tally.SignalEnded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var data []byte
+			for _, l := range tt.lines {
+				data = append(append(data, l...), '\n')
+			}
+			st := foldAll(t, tally.FileInfo{Path: "r.jsonl"}, data)
+			if st.Signal != tt.want {
+				t.Errorf("signal %v, want %v", st.Signal, tt.want)
+			}
+			if st.LastAt.IsZero() || st.LastAt.Second() != 5 {
+				t.Errorf("last activity %v, want the newest timestamp", st.LastAt)
+			}
+		})
+	}
+}

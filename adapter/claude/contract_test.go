@@ -1,0 +1,67 @@
+package claude
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/adaptertest"
+)
+
+func TestAdapter_Contract(t *testing.T) {
+	a := New(Options{})
+	for _, f := range fixtureFiles(t) {
+		t.Run(filepath.Base(f.path), func(t *testing.T) {
+			adaptertest.Run(t, a, f.info, read(t, f.path))
+		})
+	}
+}
+
+func FuzzDecoder(f *testing.F) {
+	var seeds [][]byte
+	for _, lf := range fixtureFiles(f) {
+		for _, l := range lines(read(f, lf.path)) {
+			if hasToolNeedle(l) || bytes.Contains(l, sidechainNeedle) || bytes.Contains(l, []byte("created successfully")) {
+				seeds = append(seeds, append(append([]byte(nil), l...), '\n'))
+			}
+		}
+	}
+	seeds = append(seeds, read(f, "testdata/built-two-results.jsonl"))
+	adaptertest.Fuzz(f, New(Options{}), tally.FileInfo{Path: "fuzz.jsonl", Session: "fuzz"}, seeds...)
+}
+
+// TestDecoder_Malformed: a line the prefilter selects but that is not
+// usable is reported as CodeInvalid and changes nothing; junk the
+// prefilter rejects is never parsed.
+func TestDecoder_Malformed(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+		bad  bool
+	}{
+		{"selected but truncated JSON", `{"type":"assistant","message":{"content":[{"type":"tool_use","name":"TodoWrite"`, true},
+		{"invalid UTF-8 in a todo", "{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"id\":\"x\",\"name\":\"TodoWrite\",\"input\":{\"todos\":[{\"content\":\"\xff\",\"status\":\"pending\"}]}}]}}", true},
+		{"TodoWrite input without todos", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"x","name":"TodoWrite","input":{"todo":1}}]}}`, true},
+		{"TaskUpdate without taskId", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"x","name":"TaskUpdate","input":{"status":"completed"}}]}}`, true},
+		{"a JSON array, not an object", `["TodoWrite"]`, true},
+		{"junk the prefilter rejects", "{not json at all", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, _ := newDecoder(tally.FileInfo{Path: "m.jsonl"}, nil)
+			d.st.HaveCwd, d.st.HaveTitle = true, true
+			n := 0
+			err := d.Line([]byte(tt.line), 42, func(tally.Event) { n++ })
+			if (err != nil) != tt.bad {
+				t.Fatalf("err = %v, want error: %v", err, tt.bad)
+			}
+			if err != nil && tally.ErrorCode(err) != tally.CodeInvalid {
+				t.Errorf("code %v, want invalid", tally.ErrorCode(err))
+			}
+			if n != 0 {
+				t.Errorf("%d events emitted from a bad line", n)
+			}
+		})
+	}
+}

@@ -1,0 +1,224 @@
+package claude
+
+import (
+	"encoding/json"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tallyhq/tally"
+	"github.com/valyala/fastjson"
+)
+
+// Bounds on what the decoder remembers, so a long or hostile file cannot
+// grow its state without limit.
+const (
+	// maxPending bounds calls awaiting their result. Results come within a
+	// few lines; a call whose result never came is dropped oldest first.
+	maxPending = 64
+	// maxSidechainUUIDs bounds the 1.0.x sidechain map. Past it, a line
+	// whose parent was forgotten starts a list of its own.
+	maxSidechainUUIDs = 50000
+	// titleRunes is how much of a first prompt makes a weak title.
+	titleRunes = 80
+)
+
+// callKind is which Task* tool a pending call is: it decides how its
+// result is read.
+type callKind uint8
+
+const (
+	callCreate callKind = iota + 1 // result gives the new task's id
+	callList                       // result is a full snapshot
+)
+
+type pendingCall struct {
+	ID   string   `json:"id"`
+	Kind callKind `json:"kind"`
+	List string   `json:"list,omitempty"`
+}
+
+// state is what survives a restart (Decoder.State).
+type state struct {
+	Pending []pendingCall `json:"pending,omitempty"`
+	// Side maps each 1.0.x sidechain line's uuid to its root's uuid.
+	Side      map[string]string `json:"side,omitempty"`
+	HaveCwd   bool              `json:"cwd,omitempty"`
+	HaveTitle bool              `json:"title,omitempty"`
+}
+
+// Decoder reads one Claude Code file. It is not safe for concurrent use.
+type Decoder struct {
+	info       tally.FileInfo
+	st         state
+	p          fastjson.Parser
+	pendingIDs [][]byte
+	// ended is set by Recent when the newest line is stream-json's final
+	// "result": the next timestamped line then reports SignalEnded.
+	ended bool
+	// evs collects a line's events so that a line found bad half-way
+	// emits nothing.
+	evs []tally.Event
+	// parsed counts lines the prefilter let through to a full parse.
+	parsed int64
+}
+
+var (
+	_ tally.Decoder      = (*Decoder)(nil)
+	_ tally.Recenter     = (*Decoder)(nil)
+	_ tally.ParseCounter = (*Decoder)(nil)
+)
+
+// Parsed is how many lines this decoder has parsed in full.
+func (d *Decoder) Parsed() int64 { return d.parsed }
+
+func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
+	d := &Decoder{info: f}
+	if len(saved) > 0 {
+		if err := json.Unmarshal(saved, &d.st); err != nil {
+			return nil, tally.Errorf(tally.CodeInvalid, "claude.NewDecoder", "saved decoder state of %s is unreadable: %v", f.Path, err)
+		}
+	}
+	if f.List != "" {
+		// A sub-agent's prompt is its parent's instruction, not the
+		// session's title.
+		d.st.HaveTitle = true
+	}
+	d.syncPending()
+	return d, nil
+}
+
+// State returns the decoder's memory as JSON.
+func (d *Decoder) State() []byte {
+	if len(d.st.Pending) == 0 && len(d.st.Side) == 0 && !d.st.HaveCwd && !d.st.HaveTitle {
+		return nil
+	}
+	b, err := json.Marshal(&d.st)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// Line decodes one line. See the package doc for what is read.
+func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
+	d.ended = false
+	sel := d.selectLine(line)
+	if sel == 0 {
+		return nil
+	}
+	d.parsed++
+	v, err := d.p.ParseBytes(line)
+	if err != nil {
+		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is not valid JSON: %v", off, err)
+	}
+	if v.Type() != fastjson.TypeObject {
+		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is JSON but not an object", off)
+	}
+	d.evs = d.evs[:0]
+	l := lineOf(v)
+	list := d.listOf(l, sel&selSidechain != 0)
+	if err := d.decode(l, list, sel); err != nil {
+		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d: %v", off, err)
+	}
+	for _, ev := range d.evs {
+		emit(ev)
+	}
+	return nil
+}
+
+func (d *Decoder) decode(l line, list string, sel selection) error {
+	if sel&selMeta != 0 {
+		if err := d.meta(l, list); err != nil {
+			return err
+		}
+	}
+	switch string(l.typ) {
+	case "assistant":
+		if sel&selTool != 0 {
+			return d.toolCalls(l, list)
+		}
+	case "user":
+		if sel&selResult != 0 {
+			return d.results(l)
+		}
+	case "summary":
+		return d.title(l.v.GetStringBytes("summary"))
+	case "ai-title":
+		return d.title(l.v.GetStringBytes("aiTitle"))
+	case "custom-title":
+		return d.title(l.v.GetStringBytes("customTitle"))
+	}
+	return nil
+}
+
+// line is the envelope of a parsed line, keyed either way: on-disk
+// camelCase or stream-json snake_case.
+type line struct {
+	v   *fastjson.Value
+	typ []byte
+}
+
+func lineOf(v *fastjson.Value) line { return line{v: v, typ: v.GetStringBytes("type")} }
+
+// at is the line's timestamp, zero if it has none or it does not parse.
+func (l line) at() time.Time {
+	ts := l.v.GetStringBytes("timestamp")
+	if len(ts) == 0 {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(ts))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// toolUseResult is the structured output beside a tool_result.
+func (l line) toolUseResult() *fastjson.Value {
+	if r := l.v.Get("toolUseResult"); r != nil {
+		return r
+	}
+	return l.v.Get("tool_use_result")
+}
+
+// listOf names the list a line belongs to: the sub-agent file's own id,
+// else the line's agentId (stream-json: agent_id), else for a 1.0.x
+// sidechain line the uuid of its root, else the main list "".
+func (d *Decoder) listOf(l line, sidechain bool) string {
+	if d.info.List != "" {
+		return d.info.List
+	}
+	for _, k := range [...]string{"agentId", "agent_id"} {
+		if id := l.v.GetStringBytes(k); len(id) > 0 && utf8.Valid(id) {
+			return string(id)
+		}
+	}
+	if sidechain {
+		return d.sidechainRoot(l)
+	}
+	return ""
+}
+
+func (d *Decoder) add(ev tally.Event) { d.evs = append(d.evs, ev) }
+
+// str copies a JSON string field, refusing invalid UTF-8.
+func str(v *fastjson.Value, key string) (s string, present bool, err error) {
+	f := v.Get(key)
+	if f == nil || f.Type() == fastjson.TypeNull {
+		return "", false, nil
+	}
+	b, err := f.StringBytes()
+	if err != nil {
+		return "", false, errField(key, "is not a string")
+	}
+	if !utf8.Valid(b) {
+		return "", false, errField(key, "is not valid UTF-8")
+	}
+	return string(b), true, nil
+}
+
+type fieldError struct{ key, msg string }
+
+func (e *fieldError) Error() string { return "field " + e.key + " " + e.msg }
+
+func errField(key, msg string) error { return &fieldError{key, msg} }

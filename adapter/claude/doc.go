@@ -1,0 +1,28 @@
+// Package claude reads Claude Code's session transcripts
+// (<config>/projects/<slug>/<sessionId>.jsonl, sub-agents' own
+// <sessionId>/subagents/agent-<id>.jsonl) and the stream-json output of
+// `claude -p --output-format stream-json`, and turns them into tally events:
+// TodoWrite snapshots, TaskCreate/TaskUpdate edits, task ids from results,
+// TaskList resyncs, and the session's project, title and activity.
+//
+// What it promises:
+//   - Every line is read, but most are never parsed: a byte prefilter picks
+//     the few lines that can matter (a todo/task tool call, a result of a
+//     call still waiting for its answer, a legacy sidechain line, the first
+//     lines carrying cwd and prompt). Transcripts are mostly tool output and
+//     text, and the fold must keep up with them live (seed 01, "SIMD
+//     pre-filters"; LIBRARIES.md measurements).
+//   - Each list is one agent's: the main agent is "", a sub-agent is its
+//     agentId, and in 1.0.x transcripts (sidechains in the same file, no
+//     agentId) the uuid of the sidechain's root line.
+//   - A task id is taken only from the result of the call that created the
+//     task; nothing is guessed. The decoder remembers which Task* calls
+//     await a result (bounded) so a TaskGet result is never read as a create.
+//   - A selected line that is not valid JSON, or that carries invalid UTF-8
+//     in a field it uses, is returned as a *tally.Error (CodeInvalid) and
+//     changes nothing; the decoder never panics.
+//
+// Everything the decoder must remember between reads (pending calls, the
+// sidechain map, whether cwd and title were found) is its State, so a
+// restart resumes where the saved offset ends.
+package claude

@@ -1,0 +1,60 @@
+package claude
+
+import (
+	"bytes"
+
+	"github.com/tallyhq/tally"
+)
+
+// Recent reads the newest lines, newest first, for when the session was
+// last active and whose turn it is. Any timestamped line gives the time;
+// the newest user or assistant line gives the turn:
+//   - an assistant line that calls a tool, or whose stop_reason is
+//     tool_use: the agent is working;
+//   - any other assistant line (end_turn, or the null stop_reason of
+//     1.0.x's last text): the turn is over, the user is awaited;
+//   - a user line (prompt or tool result): the agent is working.
+//
+// stream-json's final "result" line ends the session.
+func (d *Decoder) Recent(raw []byte, emit func(tally.Event)) bool {
+	if !bytes.Contains(raw, timestampNeedle) {
+		if bytes.Contains(raw, resultNeedle) {
+			if v, err := d.p.ParseBytes(raw); err == nil && string(v.GetStringBytes("type")) == "result" {
+				d.ended = true
+			}
+		}
+		return false
+	}
+	v, err := d.p.ParseBytes(raw)
+	if err != nil {
+		return false
+	}
+	l := lineOf(v)
+	at := l.at()
+	if at.IsZero() {
+		return false
+	}
+	var sig tally.Signal
+	switch string(l.typ) {
+	case "assistant":
+		sig = tally.SignalWaiting
+		if string(v.GetStringBytes("message", "stop_reason")) == "tool_use" {
+			sig = tally.SignalWorking
+		}
+		for _, b := range v.GetArray("message", "content") {
+			if string(b.GetStringBytes("type")) == "tool_use" {
+				sig = tally.SignalWorking
+			}
+		}
+	case "user":
+		sig = tally.SignalWorking
+	default:
+		emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{At: at}})
+		return false
+	}
+	if d.ended {
+		sig = tally.SignalEnded
+	}
+	emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{At: at, Signal: sig}})
+	return true
+}
