@@ -83,7 +83,11 @@ type Indexer struct {
 	files  map[string]*entry
 	bySess map[string]map[string]bool
 	broker *broker.Broker[Change]
-	dirs   []string
+	// w is set while Run follows the homes: Scan adds every directory it
+	// walks to it.
+	w         *tail.Watcher
+	ready     chan struct{}
+	readyOnce sync.Once
 }
 
 type entry struct {
@@ -109,7 +113,7 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change]()}
+	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change](), ready: make(chan struct{})}
 	saved, err := o.Store.Files(ctx)
 	if err != nil {
 		return nil, err
@@ -162,8 +166,7 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 	ix.round.Lock()
 	defer ix.round.Unlock()
 	start := time.Now()
-	found, dirs, walked, werr := tail.Walk(ix.o.Adapters)
-	ix.dirs = dirs
+	found, _, walked, werr := tail.Walk(ix.o.Adapters, ix.addWatch)
 	var work []job
 	seen := make(map[string]bool, len(found))
 	for _, f := range found {
@@ -383,16 +386,25 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); w.Run(wctx) }()
-	defer func() { cancel(); wg.Wait() }()
+	ix.round.Lock()
+	ix.w = w
+	ix.round.Unlock()
+	defer func() {
+		cancel()
+		wg.Wait()
+		ix.round.Lock()
+		ix.w = nil
+		ix.round.Unlock()
+	}()
 
 	scan := func() error {
 		_, err := ix.Scan(ctx)
-		ix.watch(w)
 		return err
 	}
 	if err := scan(); err != nil && ctx.Err() == nil {
 		ix.diag(tally.Diagnostic{Msg: "scan: " + err.Error()})
 	}
+	ix.readyOnce.Do(func() { close(ix.ready) })
 	tick := time.NewTicker(ix.o.Rescan)
 	defer tick.Stop()
 	for {
@@ -429,16 +441,20 @@ func (ix *Indexer) diag(d tally.Diagnostic) {
 	}
 }
 
-func (ix *Indexer) watch(w *tail.Watcher) {
-	ix.round.Lock()
-	dirs := ix.dirs
-	ix.round.Unlock()
-	for _, d := range dirs {
-		if err := w.Add(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			ix.diag(tally.Diagnostic{Path: d, Msg: "watch: " + err.Error()})
-		}
+// addWatch watches a directory Scan walks through; it runs under the
+// round lock.
+func (ix *Indexer) addWatch(dir string) {
+	if ix.w == nil {
+		return
+	}
+	if err := ix.w.Add(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		ix.diag(tally.Diagnostic{Path: dir, Msg: "watch: " + err.Error()})
 	}
 }
+
+// Ready is closed when Run has scanned once and watches every home: from
+// then on, every change to a log is seen.
+func (ix *Indexer) Ready() <-chan struct{} { return ix.ready }
 
 // syncPaths folds the files notifications named. A path no adapter claims
 // (a new directory, a sidecar file) is ignored here: new directories are

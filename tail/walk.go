@@ -20,7 +20,11 @@ type Found struct {
 // exist is not an error: the agent may simply not be installed. It also
 // returns the roots it could walk, so a caller can tell a file that is
 // gone from a root that was not readable.
-func Walk(adapters []tally.Adapter) (found []Found, dirs []string, walked map[string]bool, err error) {
+//
+// onDir, if not nil, is called with each directory before its entries are
+// listed: a watch added there sees every file created after the listing,
+// so nothing falls between the walk and the watch.
+func Walk(adapters []tally.Adapter, onDir func(string)) (found []Found, dirs []string, walked map[string]bool, err error) {
 	walked = make(map[string]bool)
 	for _, a := range adapters {
 		for _, root := range a.Roots() {
@@ -33,6 +37,9 @@ func Walk(adapters []tally.Adapter) (found []Found, dirs []string, walked map[st
 				}
 				if d.IsDir() {
 					dirs = append(dirs, path)
+					if onDir != nil {
+						onDir(path)
+					}
 					return nil
 				}
 				if !d.Type().IsRegular() {

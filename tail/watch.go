@@ -64,7 +64,8 @@ func (w *Watcher) Run(ctx context.Context) {
 			}
 			if ev.Op&fsnotify.Create != 0 {
 				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
-					w.addTree(ev.Name)
+					w.addTree(ctx, ev.Name)
+					continue
 				}
 			}
 			w.send(ctx, filepath.Clean(ev.Name))
@@ -80,17 +81,22 @@ func (w *Watcher) Run(ctx context.Context) {
 	}
 }
 
-// addTree watches a new directory and what was created in it before the
-// watch took hold.
-func (w *Watcher) addTree(dir string) {
+// addTree watches a new directory and its subdirectories, and reports the
+// files already in them: they were created before the watch took hold, so
+// no notification will name them.
+func (w *Watcher) addTree(ctx context.Context, dir string) {
 	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
+		switch {
+		case err != nil:
+		case d.IsDir():
 			if err := w.Add(path); err != nil {
 				select {
 				case w.Errors <- err:
 				default:
 				}
 			}
+		default:
+			w.send(ctx, path)
 		}
 		return nil
 	})
