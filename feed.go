@@ -17,7 +17,34 @@ const MaxDiagnostics = 16
 // newline and advances f.Offset by that much; bytes after it are a line
 // still being written, left for the next read. It is the one loop every
 // reader of logs uses — the indexer, normalize, and the adapter test suite.
+//
+// Feed ends a read: it gives the newest lines to a Recenter and saves the
+// decoder's state. A reader with more chunks to come calls FeedLines for
+// all but the last, so that work is done once per read, not per chunk.
 func (f *FileState) Feed(dec Decoder, chunk []byte) (changed bool, diags []Diagnostic) {
+	changed, diags = f.FeedLines(dec, chunk)
+	return f.Settle(dec, chunk) || changed, diags
+}
+
+// Settle ends a read that FeedLines did in pieces: newest holds the last
+// lines folded, whole, the newest last. It gives the newest lines to a Recenter and saves the decoder's
+// state.
+func (f *FileState) Settle(dec Decoder, newest []byte) (changed bool) {
+	if rc, ok := dec.(Recenter); ok {
+		if end := bytes.LastIndexByte(newest, '\n'); end >= 0 {
+			recent(rc, newest[:end+1], func(ev Event) {
+				if f.Apply(ev) {
+					changed = true
+				}
+			})
+		}
+	}
+	f.Decoder = dec.State()
+	return changed
+}
+
+// FeedLines is Feed without the end of a read.
+func (f *FileState) FeedLines(dec Decoder, chunk []byte) (changed bool, diags []Diagnostic) {
 	end := bytes.LastIndexByte(chunk, '\n')
 	if end < 0 {
 		return false, nil
@@ -51,12 +78,8 @@ func (f *FileState) Feed(dec Decoder, chunk []byte) (changed bool, diags []Diagn
 			}
 		}
 	}
-	if rc, ok := dec.(Recenter); ok {
-		recent(rc, data, emit)
-	}
 	f.Offset += int64(len(data))
 	f.Stats.Bytes += int64(len(data))
-	f.Decoder = dec.State()
 	return changed, diags
 }
 

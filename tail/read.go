@@ -27,6 +27,7 @@ const (
 // Reader reads files for one goroutine; its buffer is reused across files.
 type Reader struct {
 	buf     []byte
+	win     []byte
 	MaxLine int
 }
 
@@ -127,6 +128,12 @@ func headSum(fh *os.File, offset int64) uint64 {
 
 func (r *Reader) readAppended(st *tally.FileState, fh *os.File, size int64, dec tally.Decoder) (changed bool, diags []tally.Diagnostic, err error) {
 	defer r.shrink()
+	from := st.Offset
+	defer func() {
+		if st.Offset > from && err == nil {
+			changed = r.settle(st, fh, dec) || changed
+		}
+	}()
 	carry := 0
 	pos := st.Offset
 	for pos < size {
@@ -154,7 +161,7 @@ func (r *Reader) readAppended(st *tally.FileState, fh *os.File, size int64, dec 
 		pos += int64(n)
 		data := r.buf[:carry+n]
 		start := st.Offset
-		ch, d := st.Feed(dec, data)
+		ch, d := st.FeedLines(dec, data)
 		changed = changed || ch
 		diags = append(diags, d...)
 		rest := data[st.Offset-start:]
@@ -180,6 +187,29 @@ func skipLine(fh *os.File, off, size int64, buf []byte) (int64, bool, error) {
 		}
 	}
 	return 0, false, nil
+}
+
+// settleWindow is how far back from the offset settle looks for the
+// newest lines.
+const settleWindow = 64 << 10
+
+// settle ends a read: the newest whole lines before the offset go to the
+// decoder's Recent, and its state is saved.
+func (r *Reader) settle(st *tally.FileState, fh *os.File, dec tally.Decoder) bool {
+	start := max(st.Offset-settleWindow, 0)
+	if cap(r.win) < settleWindow {
+		r.win = make([]byte, settleWindow)
+	}
+	buf := r.win[:st.Offset-start]
+	if _, err := fh.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
+		return false
+	}
+	if start > 0 {
+		// The window's first line is cut: skip it.
+		i := bytes.IndexByte(buf, '\n')
+		buf = buf[i+1:]
+	}
+	return st.Settle(dec, buf)
 }
 
 func (r *Reader) grow() {
