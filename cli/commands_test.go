@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+const captured = "../../shared/fixtures/captured/claude-code-2.1.330"
+
+// run runs tally once against st and returns its exit code and streams.
+func run(t *testing.T, st tally.Store, env map[string]string, args ...string) (ExitCode, string, string) {
+	t.Helper()
+	var out, errOut syncBuffer
+	code := Run(context.Background(), testEnv(st, &out, &errOut, env), args)
+	return code, out.String(), errOut.String()
+}
+
+// agentTasks reads the task files Claude Code itself wrote at exit: the
+// agent's own record of how its list ended.
+func agentTasks(t *testing.T, scenario string) []struct{ ID, Subject, Status string } {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(captured, scenario, "config/tasks/*/*.json"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no task files for %s: %v", scenario, err)
+	}
+	var tasks []struct{ ID, Subject, Status string }
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var task struct{ ID, Subject, Status string }
+		if err := json.Unmarshal(b, &task); err != nil {
+			t.Fatal(err)
+		}
+		tasks = append(tasks, task)
+	}
+	return tasks
+}
+
+func TestRun_scanSessionsShow(t *testing.T) {
+	st := newMemStore()
+	dir := map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(captured, "tasks/config")}
+
+	code, out, errOut := run(t, st, dir, "scan", "--json")
+	if code != ExitOK {
+		t.Fatalf("scan: exit %d, stderr %s", code, errOut)
+	}
+	var sum summaryJSON
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("scan --json is not JSON: %v\n%s", err, out)
+	}
+	if sum.Sessions != 1 || sum.Files != 1 || sum.Lines == 0 || sum.Malformed != 0 {
+		t.Errorf("summary = %+v, want 1 session in 1 file, no malformed line", sum)
+	}
+
+	tasks := agentTasks(t, "tasks")
+	code, out, _ = run(t, st, nil, "sessions", "--json")
+	var list []tally.Session
+	if err := json.Unmarshal([]byte(out), &list); code != ExitOK || err != nil || len(list) != 1 {
+		t.Fatalf("sessions --json: exit %d, %v\n%s", code, err, out)
+	}
+	done := 0
+	for _, task := range tasks {
+		if task.Status == "completed" {
+			done++
+		}
+	}
+	if p := list[0].Progress; p.Done != done || p.Total != len(tasks) {
+		t.Errorf("progress %d/%d, the agent's task files say %d/%d", p.Done, p.Total, done, len(tasks))
+	}
+
+	// Task 2 was deleted: Claude Code removed its file, and show must not
+	// list it either.
+	code, out, errOut = run(t, st, nil, "show", list[0].ID[:6], "--full")
+	if code != ExitOK {
+		t.Fatalf("show: exit %d: %s", code, errOut)
+	}
+	for _, task := range tasks {
+		if task.Status == "completed" && !strings.Contains(out, "✓ "+task.Subject) {
+			t.Errorf("show --full misses completed %q:\n%s", task.Subject, out)
+		}
+	}
+	if n := strings.Count(out, "✓ "); n != len(tasks) {
+		t.Errorf("show --full lists %d items, the agent has %d:\n%s", n, len(tasks), out)
+	}
+	code, out, _ = run(t, st, nil, "show", list[0].ID)
+	if code != ExitOK || !strings.Contains(out, "… +2 done") || strings.Contains(out, "✓") {
+		t.Errorf("compact show: exit %d\n%s", code, out)
+	}
+}
+
+func TestRun_exitCodes(t *testing.T) {
+	st := newMemStore()
+	rec := seedRecord()
+	other := seedRecord()
+	other.ID = "7c1e2a91-0000-0000-0000-000000000000"
+	if err := st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{rec, other}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want ExitCode
+		msg  string
+	}{
+		{"found", []string{"show", "7c1e2a90"}, ExitOK, ""},
+		{"not found", []string{"show", "ffff"}, ExitNotFound, "no session"},
+		{"ambiguous prefix", []string{"show", "7c1e2a9"}, ExitConflict, "matches 2 sessions"},
+		{"show without id", []string{"show"}, ExitUsage, "one SESSION"},
+		{"unknown flag", []string{"sessions", "--bogus"}, ExitUsage, "unknown flag"},
+		{"unknown command", []string{"frobnicate"}, ExitUsage, "frobnicate"},
+		{"negative limit", []string{"sessions", "--limit", "-1"}, ExitUsage, "--limit"},
+		{"help", []string{"show", "--help"}, ExitOK, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, errOut := run(t, st, nil, c.args...)
+			if code != c.want || !strings.Contains(errOut, c.msg) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, c.want, c.msg)
+			}
+		})
+	}
+	t.Run("store unavailable", func(t *testing.T) {
+		var out, errOut syncBuffer
+		env := testEnv(st, &out, &errOut, nil)
+		env.OpenStore = func(context.Context, string) (tally.Store, error) { return nil, errors.New("disk on fire") }
+		if code := Run(context.Background(), env, []string{"sessions"}); code != ExitUnavailable || !strings.Contains(errOut.String(), "disk on fire") {
+			t.Errorf("exit %d, stderr %q", code, errOut.String())
+		}
+	})
+}
+
+func TestRun_sessions(t *testing.T) {
+	t.Run("empty store says to scan", func(t *testing.T) {
+		code, out, errOut := run(t, newMemStore(), nil, "sessions")
+		if code != ExitOK || out != "" || !strings.Contains(errOut, "run 'tally scan'") {
+			t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+		}
+		if _, out, _ := run(t, newMemStore(), nil, "sessions", "--json"); out != "[]\n" {
+			t.Errorf("--json on an empty store = %q, want []", out)
+		}
+	})
+	st := newMemStore()
+	working := seedRecord()
+	said := seedRecord()
+	said.ID, said.Signal, said.LastActivity = "aaaa0001", tally.SignalEnded, fixedNow.Add(-time.Minute)
+	old := seedRecord()
+	old.ID, old.Agent, old.Project, old.LastActivity = "bbbb0002", tally.AgentCodex, "/home/dev/src/blog", fixedNow.Add(-2*time.Hour)
+	if err := st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{working, said, old}}); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(args ...string) []string {
+		t.Helper()
+		code, out, errOut := run(t, st, nil, append([]string{"sessions", "--json"}, args...)...)
+		var list []tally.Session
+		if err := json.Unmarshal([]byte(out), &list); code != ExitOK || err != nil {
+			t.Fatalf("exit %d, %v, %s", code, err, errOut)
+		}
+		var got []string
+		for _, s := range list {
+			got = append(got, s.ID)
+		}
+		return got
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "7c1e2a90-1b2c-4d5e-8f90-123456789abc aaaa0001 bbbb0002"},
+		{[]string{"--active"}, "7c1e2a90-1b2c-4d5e-8f90-123456789abc"},
+		{[]string{"--agent", "codex"}, "bbbb0002"},
+		{[]string{"--project", "blog"}, "bbbb0002"},
+		{[]string{"--limit", "1"}, "7c1e2a90-1b2c-4d5e-8f90-123456789abc"},
+		{[]string{"--project", "nothing"}, ""},
+	} {
+		if got := strings.Join(ids(c.args...), " "); got != c.want {
+			t.Errorf("sessions %v = %q, want %q", c.args, got, c.want)
+		}
+	}
+	if code, _, errOut := run(t, st, nil, "sessions", "--project", "nothing"); code != ExitOK || !strings.Contains(errOut, "No sessions match") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestRun_colour(t *testing.T) {
+	st := newMemStore()
+	_ = st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{seedRecord()}})
+	show := func(tty bool, env map[string]string) string {
+		var out, errOut syncBuffer
+		e := testEnv(st, &out, &errOut, env)
+		e.OutTTY = tty
+		e.Width = func() int { return 100 }
+		if code := Run(context.Background(), e, []string{"show", "7c1e"}); code != ExitOK {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		return out.String()
+	}
+	if !strings.Contains(show(true, nil), "\x1b[") {
+		t.Error("no colour on a terminal")
+	}
+	if got := show(true, map[string]string{"NO_COLOR": "1"}); strings.Contains(got, "\x1b[") {
+		t.Errorf("colour despite NO_COLOR:\n%q", got)
+	}
+	if got := show(false, nil); strings.Contains(got, "\x1b[") {
+		t.Errorf("colour into a pipe:\n%q", got)
+	}
+}
+
+// TestRun_showMatchesGolden: what `tally show` prints into a pipe is the
+// rendering the golden files hold.
+func TestRun_showMatchesGolden(t *testing.T) {
+	st := newMemStore()
+	_ = st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{seedRecord()}})
+	for args, name := range map[string]string{"show 7c1e2a90": "show_compact", "show 7c1e2a90 --full": "show_full"} {
+		code, out, errOut := run(t, st, nil, strings.Fields(args)...)
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", args, code, errOut)
+		}
+		golden(t, name, out)
+	}
+}

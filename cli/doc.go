@@ -1,0 +1,18 @@
+// Package cli is Tally's command line: the commands (scan, sessions, show,
+// watch, and the live overview of a bare `tally`) and the plain-text
+// rendering they share.
+//
+// It promises output that fits pipes as well as terminals: colour, progress
+// bars, truncation to the screen and cursor movement happen only when the
+// stream is a terminal (and NO_COLOR is unset); every listing has a --json
+// form in the shared tally.Session shape; and the exit status says what
+// kind of failure happened (see ExitCode).
+//
+// It is shaped like cli/cli (gh): each command is an options struct plus a
+// plain run function, and everything a command takes from the process —
+// streams, terminal facts, environment, clock, the store — comes in through
+// Env, so tests call run with buffers and a fixed clock. Rendering is a set
+// of pure functions (RenderSessions, RenderShow, RenderChange,
+// RenderSummary) checked by golden files in testdata/ (go test -update
+// rewrites them; read the diff like code).
+package cli

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/tallyhq/tally"
+)
+
+// OpenStore opens the store at path. The command wiring passes the real
+// one (store/sqlite); tests pass an in-memory store.
+type OpenStore func(ctx context.Context, path string) (tally.Store, error)
+
+// Env is everything a command takes from the process.
+type Env struct {
+	Out, Err io.Writer
+	// OutTTY and ErrTTY tell whether the streams are terminals: only then
+	// do commands colour, truncate, draw progress bars or move the cursor.
+	OutTTY, ErrTTY bool
+	// Width is Out's width in columns; 0 means unknown (no truncation).
+	Width  func() int
+	Getenv func(string) string
+	Now    func() time.Time
+	// Home is the user's home directory, shown as ~ in project paths.
+	Home string
+
+	OpenStore OpenStore
+	// DefaultDB is the store path used without --db or $TALLY_DB; its
+	// error is reported only if a command needs the store.
+	DefaultDB func() (string, error)
+}
+
+// Main runs tally with the process's streams and arguments; Ctrl-C or
+// SIGTERM cancels the command, which then exits normally.
+func Main(args []string, open OpenStore, defaultDB func() (string, error)) ExitCode {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, System(open, defaultDB), args)
+}
+
+// System is the Env of this process.
+func System(open OpenStore, defaultDB func() (string, error)) Env {
+	home, _ := os.UserHomeDir()
+	outTTY := term.IsTerminal(int(os.Stdout.Fd()))
+	return Env{
+		Out: os.Stdout, Err: os.Stderr,
+		OutTTY: outTTY, ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		Width: func() int {
+			if !outTTY {
+				return 0
+			}
+			if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+				return w
+			}
+			if w, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && w > 0 {
+				return w
+			}
+			return 80
+		},
+		Getenv: os.Getenv, Now: time.Now, Home: home,
+		OpenStore: open, DefaultDB: defaultDB,
+	}
+}
+
+// color tells whether Out may carry ANSI colour (https://no-color.org).
+func (e *Env) color() bool {
+	return e.OutTTY && e.Getenv("NO_COLOR") == "" && e.Getenv("TERM") != "dumb"
+}
+
+func (e *Env) width() int {
+	if e.Width == nil {
+		return 0
+	}
+	return e.Width()
+}

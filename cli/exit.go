@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"errors"
+
+	"github.com/tallyhq/tally"
+)
+
+// ExitCode is the status `tally` exits with. Scripts branch on it, so the
+// values are part of the interface and never renumbered.
+type ExitCode int
+
+const (
+	ExitOK ExitCode = 0
+	// ExitError: anything not classified below.
+	ExitError ExitCode = 1
+	// ExitUsage: a bad flag, argument or command.
+	ExitUsage ExitCode = 2
+	// ExitNotFound: no session matches.
+	ExitNotFound ExitCode = 3
+	// ExitConflict: an id prefix matches several sessions.
+	ExitConflict ExitCode = 4
+	// ExitUnavailable: the store or an agent home cannot be reached.
+	ExitUnavailable ExitCode = 5
+)
+
+// exitCodes is the one table from domain error codes to exit statuses.
+var exitCodes = map[tally.Code]ExitCode{
+	tally.CodeInternal:    ExitError,
+	tally.CodeInvalid:     ExitUsage,
+	tally.CodeNotFound:    ExitNotFound,
+	tally.CodeConflict:    ExitConflict,
+	tally.CodeUnavailable: ExitUnavailable,
+}
+
+// exitCodeOf maps an error returned by a command to an exit status.
+func exitCodeOf(err error) ExitCode {
+	if err == nil {
+		return ExitOK
+	}
+	var u *usageError
+	if errors.As(err, &u) {
+		return ExitUsage
+	}
+	if c, ok := exitCodes[tally.ErrorCode(err)]; ok {
+		return c
+	}
+	return ExitError
+}
+
+// usageError is a mistake in how tally was invoked, found before any
+// command ran (cobra's flag and argument checks).
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+type errArgs string
+
+func (e errArgs) Error() string { return string(e) }

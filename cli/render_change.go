@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/index"
+)
+
+// LineOptions shape RenderChange's output.
+type LineOptions struct {
+	Width int
+	Now   time.Time
+	Home  string
+	Color bool
+}
+
+// RenderChange writes one line for a committed change, stamped with the
+// wall-clock time it was seen:
+//
+//	14:03:07 claude ~/src/shop Fix checkout rounding  1/4  ▸ Running tests
+func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
+	st := style{on: o.Color}
+	stamp := st.paint(ansiGray, o.Now.Format(time.TimeOnly))
+	if ch.Kind == index.SessionRemoved {
+		_, err := io.WriteString(w, stamp+" "+truncate(ch.ID+"  removed", max(o.Width-9, 0))+"\n")
+		return err
+	}
+	s := ch.Record.View(o.Now)
+	parts := []string{s.Agent.String(), shortProject(s.Project, o.Home)}
+	if t := oneLine(s.Title); t != "" {
+		parts = append(parts, t)
+	}
+	text := strings.Join(parts, " ") + "  " + fraction(s.Progress.Done, s.Progress.Total)
+	if cur := s.Progress.Current; cur != nil {
+		text += "  ▸ " + oneLine(cur.Label())
+	}
+	_, err := io.WriteString(w, stamp+" "+truncate(text, max(o.Width-9, 0))+"\n")
+	return err
+}
+
+// changeJSON is one line of `tally watch --json`.
+type changeJSON struct {
+	Type    string         `json:"type"`
+	ID      string         `json:"id,omitempty"`
+	Session *tally.Session `json:"session,omitempty"`
+}
+
+// RenderChangeJSON writes a change as one JSON object on one line:
+// {"type":"session_updated","session":{…}} or
+// {"type":"session_removed","id":"…"}.
+func RenderChangeJSON(w io.Writer, ch index.Change, now time.Time) error {
+	out := changeJSON{Type: ch.Kind.String()}
+	if ch.Kind == index.SessionRemoved {
+		out.ID = ch.ID
+	} else {
+		s := ch.Record.View(now)
+		out.Session = &s
+	}
+	return json.NewEncoder(w).Encode(out)
+}

@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"io"
+	"strings"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+// TableOptions shape RenderSessions' output.
+type TableOptions struct {
+	// Terminal lays the table out for a person: a header, aligned columns,
+	// short ids, relative times, titles cut to Width. Otherwise it is for
+	// a program: tab-separated, no header, full ids, RFC 3339 times,
+	// nothing cut.
+	Terminal bool
+	Width    int
+	Now      time.Time
+	Home     string
+	Color    bool
+}
+
+// shortID is how much of a session id the table shows; `tally show`
+// accepts any unique prefix.
+const shortID = 8
+
+// minFlex is the narrowest the title and step columns are cut to.
+const minFlex = 12
+
+type column uint8
+
+const (
+	colID column = iota
+	colAgent
+	colProject
+	colTitle
+	colActivity
+	colProgress
+	colStep
+	colLast
+	numColumns
+)
+
+var headers = [numColumns]string{"ID", "AGENT", "PROJECT", "TITLE", "ACTIVITY", "DONE", "STEP", "LAST"}
+
+// RenderSessions writes one row per session, in the order given.
+func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error {
+	rows := make([][numColumns]string, len(sessions))
+	for i := range sessions {
+		rows[i] = sessionRow(&sessions[i], o)
+	}
+	var b strings.Builder
+	if !o.Terminal {
+		for _, r := range rows {
+			b.WriteString(strings.Join(r[:], "\t") + "\n")
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	widths := columnWidths(rows, o.Width)
+	st := style{on: o.Color}
+	writeRow := func(r [numColumns]string, act tally.Activity, header bool) {
+		var line strings.Builder
+		for c := range numColumns {
+			cell := truncate(r[c], widths[c])
+			if c < numColumns-1 {
+				cell = pad(cell, widths[c]) + "  "
+			}
+			switch {
+			case header:
+				cell = st.paint(ansiBold, cell)
+			case c == colActivity:
+				cell = strings.Replace(cell, r[c], st.activity(act), 1)
+			case c == colID || c == colLast:
+				cell = st.paint(ansiGray, cell)
+			}
+			line.WriteString(cell)
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+	writeRow(headers, 0, true)
+	for i, r := range rows {
+		writeRow(r, sessions[i].Activity, false)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func sessionRow(s *tally.Session, o TableOptions) [numColumns]string {
+	step := ""
+	if cur := s.Progress.Current; cur != nil {
+		step = oneLine(cur.Label())
+	}
+	var r [numColumns]string
+	r[colAgent] = s.Agent.String()
+	r[colTitle] = oneLine(s.Title)
+	r[colActivity] = activityLabel(s.Activity)
+	r[colProgress] = fraction(s.Progress.Done, s.Progress.Total)
+	r[colStep] = step
+	if o.Terminal {
+		r[colID] = s.ID
+		if len(r[colID]) > shortID {
+			r[colID] = r[colID][:shortID]
+		}
+		r[colProject] = shortProject(s.Project, o.Home)
+		r[colLast] = ago(s.LastActivity, o.Now)
+		if r[colTitle] == "" {
+			r[colTitle] = "-"
+		}
+		if r[colStep] == "" {
+			r[colStep] = "-"
+		}
+	} else {
+		r[colID] = s.ID
+		r[colProject] = s.Project
+		if !s.LastActivity.IsZero() {
+			r[colLast] = s.LastActivity.UTC().Format(time.RFC3339)
+		}
+	}
+	return r
+}
+
+// columnWidths fits the table in total columns (0: no limit). Every column
+// but title and step is as wide as its widest cell; title and step share
+// what is left: the step keeps its width if it needs at most half, and the
+// title, which is what a row is recognised by, takes the rest.
+func columnWidths(rows [][numColumns]string, total int) [numColumns]int {
+	var w [numColumns]int
+	for c := range numColumns {
+		w[c] = width(headers[c])
+	}
+	for _, r := range rows {
+		for c := range numColumns {
+			w[c] = max(w[c], width(r[c]))
+		}
+	}
+	if total <= 0 {
+		return w
+	}
+	fixed := 2 * (int(numColumns) - 1)
+	for c := range numColumns {
+		if c != colTitle && c != colStep {
+			fixed += w[c]
+		}
+	}
+	room := total - fixed
+	if w[colTitle]+w[colStep] <= room {
+		return w
+	}
+	step := min(w[colStep], max(room-w[colTitle], room/2))
+	w[colStep] = max(step, minFlex)
+	w[colTitle] = max(min(w[colTitle], room-step), minFlex)
+	return w
+}

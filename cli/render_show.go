@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+// ShowOptions shape RenderShow's output.
+type ShowOptions struct {
+	// Full lists every item; otherwise finished items fold into one
+	// "… +N done" line (seed 01's compact mode).
+	Full bool
+	// Width truncates each line to this many columns (0: never).
+	Width int
+	Now   time.Time
+	Home  string
+	Color bool
+}
+
+// RenderShow writes one session: a header, its own list, then each
+// sub-agent's list.
+func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
+	st := style{on: o.Color}
+	var b strings.Builder
+	title := oneLine(s.Title)
+	if title == "" {
+		title = "(untitled)"
+	}
+	line := func(text string) { b.WriteString(text + "\n") }
+	line(st.paint(ansiBold, truncate(title, o.Width)))
+	line(truncate(strings.Join([]string{s.Agent.String(), shortProject(s.Project, o.Home), "session " + s.ID}, " · "), o.Width))
+	facts := truncate(activityLabel(s.Activity)+" · "+doneText(s.Progress)+" · last activity "+ago(s.LastActivity, o.Now), o.Width)
+	line(strings.Replace(facts, activityLabel(s.Activity), st.activity(s.Activity), 1))
+	line("")
+	if len(s.Items) == 0 && len(s.SubAgents) == 0 {
+		line("No todo list yet.")
+	} else {
+		line(st.paint(ansiBold, "Tasks "+fraction(s.Progress.Done, s.Progress.Total)))
+		renderItems(&b, s.Items, o, st)
+	}
+	for _, sub := range s.SubAgents {
+		line("")
+		line(st.paint(ansiBold, truncate("Sub-agent "+sub.ID+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
+		renderItems(&b, sub.Items, o, st)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func doneText(p tally.Progress) string {
+	if p.Total == 0 {
+		return "no items"
+	}
+	return fmt.Sprintf("%d/%d done", p.Done, p.Total)
+}
+
+// itemIndent sets items under their list's heading.
+const itemIndent = "  "
+
+// renderItems writes a list, one item a line. In compact mode completed
+// and cancelled items are counted into one closing line instead: what is
+// left to do is what a glance is for.
+func renderItems(b *strings.Builder, items []tally.ItemView, o ShowOptions, st style) {
+	if len(items) == 0 {
+		b.WriteString(itemIndent + st.paint(ansiGray, "(empty)") + "\n")
+		return
+	}
+	open := openIDs(items)
+	done, cancelled := 0, 0
+	for i := range items {
+		it := &items[i]
+		if !o.Full {
+			switch it.Status {
+			case tally.StatusCompleted:
+				done++
+				continue
+			case tally.StatusCancelled:
+				cancelled++
+				continue
+			case tally.StatusUnknown, tally.StatusPending, tally.StatusInProgress, tally.StatusFailed, tally.StatusBlocked:
+			}
+		}
+		b.WriteString(itemLine(it, open, o, st) + "\n")
+	}
+	if fold := foldText(done, cancelled); fold != "" {
+		b.WriteString(itemIndent + st.paint(ansiGray, fold) + "\n")
+	}
+}
+
+// foldText is seed 01's collapsed row: "… +3 done".
+func foldText(done, cancelled int) string {
+	var parts []string
+	if done > 0 {
+		parts = append(parts, fmt.Sprintf("+%d done", done))
+	}
+	if cancelled > 0 {
+		parts = append(parts, fmt.Sprintf("+%d cancelled", cancelled))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ellipsis + " " + strings.Join(parts, ", ")
+}
+
+// itemLine is "icon label  (note)". The label is the activeForm while the
+// item is worked on; the note says what the icon cannot: which open items
+// block it, the agent's own word for a status Tally does not know, or
+// whether ✗ means failed or cancelled.
+func itemLine(it *tally.ItemView, open map[string]bool, o ShowOptions, st style) string {
+	m := markOf(it)
+	label := oneLine(it.Label())
+	var note string
+	switch m {
+	case markBlocked:
+		note = blockedNote(it, open)
+	case markStopped, markUnknown:
+		note = it.StatusWord()
+	case markPending, markActive, markDone:
+	}
+	text := label
+	if note != "" {
+		text += "  (" + note + ")"
+	}
+	// The icon is one column wide; the indent and a space follow it.
+	text = truncate(text, max(o.Width-width(itemIndent)-2, 0))
+	if note != "" && strings.HasSuffix(text, "("+note+")") {
+		text = strings.TrimSuffix(text, "("+note+")") + st.paint(ansiGray, "("+note+")")
+	}
+	if m == markActive {
+		text = st.paint(ansiYellow, text)
+	}
+	return itemIndent + st.icon(m) + " " + text
+}
+
+func blockedNote(it *tally.ItemView, open map[string]bool) string {
+	var ids []string
+	for _, id := range it.BlockedBy {
+		if open[id] {
+			ids = append(ids, "#"+id)
+		}
+	}
+	if len(ids) == 0 {
+		return "blocked"
+	}
+	return "blocked by " + strings.Join(ids, ", ")
+}
+
+// openIDs are the ids of the list's items that still have work left: only
+// those block anything.
+func openIDs(items []tally.ItemView) map[string]bool {
+	open := make(map[string]bool, len(items))
+	for i := range items {
+		if items[i].ID != "" && items[i].Status.Open() {
+			open[items[i].ID] = true
+		}
+	}
+	return open
+}

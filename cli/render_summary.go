@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/tallyhq/tally/index"
+)
+
+// summaryJSON is `tally scan --json`: the scan's counts, its time in
+// seconds and its throughput.
+type summaryJSON struct {
+	Sessions  int     `json:"sessions"`
+	Files     int     `json:"files"`
+	Lines     int64   `json:"lines"`
+	Bytes     int64   `json:"bytes"`
+	Parsed    int64   `json:"parsed"`
+	Malformed int64   `json:"malformed"`
+	Seconds   float64 `json:"seconds"`
+	MBPerSec  float64 `json:"mbPerSec"`
+}
+
+func toSummaryJSON(s index.Summary) summaryJSON {
+	secs := s.Elapsed.Seconds()
+	var rate float64
+	if secs > 0 {
+		rate = float64(s.Bytes) / 1e6 / secs
+	}
+	return summaryJSON{
+		Sessions: s.Sessions, Files: s.Files, Lines: s.Lines, Bytes: s.Bytes,
+		Parsed: s.Parsed, Malformed: s.Malformed, Seconds: secs, MBPerSec: rate,
+	}
+}
+
+// RenderSummary writes what a scan did, one fact a line.
+func RenderSummary(w io.Writer, s index.Summary) error {
+	j := toSummaryJSON(s)
+	_, err := fmt.Fprintf(w,
+		"sessions   %d\nfiles      %d\nlines      %d\nbytes      %d (%.1f MB)\nparsed     %d lines\nmalformed  %d lines\nseconds    %.2f (%.1f MB/s)\n",
+		j.Sessions, j.Files, j.Lines, j.Bytes, float64(j.Bytes)/1e6, j.Parsed, j.Malformed, j.Seconds, j.MBPerSec)
+	return err
+}
+
+// RenderSummaryJSON writes the summary as one JSON object.
+func RenderSummaryJSON(w io.Writer, s index.Summary) error {
+	return json.NewEncoder(w).Encode(toSummaryJSON(s))
+}

@@ -1,0 +1,252 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/index"
+)
+
+func item(id, title, active string, st tally.Status, blockedBy ...string) tally.Item {
+	return tally.Item{ID: id, Title: title, ActiveForm: active, Status: st, BlockedBy: blockedBy, Source: tally.SourceTask}
+}
+
+// seedRecord is seed 03's UI Layout example plus a second pending item: 1
+// done, 1 in progress, 1 blocked by the one in progress, 2 pending.
+func seedRecord() tally.Record {
+	return tally.Record{
+		ID: "7c1e2a90-1b2c-4d5e-8f90-123456789abc", Agent: tally.AgentClaude,
+		Project: "/home/dev/src/shop", Title: "Build the orders API",
+		StartedAt: fixedNow.Add(-20 * time.Minute), LastActivity: fixedNow.Add(-40 * time.Second),
+		Signal: tally.SignalWorking,
+		Lists: map[string][]tally.Item{"": {
+			item("1", "Set up database", "Setting up database", tally.StatusCompleted),
+			item("2", "Create API endpoints", "Creating API endpoints", tally.StatusInProgress),
+			item("3", "Integration tests", "Running integration tests", tally.StatusPending, "2"),
+			item("4", "Add auth", "Adding auth", tally.StatusPending),
+			item("5", "Write README", "Writing README", tally.StatusPending),
+		}},
+	}
+}
+
+func renderShow(t *testing.T, r tally.Record, o ShowOptions) string {
+	t.Helper()
+	o.Now, o.Home = fixedNow, "/home/dev"
+	var b strings.Builder
+	if err := RenderShow(&b, r.View(fixedNow), o); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestRenderShow(t *testing.T) {
+	t.Run("compact", func(t *testing.T) {
+		got := renderShow(t, seedRecord(), ShowOptions{})
+		golden(t, "show_compact", got)
+		// Seed 01: in_progress shows its activeForm, completed items fold
+		// into one closing row.
+		for _, want := range []string{"◼ Creating API endpoints", "▸ Integration tests  (blocked by #2)", "◻ Add auth", "◻ Write README", "… +1 done", "working · 1/5 done"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("missing %q in\n%s", want, got)
+			}
+		}
+		if strings.Contains(got, "Set up database") {
+			t.Errorf("completed item shown in compact mode:\n%s", got)
+		}
+	})
+	t.Run("full", func(t *testing.T) {
+		got := renderShow(t, seedRecord(), ShowOptions{Full: true})
+		golden(t, "show_full", got)
+		if !strings.Contains(got, "✓ Set up database") || strings.Contains(got, "+1 done") {
+			t.Errorf("full mode must list the completed item instead of folding it:\n%s", got)
+		}
+	})
+	t.Run("every status and sub-agents", func(t *testing.T) {
+		r := seedRecord()
+		r.Signal = tally.SignalWaiting
+		r.Lists[""] = []tally.Item{
+			item("1", "Drop legacy table", "", tally.StatusCancelled),
+			item("2", "Run migration", "", tally.StatusFailed),
+			{Title: "Review the PR", Status: tally.StatusUnknown, RawStatus: "needs_review"},
+			item("4", "Ask for access", "", tally.StatusBlocked),
+			item("5", "Ship", "", tally.StatusCompleted),
+		}
+		r.Lists["a1930ad882c0f656e"] = []tally.Item{
+			item("", "List helper files", "Listing helper files", tally.StatusInProgress),
+			item("", "Read greet.py", "", tally.StatusCompleted),
+		}
+		got := renderShow(t, r, ShowOptions{})
+		golden(t, "show_statuses", got)
+		for _, want := range []string{"✗ Run migration  (failed)", "? Review the PR  (needs_review)", "▸ Ask for access  (blocked)", "… +1 done, +1 cancelled", "needs input", "Sub-agent a1930ad882c0f656e 1/2", "◼ Listing helper files"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("missing %q in\n%s", want, got)
+			}
+		}
+	})
+	t.Run("narrow terminal truncates with an ellipsis", func(t *testing.T) {
+		got := renderShow(t, seedRecord(), ShowOptions{Width: 24})
+		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+			if w := width(l); w > 24 {
+				t.Errorf("line %q is %d columns wide, over 24", l, w)
+			}
+		}
+		if !strings.Contains(got, "◼ Creating API endpoi…") {
+			t.Errorf("in-progress line not cut with an ellipsis:\n%s", got)
+		}
+	})
+	t.Run("colour only when asked", func(t *testing.T) {
+		if got := renderShow(t, seedRecord(), ShowOptions{}); strings.Contains(got, "\x1b[") {
+			t.Errorf("escape codes in plain output:\n%q", got)
+		}
+		if got := renderShow(t, seedRecord(), ShowOptions{Color: true}); !strings.Contains(got, "\x1b[33m◼\x1b[0m") {
+			t.Errorf("in-progress icon not amber:\n%q", got)
+		}
+	})
+	t.Run("no list yet", func(t *testing.T) {
+		r := seedRecord()
+		r.Lists = nil
+		if got := renderShow(t, r, ShowOptions{}); !strings.Contains(got, "No todo list yet.") {
+			t.Errorf("got\n%s", got)
+		}
+	})
+}
+
+func sessionsFixture() []tally.Session {
+	a := seedRecord()
+	b := tally.Record{
+		ID: "e277426f-1861-4a5b-b21f-e5791c308bc2", Agent: tally.AgentCodex,
+		Project: "/srv/checkouts/very-long-organisation-name/payments-service", Title: "Audit the string helpers in this directory using a subagent, and track the work",
+		LastActivity: fixedNow.Add(-3 * time.Hour), Signal: tally.SignalWorking,
+		Lists: map[string][]tally.Item{"": {item("1", "Audit", "", tally.StatusCompleted), item("2", "Summarise", "", tally.StatusCompleted)}},
+	}
+	c := tally.Record{
+		ID: "01f2d5fa-d5e7-4c57-9a74-ff1775518a78", Agent: tally.AgentGemini, Project: "/home/dev",
+		LastActivity: fixedNow.Add(-5 * time.Minute), Signal: tally.SignalWaiting,
+	}
+	return []tally.Session{a.View(fixedNow), c.View(fixedNow), b.View(fixedNow)}
+}
+
+func TestRenderSessions(t *testing.T) {
+	render := func(o TableOptions) string {
+		o.Now, o.Home = fixedNow, "/home/dev"
+		var b strings.Builder
+		if err := RenderSessions(&b, sessionsFixture(), o); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	t.Run("terminal", func(t *testing.T) {
+		got := render(TableOptions{Terminal: true, Width: 120})
+		golden(t, "sessions_terminal", got)
+		for _, want := range []string{"~/src/shop", "40s ago", "5m ago", "3h ago", "1/5", "Creating API endpoints", "needs input", "…/payments-service"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("missing %q in\n%s", want, got)
+			}
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+			if width(l) > 120 {
+				t.Errorf("row over 120 columns: %q", l)
+			}
+		}
+	})
+	t.Run("narrow terminal cuts the title, not the facts", func(t *testing.T) {
+		got := render(TableOptions{Terminal: true, Width: 90})
+		golden(t, "sessions_narrow", got)
+		if !strings.Contains(got, "Audit the s") || !strings.Contains(got, "…") || !strings.Contains(got, "2/2") {
+			t.Errorf("got\n%s", got)
+		}
+	})
+	t.Run("pipe", func(t *testing.T) {
+		got := render(TableOptions{})
+		golden(t, "sessions_plain", got)
+		first := strings.Split(strings.Split(got, "\n")[0], "\t")
+		want := []string{"7c1e2a90-1b2c-4d5e-8f90-123456789abc", "claude", "/home/dev/src/shop", "Build the orders API", "working", "1/5", "Creating API endpoints", "2026-11-22T14:59:20Z"}
+		if strings.Join(first, "|") != strings.Join(want, "|") {
+			t.Errorf("first row = %q, want %q", first, want)
+		}
+	})
+}
+
+func TestRenderChange(t *testing.T) {
+	ch := index.Change{Kind: index.SessionUpdated, ID: seedRecord().ID, Record: seedRecord()}
+	var b strings.Builder
+	if err := RenderChange(&b, ch, LineOptions{Now: fixedNow, Home: "/home/dev"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderChange(&b, index.Change{Kind: index.SessionRemoved, ID: "e277426f"}, LineOptions{Now: fixedNow}); err != nil {
+		t.Fatal(err)
+	}
+	want := "15:00:00 claude ~/src/shop Build the orders API  1/5  ▸ Creating API endpoints\n15:00:00 e277426f  removed\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+	b.Reset()
+	if err := RenderChangeJSON(&b, ch, fixedNow); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), `{"type":"session_updated","session":{"schema":1,"id":"7c1e2a90-`) || strings.Count(b.String(), "\n") != 1 {
+		t.Errorf("got %s", b.String())
+	}
+}
+
+func TestRenderSummary(t *testing.T) {
+	s := index.Summary{Sessions: 12, Files: 34, Lines: 120_000, Bytes: 50_000_000, Parsed: 900, Malformed: 2, Elapsed: 250 * time.Millisecond}
+	var b strings.Builder
+	if err := RenderSummary(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "summary", b.String())
+	if !strings.Contains(b.String(), "0.25 (200.0 MB/s)") {
+		t.Errorf("got\n%s", b.String())
+	}
+	b.Reset()
+	_ = RenderSummaryJSON(&b, s)
+	if want := `{"sessions":12,"files":34,"lines":120000,"bytes":50000000,"parsed":900,"malformed":2,"seconds":0.25,"mbPerSec":200}` + "\n"; b.String() != want {
+		t.Errorf("got %s want %s", b.String(), want)
+	}
+}
+
+func TestAgo(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{{0, "now"}, {-time.Minute, "now"}, {12 * time.Second, "12s ago"}, {3*time.Minute + 59*time.Second, "3m ago"}, {2 * time.Hour, "2h ago"}, {50 * time.Hour, "2d ago"}} {
+		if got := ago(fixedNow.Add(-c.d), fixedNow); got != c.want {
+			t.Errorf("ago(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+	if got := ago(time.Time{}, fixedNow); got != "-" {
+		t.Errorf("zero time: %q", got)
+	}
+}
+
+func TestShortProject(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"/home/dev", "~"},
+		{"/home/dev/src/shop", "~/src/shop"},
+		{"/home/developer/x", "/home/developer/x"},
+		{"/srv/checkouts/very-long-organisation-name/payments-service", "…/payments-service"},
+		{"", "-"},
+	} {
+		if got := shortProject(c.in, "/home/dev"); got != c.want {
+			t.Errorf("shortProject(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"hello", 0, "hello"}, {"hello", 5, "hello"}, {"hello", 4, "hel…"}, {"hello", 1, "…"},
+		{"日本語テキスト", 7, "日本語…"}, // wide runes take two columns
+	} {
+		if got := truncate(c.in, c.w); got != c.want || (c.w > 0 && width(got) > c.w) {
+			t.Errorf("truncate(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/index"
+)
+
+// globalOptions are the flags every command takes. Another agent's home
+// flag goes here, with its line in adapters.
+type globalOptions struct {
+	DB        string
+	ClaudeDir string
+}
+
+// app is one invocation: the process it runs in and its global flags.
+type app struct {
+	env Env
+	g   globalOptions
+	// started is set once cobra has accepted the command line: an error
+	// before that is a usage error.
+	started bool
+	// dbErr is why there is no default store path, if there is none.
+	dbErr error
+	// rescan overrides the indexer's catch-up period, and following is
+	// closed once watch or the overview follow live: tests use both to
+	// know when a new file is news rather than history.
+	rescan    time.Duration
+	following chan struct{}
+}
+
+// Run runs tally with args (without the program name) and returns its exit
+// status. It is what Main calls and what tests drive.
+func Run(ctx context.Context, env Env, args []string) ExitCode {
+	a := &app{env: env}
+	return a.run(ctx, args)
+}
+
+func (a *app) run(ctx context.Context, args []string) ExitCode {
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetOut(a.env.Out)
+	root.SetErr(a.env.Err)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	if !a.started {
+		err = &usageError{err: err}
+	}
+	code := exitCodeOf(err)
+	fmt.Fprintf(a.env.Err, "tally: %v\n", err)
+	if code == ExitUsage {
+		fmt.Fprintln(a.env.Err, "Run 'tally --help' for usage.")
+	}
+	return code
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "tally",
+		Short: "Live progress of your coding agents' todo lists",
+		Long: `Tally reads the logs of coding agents (Claude Code, and more) live and shows,
+for every session, X of Y done, the current step, what is blocked and what
+has stalled.
+
+With no command, tally shows the active sessions and redraws them as they
+change (Ctrl-C to quit).`,
+		Args:          cobra.NoArgs,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRun: func(*cobra.Command, []string) {
+			a.started = true
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLive(cmd.Context(), &liveOptions{app: a})
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+	db := a.env.Getenv("TALLY_DB")
+	if db == "" && a.env.DefaultDB != nil {
+		db, a.dbErr = a.env.DefaultDB()
+	}
+	f := root.PersistentFlags()
+	f.StringVar(&a.g.DB, "db", db, "the index database (env TALLY_DB)")
+	f.StringVar(&a.g.ClaudeDir, "claude-dir", a.env.Getenv("CLAUDE_CONFIG_DIR"),
+		"Claude Code's config directory (env CLAUDE_CONFIG_DIR; default ~/.claude)")
+	root.AddCommand(a.scanCommand(), a.sessionsCommand(), a.showCommand(), a.watchCommand())
+	return root
+}
+
+// openStore opens the store named by --db. A store that cannot be opened
+// is "unavailable" unless the store said otherwise.
+func (a *app) openStore(ctx context.Context) (tally.Store, error) {
+	if a.g.DB == "" && a.dbErr != nil {
+		return nil, a.dbErr
+	}
+	if a.env.OpenStore == nil || a.g.DB == "" {
+		return nil, tally.Errorf(tally.CodeUnavailable, "open store", "no database: pass --db or set TALLY_DB")
+	}
+	st, err := a.env.OpenStore(ctx, a.g.DB)
+	if err != nil {
+		var te *tally.Error
+		if !errors.As(err, &te) {
+			err = &tally.Error{Code: tally.CodeUnavailable, Op: "open " + a.g.DB, Err: err}
+		}
+		return nil, err
+	}
+	return st, nil
+}
+
+// newIndexer builds an indexer over every agent home onto st.
+func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(index.Progress), diags *diagnostics) (*index.Indexer, error) {
+	return index.New(ctx, index.Options{
+		Adapters:     adapters(a.g),
+		Store:        st,
+		Rescan:       a.rescan,
+		Now:          a.env.Now,
+		OnProgress:   progress,
+		OnDiagnostic: diags.add,
+	})
+}
+
+func (a *app) now() time.Time { return a.env.Now() }

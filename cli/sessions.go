@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tallyhq/tally"
+)
+
+type sessionsOptions struct {
+	*app
+	Active  bool
+	Agent   string
+	Project string
+	Limit   int
+	JSON    bool
+	Scan    bool
+}
+
+func (a *app) sessionsCommand() *cobra.Command {
+	o := &sessionsOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List sessions with X/Y done and the current step",
+		Long: `List indexed sessions, newest activity first: agent, project, title,
+activity (working, needs input, idle, ended), X/Y done, the current step and
+when the session was last active.
+
+It reads the index only; run 'tally scan' first, or pass --scan. When
+standard output is not a terminal the rows are tab-separated, untruncated,
+with full ids and RFC 3339 times.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSessions(cmd.Context(), o) },
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.Active, "active", false, "only sessions that have not ended")
+	f.StringVar(&o.Agent, "agent", "", "only sessions of this agent (claude, codex, gemini, …)")
+	f.StringVar(&o.Project, "project", "", "only sessions whose project path contains this")
+	f.IntVar(&o.Limit, "limit", 0, "at most this many sessions (0: all)")
+	f.BoolVar(&o.JSON, "json", false, "print a JSON array of sessions")
+	f.BoolVar(&o.Scan, "scan", false, "index new history before listing")
+	return cmd
+}
+
+func runSessions(ctx context.Context, o *sessionsOptions) error {
+	if o.Limit < 0 {
+		return tally.Errorf(tally.CodeInvalid, "sessions", "--limit must be 0 or more, not %d", o.Limit)
+	}
+	st, err := o.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if o.Scan {
+		if _, err := o.scanOnce(ctx, st); err != nil {
+			return err
+		}
+	}
+	q := sessionQuery{
+		Filter: tally.SessionFilter{Agent: tally.Agent(o.Agent), Project: o.Project, Limit: o.Limit},
+		Active: o.Active,
+	}
+	list, err := q.run(ctx, st, o.now())
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return writeJSON(o.env.Out, list)
+	}
+	if len(list) == 0 {
+		return o.explainEmpty(ctx, st)
+	}
+	return o.renderTable(list)
+}
+
+func (a *app) renderTable(list []tally.Session) error {
+	return RenderSessions(a.env.Out, list, TableOptions{
+		Terminal: a.env.OutTTY, Width: a.env.width(), Now: a.now(), Home: a.env.Home, Color: a.env.color(),
+	})
+}
+
+// explainEmpty says why nothing was listed, on stderr so that a pipe
+// still reads an empty list: an empty index is not the same as a filter
+// that matched nothing.
+func (a *app) explainEmpty(ctx context.Context, st tally.Store) error {
+	some, err := st.Sessions(ctx, tally.SessionFilter{Limit: 1})
+	if err != nil {
+		return err
+	}
+	if len(some) == 0 {
+		fmt.Fprintln(a.env.Err, "No sessions indexed yet: run 'tally scan' (or 'tally sessions --scan').")
+		return nil
+	}
+	fmt.Fprintln(a.env.Err, "No sessions match.")
+	return nil
+}
+
+// sessionQuery is a store filter plus what only a view can decide:
+// whether a session has ended depends on the clock, not on stored facts.
+type sessionQuery struct {
+	Filter tally.SessionFilter
+	Active bool
+}
+
+func (q sessionQuery) run(ctx context.Context, st tally.Store, now time.Time) ([]tally.Session, error) {
+	f := q.Filter
+	if q.Active {
+		// Anything silent longer than EndedAfter has ended; the store can
+		// drop those. Sessions that said they ended are dropped below, so
+		// the limit applies after that.
+		f.Since = now.Add(-tally.EndedAfter)
+		f.Limit = 0
+	}
+	recs, err := st.Sessions(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tally.Session, 0, len(recs))
+	for i := range recs {
+		s := recs[i].View(now)
+		if q.Active && s.Activity == tally.ActivityEnded {
+			continue
+		}
+		out = append(out, s)
+		if q.Active && q.Filter.Limit > 0 && len(out) == q.Filter.Limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
