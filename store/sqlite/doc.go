@@ -1,0 +1,36 @@
+// Package sqlite is the embedded store, the default: one SQLite file
+// (modernc.org/sqlite, pure Go, so the binary stays cgo-free) that
+// implements tally.Store.
+//
+// What it promises:
+//
+//   - Commit is one transaction. A file's state, its offset and the
+//     session records land together or not at all, including across a
+//     kill -9 or power loss at any moment (SQLite's WAL guarantees it;
+//     synchronous=NORMAL may lose the last commits on power loss, never
+//     consistency, and the indexer simply reads those bytes again).
+//   - Reads never wait for a commit: the database is in WAL mode, so
+//     readers see the last committed snapshot while a write is under way.
+//   - Another tally process may hold the write lock; statements wait up to
+//     BusyTimeout for it, then fail with CodeUnavailable naming the file.
+//   - A damaged row (JSON someone edited) is skipped and counted, see
+//     Skipped; it never fails a listing or panics.
+//   - A database written by a newer tally (a higher schema version) is
+//     refused at Open instead of being misread.
+//
+// Connections: two database/sql pools on the same file. Writes go through
+// a pool of exactly one connection, so writers of this process queue in Go
+// rather than contend on SQLite's lock, and every write transaction begins
+// IMMEDIATE (it takes the lock when it starts, where busy_timeout can wait
+// for it, rather than failing on a lock upgrade half way). Reads go through
+// a small pool of query-only connections that run concurrently.
+//
+// Schema: numbered migrations in migrations/ (PRAGMA user_version is the
+// number of the last applied); queries in sql/. Both are embedded. Each
+// file's full tally.FileState and each session's tally.Record are kept as
+// JSON text, so the decoder state and the lists round-trip exactly and the
+// schema does not change when the model gains a field; the other columns
+// (offset, agent, project, times as int64 nanoseconds) duplicate JSON
+// fields for filtering, ordering and inspection with the sqlite3 shell,
+// and are written in the same statement as the JSON.
+package sqlite

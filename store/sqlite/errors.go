@@ -1,0 +1,46 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tallyhq/tally"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// wrap turns a driver error into a *tally.Error whose message names the
+// database file, so "database is locked" says which database. An error
+// that already is a *tally.Error keeps its code.
+func (s *Store) wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var te *tally.Error
+	if errors.As(err, &te) {
+		return err
+	}
+	code, hint := classify(err)
+	return tally.Errorf(code, op, "store %s: %w%s", s.path, err, hint)
+}
+
+// classify maps what SQLite reported to a code, with a hint for the
+// failures a user can do something about.
+func classify(err error) (tally.Code, string) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return tally.CodeUnavailable, ""
+	}
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return tally.CodeInternal, ""
+	}
+	switch se.Code() & 0xff { // the primary code of an extended one
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return tally.CodeUnavailable, " (another process held the lock for longer than " + BusyTimeout.String() + ")"
+	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL:
+		return tally.CodeUnavailable, ""
+	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+		return tally.CodeUnavailable, " (the file is not a usable tally database; move it away and tally rebuilds the index from the logs)"
+	}
+	return tally.CodeInternal, ""
+}

@@ -1,0 +1,124 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tallyhq/tally"
+)
+
+// Migrations are numbered files, 001_init.sql, 002_….sql, applied in order.
+// The number of the last one applied is the database's PRAGMA user_version,
+// which is written in the same transaction as the migration itself.
+//
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations is the embedded list, checked once: numbered 1, 2, 3, …
+// with no gap, so a misnamed file fails every test rather than a user.
+var migrations = mustLoadMigrations(migrationFS)
+
+func mustLoadMigrations(fsys fs.FS) []migration {
+	ms, err := loadMigrations(fsys)
+	if err != nil {
+		panic(err) // the embedded files are part of the build
+	}
+	return ms
+}
+
+func loadMigrations(fsys fs.FS) ([]migration, error) {
+	names, err := fs.Glob(fsys, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		num, _, ok := strings.Cut(base, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", name)
+		}
+		text, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: base, sql: string(text)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i, m := range ms {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("migration %s: expected number %d (numbers run 1, 2, 3, … without gaps)", m.name, i+1)
+		}
+	}
+	return ms, nil
+}
+
+// SchemaVersion is the schema this build writes: the number of the last
+// migration.
+func SchemaVersion() int { return len(migrations) }
+
+// migrate brings the schema up to date. Two processes opening a new
+// database at once are safe: the version is read again inside the write
+// transaction, and the second finds nothing left to do.
+func (s *Store) migrate(ctx context.Context) error {
+	const op = "sqlite.Open"
+	v, err := userVersion(ctx, s.w)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	if err := s.checkVersion(v); err != nil || v == SchemaVersion() {
+		return err
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if v, err = userVersion(ctx, tx); err != nil {
+		return s.wrap(op, err)
+	}
+	if err := s.checkVersion(v); err != nil {
+		return err
+	}
+	for _, m := range migrations[v:] {
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			return s.wrap(op, fmt.Errorf("migration %s: %w", m.name, err))
+		}
+		// PRAGMA takes no bound parameters; the version is our own integer.
+		if _, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(m.version)); err != nil {
+			return s.wrap(op, fmt.Errorf("migration %s: %w", m.name, err))
+		}
+	}
+	return s.wrap(op, tx.Commit())
+}
+
+func (s *Store) checkVersion(v int) error {
+	if v > SchemaVersion() {
+		return tally.Errorf(tally.CodeUnavailable, "sqlite.Open",
+			"store %s has schema version %d, newer than the %d this tally knows: upgrade tally, or set TALLY_DB to use another database", s.path, v, SchemaVersion())
+	}
+	return nil
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func userVersion(ctx context.Context, q queryer) (int, error) {
+	var v int
+	err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}

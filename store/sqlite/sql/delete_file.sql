@@ -1,0 +1,1 @@
+DELETE FROM files WHERE path = ?1;

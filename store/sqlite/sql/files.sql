@@ -1,0 +1,1 @@
+SELECT path, state FROM files ORDER BY path;

@@ -1,0 +1,305 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/storetest"
+)
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) tally.Store {
+		return openTemp(t, filepath.Join(t.TempDir(), "tally.db"))
+	})
+}
+
+func openTemp(t testing.TB, path string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", path, err)
+	}
+	return s
+}
+
+// rawDB opens the file behind the store's back, as the sqlite3 shell or
+// another program would.
+func rawDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func record(id string, last time.Time) tally.Record {
+	return tally.Record{ID: id, Agent: tally.AgentClaude, Project: "/p", LastActivity: last,
+		Lists: map[string][]tally.Item{"": {{Title: "step", Status: tally.StatusInProgress}}}}
+}
+
+func TestOpen_ReopenKeepsData(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nested", "dir", "tally.db")
+	ctx := context.Background()
+	s := openTemp(t, path)
+	st := &tally.FileState{Path: "/logs/a.jsonl", Agent: tally.AgentCodex, Session: "s1", Offset: 4242, Decoder: []byte{9, 9}}
+	if err := s.Commit(ctx, tally.Batch{Files: []*tally.FileState{st}, Sessions: []tally.Record{record("s1", time.Now())}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openTemp(t, path)
+	defer s.Close()
+	fs, err := s.Files(ctx)
+	if err != nil || len(fs) != 1 || fs[0].Offset != 4242 || string(fs[0].Decoder) != "\x09\x09" {
+		t.Fatalf("after reopen Files = %+v, %v; want the offset 4242 and decoder state saved before", fs, err)
+	}
+	if _, err := s.Session(ctx, "s1"); err != nil {
+		t.Fatalf("after reopen Session(s1): %v", err)
+	}
+}
+
+func TestOpen_RefusesNewerSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tally.db")
+	openTemp(t, path).Close()
+	if _, err := rawDB(t, path).Exec("PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), path)
+	if tally.ErrorCode(err) != tally.CodeUnavailable {
+		t.Fatalf("Open of a schema-99 database: %v, want unavailable", err)
+	}
+	for _, want := range []string{path, "99", "upgrade tally"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}
+
+func TestOpen_NotADatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tally.db")
+	if err := os.WriteFile(path, []byte(strings.Repeat("this is a text file, not SQLite\n", 200)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), path)
+	if tally.ErrorCode(err) != tally.CodeUnavailable || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Open of a text file: %v, want unavailable naming %s", err, path)
+	}
+}
+
+func TestOpen_UnwritableDirectory(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(blocker, "tally.db") // a directory that is a file
+	_, err := Open(context.Background(), path)
+	if tally.ErrorCode(err) != tally.CodeUnavailable || !strings.Contains(err.Error(), blocker) {
+		t.Fatalf("Open under a file: %v, want unavailable naming the path", err)
+	}
+}
+
+func TestDefaultPath(t *testing.T) {
+	t.Setenv("TALLY_DB", "/x/custom.db")
+	t.Setenv("XDG_DATA_HOME", "/xdg")
+	if p, _ := DefaultPath(); p != "/x/custom.db" {
+		t.Errorf("with TALLY_DB: %s", p)
+	}
+	t.Setenv("TALLY_DB", "")
+	if p, _ := DefaultPath(); p != "/xdg/tally/tally.db" {
+		t.Errorf("with XDG_DATA_HOME: %s", p)
+	}
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("HOME", "/home/ana")
+	if p, _ := DefaultPath(); p != "/home/ana/.local/share/tally/tally.db" {
+		t.Errorf("default: %s", p)
+	}
+}
+
+func TestLoadMigrations(t *testing.T) {
+	if SchemaVersion() < 1 || migrations[0].name != "001_init.sql" {
+		t.Fatalf("embedded migrations: %+v", migrations)
+	}
+	for _, tc := range []struct {
+		name  string
+		files []string
+		ok    bool
+	}{
+		{"in order", []string{"001_a.sql", "002_b.sql", "003_c.sql"}, true},
+		{"gap", []string{"001_a.sql", "003_c.sql"}, false},
+		{"not numbered", []string{"001_a.sql", "init.sql"}, false},
+		{"duplicate number", []string{"001_a.sql", "001_b.sql"}, false},
+	} {
+		fsys := fstest.MapFS{}
+		for _, f := range tc.files {
+			fsys["migrations/"+f] = &fstest.MapFile{Data: []byte("SELECT 1;")}
+		}
+		_, err := loadMigrations(fsys)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: err = %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+}
+
+// TestCommit_RollsBackInsideTransaction makes SQLite itself fail the last
+// statement of a batch (a trigger refuses one session), after the batch's
+// files were already written in the transaction: none of it may stay.
+func TestCommit_RollsBackInsideTransaction(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tally.db")
+	s := openTemp(t, path)
+	defer s.Close()
+	ctx := context.Background()
+	old := &tally.FileState{Path: "/a", Session: "s1", Offset: 10}
+	if err := s.Commit(ctx, tally.Batch{Files: []*tally.FileState{old}, Sessions: []tally.Record{record("s1", time.Now())}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := rawDB(t, path).Exec(`CREATE TRIGGER poison BEFORE INSERT ON sessions WHEN NEW.id = 'poison'
+		BEGIN SELECT RAISE(ABORT, 'poisoned row'); END`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Commit(ctx, tally.Batch{
+		Files:           []*tally.FileState{{Path: "/a", Session: "s1", Offset: 99}, {Path: "/b", Session: "s2", Offset: 5}},
+		Sessions:        []tally.Record{record("s2", time.Now()), record("poison", time.Now())},
+		RemovedSessions: []string{"s1"},
+	})
+	if err == nil || !strings.Contains(err.Error(), "poisoned row") {
+		t.Fatalf("Commit with a refused row: %v, want the trigger's error", err)
+	}
+	fs, _ := s.Files(ctx)
+	if len(fs) != 1 || fs[0].Offset != 10 {
+		t.Errorf("files after a rolled-back commit: %+v, want /a at offset 10 only", fs)
+	}
+	recs, _ := s.Sessions(ctx, tally.SessionFilter{})
+	if len(recs) != 1 || recs[0].ID != "s1" {
+		t.Errorf("sessions after a rolled-back commit: %+v, want s1 only", recs)
+	}
+}
+
+// TestStore_SkipsDamagedRows edits the JSON of one file and one session as
+// someone with the sqlite3 shell might: the rest still loads, the damage is
+// counted with a message naming the row.
+func TestStore_SkipsDamagedRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tally.db")
+	s := openTemp(t, path)
+	defer s.Close()
+	ctx := context.Background()
+	err := s.Commit(ctx, tally.Batch{
+		Files:    []*tally.FileState{{Path: "/a", Session: "s1", Offset: 1}, {Path: "/b", Session: "s2", Offset: 2}},
+		Sessions: []tally.Record{record("s1", time.Now()), record("s2", time.Now().Add(-time.Minute))},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := rawDB(t, path)
+	for _, q := range []string{
+		`UPDATE files SET state = '{"path": "/b", "offset": ' WHERE path = '/b'`,
+		`UPDATE sessions SET record = '{"id": "s1", "lists": 7}' WHERE id = 's1'`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fs, err := s.Files(ctx)
+	if err != nil || len(fs) != 1 || fs[0].Path != "/a" {
+		t.Errorf("Files with /b damaged = %+v, %v; want /a alone and no error", fs, err)
+	}
+	recs, err := s.Sessions(ctx, tally.SessionFilter{})
+	if err != nil || len(recs) != 1 || recs[0].ID != "s2" {
+		t.Errorf("Sessions with s1 damaged = %+v, %v; want s2 alone and no error", recs, err)
+	}
+	_, err = s.Session(ctx, "s1")
+	if tally.ErrorCode(err) != tally.CodeInvalid || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("Session(damaged s1): %v, want invalid saying it is damaged", err)
+	}
+	n, diags := s.Skipped()
+	if n != 3 || len(diags) != 3 || !strings.Contains(diags[0].Msg, `files row "/b"`) || diags[0].Path != path {
+		t.Errorf("Skipped = %d, %+v; want 3 diagnostics, the first naming files row /b in %s", n, diags, path)
+	}
+	// The next commit of the session repairs the row.
+	if err := s.Commit(ctx, tally.Batch{Sessions: []tally.Record{record("s1", time.Now())}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Session(ctx, "s1"); err != nil {
+		t.Errorf("Session(s1) after it was rewritten: %v", err)
+	}
+}
+
+// TestCommit_WaitsForAnotherWriter holds the write lock from another
+// connection (as another tally process would) for a while: a commit
+// waits for it instead of failing, and reads go on meanwhile.
+func TestCommit_WaitsForAnotherWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tally.db")
+	s := openTemp(t, path)
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Commit(ctx, tally.Batch{Sessions: []tally.Record{record("s1", time.Now())}}); err != nil {
+		t.Fatal(err)
+	}
+	other := openTemp(t, path)
+	defer other.Close()
+	conn, err := other.w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "DELETE FROM sessions"); err != nil {
+		t.Fatal(err)
+	}
+	const hold = 300 * time.Millisecond
+	released := make(chan error, 1)
+	go func() {
+		time.Sleep(hold)
+		_, err := conn.ExecContext(ctx, "ROLLBACK")
+		released <- err
+	}()
+	// While the other process holds the lock, reads see the last commit.
+	if recs, err := s.Sessions(ctx, tally.SessionFilter{}); err != nil || len(recs) != 1 {
+		t.Errorf("Sessions while another process writes: %v, %v; want s1", ids(recs), err)
+	}
+	start := time.Now()
+	if err := s.Commit(ctx, tally.Batch{Sessions: []tally.Record{record("s2", time.Now())}}); err != nil {
+		t.Fatalf("Commit while another process held the lock: %v", err)
+	}
+	if waited := time.Since(start); waited < hold/2 {
+		t.Errorf("Commit returned after %v while the lock was held for %v: it did not wait", waited, hold)
+	}
+	if err := <-released; err != nil {
+		t.Fatal(err)
+	}
+	recs, err := s.Sessions(ctx, tally.SessionFilter{})
+	if err != nil || len(recs) != 2 {
+		t.Errorf("after both writers: %v, %v; want s1 and s2", ids(recs), err)
+	}
+}
+
+func ids(recs []tally.Record) []string {
+	var out []string
+	for _, r := range recs {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+func TestClassify(t *testing.T) {
+	if code, _ := classify(context.Canceled); code != tally.CodeUnavailable {
+		t.Errorf("cancelled: %v", code)
+	}
+	if code, _ := classify(errors.New("x")); code != tally.CodeInternal {
+		t.Errorf("plain error: %v", code)
+	}
+}

@@ -1,0 +1,19 @@
+// Package storetest is the suite every tally.Store passes — the embedded
+// SQLite store and the PostgreSQL one alike — so the indexer and the
+// surfaces can rely on one contract whichever store they are given (the
+// litestream pattern: one contract, one suite, many backends).
+//
+// Run checks what a user would notice if a store got it wrong: state that
+// does not come back exactly as saved (a restart would resume at the wrong
+// offset or lose a task), a half-written batch, a removed session that
+// still shows, a listing in the wrong order or with the wrong sessions, an
+// id prefix that picks a session silently when it is ambiguous, and a
+// reader that sees half of a commit.
+//
+// A failed batch is provoked in ways every store must handle the same,
+// with no hook into the store: an element the contract forbids (a record
+// with no id) placed after valid ones, a record whose time JSON cannot
+// hold (year 10000), and a context cancelled before the commit. Each must
+// fail the whole batch and leave the previous state. A store that can
+// fail inside its transaction should add its own test for that too.
+package storetest

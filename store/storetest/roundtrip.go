@@ -1,0 +1,67 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+func testFileRoundTrip(t *testing.T, open Opener) {
+	s := openStore(t, open)
+	full := fullFile("/logs/a.jsonl", "sess-a", 5)
+	// A file that has produced nothing yet: zero times, no lists.
+	bare := &tally.FileState{Path: "/logs/dir with space/b?.jsonl", Agent: tally.AgentCodex, Session: "sess-b", Offset: 0}
+	commit(t, s, tally.Batch{Files: []*tally.FileState{full, bare}})
+
+	got := files(t, s)
+	equal(t, "paths", sortedKeys(got), []string{full.Path, bare.Path})
+	equal(t, "full state", got[full.Path], fullFile("/logs/a.jsonl", "sess-a", 5))
+	equal(t, "bare state", got[bare.Path], bare)
+	if g := got[full.Path]; g != nil && g.Offset != 1005 {
+		t.Errorf("offset %d, want 1005: a restart would resume at the wrong byte", g.Offset)
+	}
+}
+
+func testRecordRoundTrip(t *testing.T, open Opener) {
+	s := openStore(t, open)
+	rec := fullRecord("0195a1b2-c3d4-7e8f-9a0b-123456789abc", tally.AgentGemini, "/home/ana/src/tally", at(3))
+	// Times in another zone come back as the same instant.
+	zoned := fullRecord("zoned-session", tally.AgentCodex, "/p", at(1).In(time.FixedZone("CEST", 2*3600)))
+	commit(t, s, tally.Batch{Sessions: []tally.Record{rec, zoned}})
+
+	got, err := s.Session(context.Background(), rec.ID)
+	if err != nil {
+		t.Fatalf("Session(%s): %v", rec.ID, err)
+	}
+	equal(t, "Session", got, fullRecord(rec.ID, tally.AgentGemini, "/home/ana/src/tally", at(3)))
+	list := sessions(t, s, tally.SessionFilter{})
+	if len(list) != 2 {
+		t.Fatalf("Sessions returned %v, want 2 records", ids(list))
+	}
+	equal(t, "Sessions[0]", list[0], got)
+	if !list[1].LastActivity.Equal(at(1)) || !list[1].StartedAt.Equal(at(1).Add(-time.Hour)) {
+		t.Errorf("zoned record times %v / %v, want the instants %v / %v",
+			list[1].StartedAt, list[1].LastActivity, at(1).Add(-time.Hour), at(1))
+	}
+}
+
+func testEmpty(t *testing.T, open Opener) {
+	s := openStore(t, open)
+	ctx := context.Background()
+	commit(t, s, tally.Batch{})
+	if got := files(t, s); len(got) != 0 {
+		t.Errorf("Files of an empty store: %v", sortedKeys(got))
+	}
+	if got := sessions(t, s, tally.SessionFilter{}); len(got) != 0 {
+		t.Errorf("Sessions of an empty store: %v", ids(got))
+	}
+	_, err := s.Session(ctx, "abcdef")
+	if code := tally.ErrorCode(err); code != tally.CodeNotFound {
+		t.Errorf("Session on an empty store: %v (code %v), want not_found", err, code)
+	}
+	// Removing what is not there is not an error: the indexer may remove
+	// a file it never managed to commit.
+	commit(t, s, tally.Batch{RemovedFiles: []string{"/nope"}, RemovedSessions: []string{"nope"}})
+}

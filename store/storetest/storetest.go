@@ -1,0 +1,94 @@
+package storetest
+
+import (
+	"context"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/tallyhq/tally"
+)
+
+// Opener returns a new, empty store for one subtest. Run closes it.
+type Opener func(t *testing.T) tally.Store
+
+// Run checks a tally.Store implementation against the contract.
+func Run(t *testing.T, open Opener) {
+	t.Run("FileState round-trips exactly", func(t *testing.T) { testFileRoundTrip(t, open) })
+	t.Run("Record round-trips exactly", func(t *testing.T) { testRecordRoundTrip(t, open) })
+	t.Run("empty store and empty batch", func(t *testing.T) { testEmpty(t, open) })
+	t.Run("commit overwrites", func(t *testing.T) { testUpsert(t, open) })
+	t.Run("removal", func(t *testing.T) { testRemoval(t, open) })
+	t.Run("failed batch leaves previous state", func(t *testing.T) { testAtomic(t, open) })
+	t.Run("Sessions order and filters", func(t *testing.T) { testFilters(t, open) })
+	t.Run("Session by id or prefix", func(t *testing.T) { testLookup(t, open) })
+	t.Run("readers see whole commits", func(t *testing.T) { testConcurrentReaders(t, open) })
+}
+
+func openStore(t *testing.T, open Opener) tally.Store {
+	t.Helper()
+	s := open(t)
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s
+}
+
+func commit(t *testing.T, s tally.Store, b tally.Batch) {
+	t.Helper()
+	if err := s.Commit(context.Background(), b); err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+}
+
+// files returns the saved states by path.
+func files(t *testing.T, s tally.Store) map[string]*tally.FileState {
+	t.Helper()
+	got, err := s.Files(context.Background())
+	if err != nil {
+		t.Fatalf("Files: %v", err)
+	}
+	m := make(map[string]*tally.FileState, len(got))
+	for _, f := range got {
+		if m[f.Path] != nil {
+			t.Errorf("Files returned %s twice", f.Path)
+		}
+		m[f.Path] = f
+	}
+	return m
+}
+
+func sessions(t *testing.T, s tally.Store, f tally.SessionFilter) []tally.Record {
+	t.Helper()
+	got, err := s.Sessions(context.Background(), f)
+	if err != nil {
+		t.Fatalf("Sessions(%+v): %v", f, err)
+	}
+	return got
+}
+
+func ids(recs []tally.Record) []string {
+	out := make([]string, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func equal(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %+v\nwant %+v", what, got, want)
+	}
+}
