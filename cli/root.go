@@ -33,6 +33,9 @@ type app struct {
 	// know when a new file is news rather than history.
 	rescan    time.Duration
 	following chan struct{}
+	// commitEvery bounds how long a scan holds folded state before
+	// committing it (scan --commit-every).
+	commitEvery time.Duration
 }
 
 // Run runs tally with args (without the program name) and returns its exit
@@ -121,6 +124,7 @@ func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(inde
 		Adapters:     adapters(a.g),
 		Store:        st,
 		Rescan:       a.rescan,
+		CommitEvery:  a.commitEvery,
 		Now:          a.env.Now,
 		OnProgress:   progress,
 		OnDiagnostic: diags.add,

@@ -31,6 +31,8 @@ A progress bar is drawn on standard error when it is a terminal.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runScan(cmd.Context(), o) },
 	}
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the summary as JSON")
+	cmd.Flags().DurationVar(&a.commitEvery, "commit-every", 0,
+		"commit what is folded at least this often (default 2s); a scan stopped early resumes from the last commit")
 	return cmd
 }
 

@@ -1,0 +1,85 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var tallyBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "tally-e2e")
+	if err != nil {
+		panic(err)
+	}
+	tallyBin = filepath.Join(dir, "tally")
+	build := exec.Command("go", "build", "-o", tallyBin, "../cmd/tally")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		os.RemoveAll(dir)
+		panic("building tally: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const fixtures = "../../shared/fixtures/"
+
+// claudeHome makes a Claude Code config dir holding copies of the real
+// captures: n files in all, under several projects, each copy its own
+// session.
+func claudeHome(t *testing.T, n int) string {
+	t.Helper()
+	var srcs []string
+	old, _ := filepath.Glob(fixtures + "claude/*.jsonl")
+	captured, _ := filepath.Glob(fixtures + "captured/claude-code-2.1.330/*/config/projects/*/*.jsonl")
+	srcs = append(old, captured...)
+	if len(srcs) == 0 {
+		t.Fatal("no fixtures")
+	}
+	home := t.TempDir()
+	for i := range n {
+		src := srcs[i%len(srcs)]
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(home, "projects", "-work-p"+string(rune('a'+i%7)))
+		os.MkdirAll(dir, 0o755)
+		name := strings.TrimSuffix(filepath.Base(src), ".jsonl")
+		if err := os.WriteFile(filepath.Join(dir, name+"-copy"+itoa(i)+".jsonl"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home
+}
+
+func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string([]byte(fmtInt(i)))) }
+
+func fmtInt(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+// tally runs the binary to completion and returns its stdout.
+func tally(t *testing.T, home, db string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(tallyBin, append(args, "--db", db, "--claude-dir", home)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tally %v: %v\n%s", args, err, errb.String())
+	}
+	return out.Bytes()
+}
