@@ -45,6 +45,11 @@ const (
 	SignalEnded
 )
 
+// ListRuntime is the list key of runtime progress: tool calls as the agent's
+// runtime reports them (ACP tool_call / tool_call_update), kept apart from
+// the model's own plan, as seed 05 says: it is a separate projection.
+const ListRuntime = "runtime"
+
 // Event is what an adapter makes of a line. Adapters emit events; the fold
 // (FileState.Apply) is the only code that changes state.
 type Event struct {

@@ -1,0 +1,177 @@
+package acp
+
+import (
+	"encoding/json"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/marker"
+	"github.com/valyala/fastjson"
+)
+
+// The sessionUpdate values this decoder reads (FORMATS.md §5).
+const (
+	updPlan           = "plan"
+	updToolCall       = "tool_call"
+	updToolCallUpdate = "tool_call_update"
+	updAgentMessage   = "agent_message_chunk"
+	updAgentThought   = "agent_thought_chunk"
+	updUserMessage    = "user_message_chunk"
+)
+
+// The agent→client methods this decoder reads.
+const (
+	methodUpdate     = "session/update"
+	methodPermission = "session/request_permission"
+)
+
+// MaxPendingText bounds the unfinished line of assistant text held for
+// marker scanning. A marker is one short line; a longer run of text with
+// no newline is cut to this many bytes.
+const MaxPendingText = 4096
+
+const op = "acp.Decoder.Line"
+
+type decoder struct {
+	p fastjson.Parser
+	// text is the assistant text after the last newline of the message
+	// being streamed: the start of a line a later chunk may finish.
+	text []byte
+}
+
+// state is what survives a restart: only the held text.
+type state struct {
+	Text string `json:"text,omitempty"`
+}
+
+func newDecoder(saved []byte) (*decoder, error) {
+	d := &decoder{}
+	if len(saved) > 0 {
+		var s state
+		if err := json.Unmarshal(saved, &s); err != nil {
+			return nil, tally.Errorf(tally.CodeInvalid, "acp.NewDecoder", "bad saved state: %v", err)
+		}
+		d.text = []byte(s.Text)
+	}
+	return d, nil
+}
+
+func (d *decoder) State() []byte {
+	if len(d.text) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(state{Text: string(d.text)})
+	return b
+}
+
+func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
+	v, err := d.p.ParseBytes(line)
+	if err != nil {
+		return tally.Errorf(tally.CodeInvalid, op, "not JSON: %v", err)
+	}
+	if v.Type() != fastjson.TypeObject || string(v.GetStringBytes("jsonrpc")) != "2.0" {
+		return tally.Errorf(tally.CodeInvalid, op, `not a JSON-RPC 2.0 message (no "jsonrpc":"2.0")`)
+	}
+	method := string(v.GetStringBytes("method"))
+	if method != methodUpdate || updateKind(v) != updAgentMessage {
+		d.flushText(emit) // the message being streamed has ended
+	}
+	params := v.Get("params")
+	session := string(params.GetStringBytes("sessionId"))
+	switch method {
+	case methodUpdate:
+		u := params.Get("update")
+		if u == nil || u.Type() != fastjson.TypeObject {
+			return tally.Errorf(tally.CodeInvalid, op, "session/update without an update object")
+		}
+		return d.update(session, u, emit)
+	case methodPermission:
+		if tc := params.Get("toolCall"); tc != nil && tc.Type() == fastjson.TypeObject {
+			return then(toolCall(tc, emit), session, tally.SignalWaiting, emit)
+		}
+		meta(session, tally.SignalWaiting, emit)
+		return nil
+	case "":
+		// A response. The one that ends a prompt turn has a stopReason; the
+		// rest answer initialize, session/new and the like.
+		if v.Get("result", "stopReason") != nil {
+			meta("", tally.SignalWaiting, emit)
+		}
+	}
+	return nil
+}
+
+func updateKind(v *fastjson.Value) string {
+	return string(v.GetStringBytes("params", "update", "sessionUpdate"))
+}
+
+func (d *decoder) update(session string, u *fastjson.Value, emit func(tally.Event)) error {
+	switch kind := string(u.GetStringBytes("sessionUpdate")); kind {
+	case updPlan:
+		return then(plan(u, emit), session, tally.SignalWorking, emit)
+	case updToolCall, updToolCallUpdate:
+		return then(toolCall(u, emit), session, tally.SignalWorking, emit)
+	case updAgentMessage:
+		meta(session, tally.SignalWorking, emit)
+		if u.Get("content", "type") != nil && string(u.GetStringBytes("content", "type")) == "text" {
+			d.addText(u.GetStringBytes("content", "text"), emit)
+		}
+	case updAgentThought, updUserMessage:
+		meta(session, tally.SignalWorking, emit)
+	case "":
+		return tally.Errorf(tally.CodeInvalid, op, "session/update without sessionUpdate")
+	default:
+		// available_commands_update, current_mode_update, usage_update and
+		// kinds newer than this decoder: nothing about progress.
+		meta(session, tally.SignalNone, emit)
+	}
+	return nil
+}
+
+// then records the session facts of a line once its content was usable:
+// a malformed line changes nothing.
+func then(err error, session string, sig tally.Signal, emit func(tally.Event)) error {
+	if err == nil {
+		meta(session, sig, emit)
+	}
+	return err
+}
+
+func meta(session string, sig tally.Signal, emit func(tally.Event)) {
+	if session == "" && sig == tally.SignalNone {
+		return
+	}
+	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: session, Signal: sig}})
+}
+
+// addText appends a chunk and scans every line it completes.
+func (d *decoder) addText(chunk []byte, emit func(tally.Event)) {
+	d.text = append(d.text, chunk...)
+	last := -1
+	for i := len(d.text) - 1; i >= 0; i-- {
+		if d.text[i] == '\n' {
+			last = i
+			break
+		}
+	}
+	if last >= 0 {
+		emitMarkers(d.text[:last+1], emit)
+		d.text = append(d.text[:0], d.text[last+1:]...)
+	}
+	if len(d.text) > MaxPendingText {
+		d.text = d.text[:MaxPendingText]
+	}
+}
+
+func (d *decoder) flushText(emit func(tally.Event)) {
+	if len(d.text) == 0 {
+		return
+	}
+	emitMarkers(d.text, emit)
+	d.text = d.text[:0]
+}
+
+func emitMarkers(text []byte, emit func(tally.Event)) {
+	for _, m := range marker.Scan(text) {
+		emit(tally.Event{Kind: tally.EventMarker, Marker: m})
+	}
+}

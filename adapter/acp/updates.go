@@ -1,0 +1,86 @@
+package acp
+
+import (
+	"github.com/tallyhq/tally"
+	"github.com/valyala/fastjson"
+)
+
+// plan is a full replacement of the agent's list.
+func plan(u *fastjson.Value, emit func(tally.Event)) error {
+	v := u.Get("entries")
+	if v == nil || v.Type() != fastjson.TypeArray {
+		return tally.Errorf(tally.CodeInvalid, op, "plan without an entries array")
+	}
+	entries, _ := v.Array()
+	items := make([]tally.Item, 0, len(entries))
+	for _, e := range entries {
+		it, ok := item(e, "content")
+		if !ok {
+			continue
+		}
+		it.Priority = string(e.GetStringBytes("priority"))
+		items = append(items, it)
+	}
+	emit(tally.Event{Kind: tally.EventSnapshot, Items: items})
+	return nil
+}
+
+// item reads one list entry whose text is under key. An entry without text
+// is skipped, as seed 02 §9.1 says, rather than shown blank.
+func item(e *fastjson.Value, key string) (tally.Item, bool) {
+	title := string(e.GetStringBytes(key))
+	if title == "" {
+		return tally.Item{}, false
+	}
+	it := tally.Item{Title: title, ActiveForm: string(e.GetStringBytes("activeForm"))}
+	it.Status, it.RawStatus = status(e.GetStringBytes("status"))
+	return it, true
+}
+
+func status(word []byte) (tally.Status, string) {
+	if s, ok := tally.ParseStatus(string(word)); ok {
+		return s, ""
+	}
+	return tally.StatusUnknown, string(word)
+}
+
+// toolCall upserts one runtime item, and reads a todo list out of the
+// call's rawInput when it carries one.
+func toolCall(u *fastjson.Value, emit func(tally.Event)) error {
+	id := string(u.GetStringBytes("toolCallId"))
+	if id == "" {
+		return tally.Errorf(tally.CodeInvalid, op, "tool call without a toolCallId")
+	}
+	p := tally.TaskPatch{ID: id}
+	if t := u.Get("title"); t != nil && t.Type() == fastjson.TypeString {
+		title := string(t.GetStringBytes())
+		p.Subject = &title
+	}
+	if s := u.Get("status"); s != nil && s.Type() == fastjson.TypeString {
+		st, raw := status(s.GetStringBytes())
+		p.Status, p.RawStatus = &st, raw
+	}
+	emit(tally.Event{Kind: tally.EventTaskCreate, List: RuntimeList, ToolUseID: id, Patch: p})
+	emit(tally.Event{Kind: tally.EventTaskUpdate, List: RuntimeList, Patch: p})
+	if todos := u.Get("rawInput", "todos"); todos != nil && todos.Type() == fastjson.TypeArray {
+		emit(tally.Event{Kind: tally.EventSnapshot, ToolUseID: id, Items: rawTodos(todos)})
+	}
+	return nil
+}
+
+// rawTodos reads write_todos ({description, status}) and TodoWrite
+// ({content, status, activeForm}) inputs.
+func rawTodos(todos *fastjson.Value) []tally.Item {
+	arr, _ := todos.Array()
+	items := make([]tally.Item, 0, len(arr))
+	for _, e := range arr {
+		key := "content"
+		if e.Get("description") != nil {
+			key = "description"
+		}
+		if it, ok := item(e, key); ok {
+			items = append(items, it)
+		}
+	}
+	return items
+}

@@ -1,0 +1,33 @@
+// Package follow shows a piped agent stream (`codex exec --json … | tally
+// follow`) as one todo list kept up to date, the surface seed 02 asks for:
+// "a single, real-time updating todo list", no copy of it left behind in the
+// scroll-back each time it changes.
+//
+// What it promises:
+//
+//   - On a terminal the list is drawn below everything else and redrawn in
+//     place: the rows of the previous drawing are erased (cursor up, clear
+//     to the end of the screen) before the new one is written. The drawing
+//     never wraps (each row is cut to the terminal's width) and never grows
+//     past the screen (rows beyond its height are summed up in one "… n
+//     more" row), because rows that wrapped or scrolled off could not be
+//     erased and would stay behind as duplicates.
+//   - The agent's other output passes through above the list: lines that
+//     are not the agent's JSON, JSON lines its adapter could not read, and
+//     the assistant's text for adapters that expose it (an adapter with a
+//     method Text(line) (string, bool), as acp has).
+//   - Seed 02 §6.3's lifecycle: a new version of the shown list replaces it;
+//     a list of another agent or sub-agent takes over; an empty list clears
+//     the list it belongs to; the end of a turn or of the stream keeps the
+//     last list on screen as it was — unlike the seed, items are not marked
+//     completed, because a list the agent left unfinished is information.
+//     Runtime tool-call progress (list "runtime") is shown only while no
+//     model-owned list has been: it is what an agent that keeps no list
+//     still tells (seed 05), and it must not push a real plan off screen.
+//   - Markers: ✅ completed, ❌ cancelled or failed, ◼ in progress, ◻
+//     pending, ⏳ open but of unknown progress (codex exec cannot tell
+//     in_progress from pending). The header names the agent (and sub-agent)
+//     in its colour, with X of Y done.
+//   - Elsewhere (a pipe, a file) the list is printed whole, plainly, once per
+//     change, so a log of the run reads top to bottom.
+package follow

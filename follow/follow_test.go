@@ -1,0 +1,117 @@
+package follow
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/acp"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/normalize"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+const captured = "../../shared/fixtures/captured/"
+
+func streamOpts() normalize.Options {
+	return normalize.Options{
+		Agent: normalize.AgentAuto,
+		Adapters: map[string]tally.Adapter{
+			"claude": claude.New(claude.Options{ConfigDir: "/nonexistent"}),
+			"codex":  codex.New(codex.Options{Home: "/nonexistent"}),
+			"acp":    acp.New(),
+		},
+		Now: func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+	}
+}
+
+func plain(t *testing.T, in []byte) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := Run(context.Background(), bytes.NewReader(in), &out, Options{Stream: streamOpts(), Mode: ModePlain}); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// TestRun_plainGolden: with no terminal, the list is printed once per
+// change. Reviewed by eye against the captures' own lists.
+func TestRun_plainGolden(t *testing.T) {
+	for name, rel := range map[string]string{
+		"codex-exec": "codex-0.169.0/update-plan-resume/exec-json.stdout.jsonl",
+		"acp-gemini": "gemini-cli-0.61.0/acp-write-todos/acp/agent-stdout.jsonl",
+		"claude":     "claude-code-2.1.330/todowrite/stream-json.stdout.jsonl",
+	} {
+		t.Run(name, func(t *testing.T) {
+			in, err := os.ReadFile(filepath.Join(captured, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := plain(t, in)
+			file := filepath.Join("testdata", name+".golden")
+			if *update {
+				os.WriteFile(file, []byte(got), 0o644)
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (go test -update creates it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("differs from %s:\n%s", file, got)
+			}
+			if strings.Contains(got, "\x1b") {
+				t.Error("plain output holds escape sequences")
+			}
+		})
+	}
+}
+
+const (
+	codexA      = `{"type":"item.started","item":{"id":"item_1","type":"todo_list","items":[{"text":"a1","completed":false},{"text":"a2","completed":false}]}}`
+	codexAdone  = `{"type":"item.updated","item":{"id":"item_1","type":"todo_list","items":[{"text":"a1","completed":true},{"text":"a2","completed":false}]}}`
+	codexEmpty  = `{"type":"item.updated","item":{"id":"item_1","type":"todo_list","items":[]}}`
+	codexTurnOK = `{"type":"turn.completed","usage":{}}`
+)
+
+func TestRun_lifecycle(t *testing.T) {
+	t.Run("turn end keeps the final list as it was", func(t *testing.T) {
+		got := plain(t, []byte(strings.Join([]string{codexA, codexAdone, codexTurnOK}, "\n")))
+		if n := strings.Count(got, "📋 Plan"); n != 2 {
+			t.Errorf("%d lists printed, want 2 (turn end prints nothing):\n%s", n, got)
+		}
+		if !strings.HasSuffix(got, "✅ a1\n⏳ a2\n\n") {
+			t.Errorf("last list is not [✅ a1, ⏳ a2]:\n%s", got)
+		}
+	})
+	t.Run("an empty list clears", func(t *testing.T) {
+		got := plain(t, []byte(strings.Join([]string{codexA, codexEmpty}, "\n")))
+		if !strings.HasSuffix(got, "📋 Plan (codex): cleared\n\n") {
+			t.Errorf("no clear:\n%s", got)
+		}
+	})
+	t.Run("runtime progress gives way to the model's plan", func(t *testing.T) {
+		tool := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c%d","title":"Read file","status":"in_progress"}}}`
+		plan := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[{"content":"Refactor","priority":"high","status":"in_progress"}]}}}`
+		got := plain(t, []byte(strings.Join([]string{fmtf(tool, 1), plan, fmtf(tool, 2)}, "\n")))
+		want := "🔧 Tool calls (acp/runtime): 0/1 done\n◼  Read file\n\n📋 Plan (acp): 0/1 done\n◼  Refactor\n\n"
+		if got != want {
+			t.Errorf("got\n%s\nwant\n%s", got, want)
+		}
+	})
+	t.Run("other output passes through", func(t *testing.T) {
+		got := plain(t, []byte("Reading prompt from stdin...\n"+codexA+"\nwarning: {not json\n"))
+		if !strings.HasPrefix(got, "Reading prompt from stdin...\n📋") || !strings.HasSuffix(got, "\nwarning: {not json\n") {
+			t.Errorf("got\n%s", got)
+		}
+	})
+}
+
+func fmtf(format string, n int) string { return strings.Replace(format, "%d", string(rune('0'+n)), 1) }

@@ -1,0 +1,27 @@
+// Package normalize turns any agent's output stream into one JSONL
+// vocabulary: the todo_list event of seed 02 §4.4, with Tally's richer
+// fields beside the seed's. It is the library behind `tally normalize`, and
+// its Stream is what `tally follow` reads.
+//
+// What it promises:
+//
+//   - One loop for every agent: lines are found here, with bounded memory,
+//     and each is folded with tally.FileState.Feed through the adapter's own
+//     Decoder; nothing here knows any agent's format.
+//   - The format is told from the first lines (tally.Sniffer) unless the
+//     caller names the agent. A line two adapters both claim decides
+//     nothing; the first line exactly one adapter claims decides.
+//   - After each input line that changes a list as a reader sees it, one
+//     todo_list event for that list (the whole list, never a delta, as the
+//     seed's consumers replace their list). A line that changes nothing
+//     visible — Codex's item.completed repeating the list — writes nothing.
+//     Progress markers (seed 04) found in the agent's text are written as
+//     progress_marker events.
+//   - Output is deterministic for the same input: ids are derived from the
+//     input (see ids.go), and timestamps come from the agent's own record or,
+//     for formats without one, from Options.Now.
+//   - Bad input never stops the stream: a malformed line is reported on the
+//     error stream with its line number and skipped; a line longer than
+//     tail.MaxLine is skipped without being held in memory, as the indexer
+//     does.
+package normalize

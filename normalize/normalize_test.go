@@ -1,0 +1,194 @@
+package normalize
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tail"
+)
+
+func run(t *testing.T, input, agent string) (out, errOut string, err error) {
+	t.Helper()
+	var o, e bytes.Buffer
+	err = Run(context.Background(), strings.NewReader(input), &o, &e, Options{Agent: agent, Adapters: adapters(), Now: fixedNow})
+	return o.String(), e.String(), err
+}
+
+const (
+	codexList1 = `{"type":"item.started","item":{"id":"item_1","type":"todo_list","items":[{"text":"a","completed":false}]}}`
+	codexList2 = `{"type":"item.updated","item":{"id":"item_1","type":"todo_list","items":[{"text":"a","completed":true}]}}`
+	codexEmpty = `{"type":"item.updated","item":{"id":"item_1","type":"todo_list","items":[]}}`
+)
+
+func decode(t *testing.T, out string) []TodoList {
+	t.Helper()
+	var evs []TodoList
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev TodoList
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+func TestRun_malformedLinesAreReportedAndSkipped(t *testing.T) {
+	in := strings.Join([]string{`{"type":"thread.started","thread_id":"t1"}`, `{"type":`, codexList1, "\xff\xfe", codexList2}, "\n")
+	out, errOut, err := run(t, in, "codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := decode(t, out)
+	if len(evs) != 2 || evs[1].Items[0].Status != TodoCompleted {
+		t.Errorf("events %+v, want the two lists around the bad lines", evs)
+	}
+	for _, want := range []string{"line 2: ", "line 4: ", "2 of 5 lines skipped"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+}
+
+// hugeLine yields n bytes of one line, then a newline and tail, without
+// ever holding the line.
+type hugeLine struct {
+	n    int64
+	tail *strings.Reader
+}
+
+func (h *hugeLine) Read(p []byte) (int, error) {
+	if h.n > 0 {
+		k := int(min(int64(len(p)), h.n))
+		for i := range p[:k] {
+			p[i] = 'x'
+		}
+		h.n -= int64(k)
+		return k, nil
+	}
+	return h.tail.Read(p)
+}
+
+func TestRun_a100MBLineIsSkippedInBoundedMemory(t *testing.T) {
+	in := &hugeLine{n: 100 << 20, tail: strings.NewReader("\n" + codexList1 + "\n")}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var o, e bytes.Buffer
+	err := Run(context.Background(), in, &o, &e, Options{Agent: "codex", Adapters: adapters(), Now: fixedNow})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.String(), "line 1: line of 104857601 bytes is over the line limit; skipped") {
+		t.Errorf("stderr %q does not report the skipped line", e.String())
+	}
+	if evs := decode(t, o.String()); len(evs) != 1 || evs[0].Line != 2 {
+		t.Errorf("events %+v, want the list of line 2", evs)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 3*tail.MaxLine {
+		t.Errorf("allocated %d MB for a 100 MB line; the limit is %d MB", grew>>20, tail.MaxLine>>20)
+	}
+}
+
+func TestRun_autoDetection(t *testing.T) {
+	t.Run("unknown format", func(t *testing.T) {
+		_, _, err := run(t, "hello\nworld\n", AgentAuto)
+		if tally.ErrorCode(err) != tally.CodeInvalid || !strings.Contains(err.Error(), "--agent") {
+			t.Errorf("err = %v, want CodeInvalid naming --agent", err)
+		}
+	})
+	t.Run("unknown agent", func(t *testing.T) {
+		_, _, err := run(t, codexList1, "aider")
+		if tally.ErrorCode(err) != tally.CodeInvalid {
+			t.Errorf("err = %v, want CodeInvalid", err)
+		}
+	})
+	t.Run("text before the first JSON line", func(t *testing.T) {
+		out, _, err := run(t, "Reading prompt from stdin...\n"+codexList1+"\n", AgentAuto)
+		if err != nil || len(decode(t, out)) != 1 {
+			t.Errorf("out %q err %v, want one list", out, err)
+		}
+	})
+	t.Run("empty input", func(t *testing.T) {
+		out, _, err := run(t, "", AgentAuto)
+		if err != nil || out != "" {
+			t.Errorf("out %q err %v, want nothing", out, err)
+		}
+	})
+}
+
+func TestRun_todoIDStartsAnewAfterAnEmptyList(t *testing.T) {
+	out, _, err := run(t, strings.Join([]string{`{"type":"thread.started","thread_id":"t1"}`, codexList1, codexEmpty, codexList1}, "\n"), "codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := decode(t, out)
+	var ids []string
+	for _, ev := range evs {
+		ids = append(ids, ev.TodoID)
+	}
+	want := []string{"t1/main#1", "t1/main#1", "t1/main#2"}
+	if strings.Join(ids, " ") != strings.Join(want, " ") {
+		t.Errorf("todoIds %v, want %v: the empty list clears, the next one is new", ids, want)
+	}
+	uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	seen := map[string]bool{}
+	for _, ev := range evs {
+		if !uuid.MatchString(ev.EventID) || seen[ev.EventID] {
+			t.Errorf("eventId %q: want a distinct version-5 UUID", ev.EventID)
+		}
+		seen[ev.EventID] = true
+	}
+}
+
+func TestTodoStatusOf(t *testing.T) {
+	for s, want := range map[tally.Status]TodoStatus{
+		tally.StatusPending: TodoPending, tally.StatusInProgress: TodoInProgress, tally.StatusCompleted: TodoCompleted,
+		tally.StatusCancelled: TodoCancelled, tally.StatusFailed: TodoCancelled, tally.StatusBlocked: TodoPending,
+		tally.StatusUnknown: TodoPending,
+	} {
+		if got := TodoStatusOf(s); got != want {
+			t.Errorf("TodoStatusOf(%v) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestRun_statusOutsideTheSeedKeepsTallysWord(t *testing.T) {
+	in := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"on_hold"}]}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Run tests","status":"failed"}}}`
+	out, _, err := run(t, in, "acp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := decode(t, out)
+	if len(evs) != 2 {
+		t.Fatalf("events %+v", evs)
+	}
+	if it := evs[0].Items[0]; it.Status != TodoPending || it.TallyStatus != "on_hold" {
+		t.Errorf("unknown word: %+v, want pending with tallyStatus on_hold", it)
+	}
+	if it := evs[1].Items[0]; evs[1].List != "runtime" || it.Status != TodoCancelled || it.TallyStatus != "failed" {
+		t.Errorf("failed call: list %q %+v, want runtime, cancelled with tallyStatus failed", evs[1].List, it)
+	}
+}
+
+func BenchmarkRun_claudeTasks(b *testing.B) {
+	data, err := io.ReadAll(must(b, "claude-code-2.1.330/tasks/stream-json.stdout.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if err := Run(context.Background(), bytes.NewReader(data), io.Discard, io.Discard, Options{Agent: AgentAuto, Adapters: adapters(), Now: fixedNow}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
