@@ -1,0 +1,148 @@
+package gemini
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/tallyhq/tally"
+)
+
+// Options configure an Adapter. Zero values take the defaults Gemini CLI
+// itself uses.
+type Options struct {
+	// Home is Gemini CLI's own directory (the one holding settings.json
+	// and tmp/). "" means $GEMINI_CLI_HOME/.gemini when that is set — the
+	// CLI takes GEMINI_CLI_HOME as its home directory, not as .gemini —
+	// else ~/.gemini.
+	Home string
+}
+
+// Adapter knows where Gemini CLI writes its chat records and how to read
+// them.
+type Adapter struct {
+	home string
+
+	mu       sync.Mutex
+	projects map[string]string // projectId -> project path ("" = unknown)
+}
+
+var (
+	_ tally.Adapter = (*Adapter)(nil)
+	_ tally.Sniffer = (*Adapter)(nil)
+)
+
+// New builds an Adapter, resolving the home directory once.
+func New(o Options) *Adapter {
+	dir := o.Home
+	if dir == "" {
+		if h := os.Getenv("GEMINI_CLI_HOME"); h != "" {
+			dir = filepath.Join(h, ".gemini")
+		}
+	}
+	if dir == "" {
+		if h, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(h, ".gemini")
+		} else {
+			dir = ".gemini"
+		}
+	}
+	return &Adapter{home: dir, projects: make(map[string]string)}
+}
+
+func (a *Adapter) Agent() tally.Agent { return tally.AgentGemini }
+
+// Home is the directory the adapter reads.
+func (a *Adapter) Home() string { return a.home }
+
+func (a *Adapter) Roots() []string { return []string{filepath.Join(a.home, "tmp")} }
+
+const sessionPrefix = "session-"
+
+// Match accepts, under <root> = <home>/tmp:
+//   - <projectId>/chats/session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl, the append
+//     log (Gemini CLI ≥ 2026-04);
+//   - <projectId>/chats/session-…-<id8>.json, the legacy record rewritten
+//     whole (Whole), unless the .jsonl it is migrated to exists beside it:
+//     the CLI copies every message over and keeps the old file, and both
+//     would show the same list twice;
+//   - <projectId>/chats/<parentSessionId>/<sessionId>.jsonl, a sub-agent's
+//     chat (List = its session id).
+//
+// Session is the 8-character short id Gemini CLI itself names files and
+// deletes sessions by (the file name's last part, the parent directory's
+// first 8 characters for a sub-agent): the path is all Match has, and the
+// main file's name holds only those 8 characters of the full id.
+func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return tally.FileInfo{}, false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if len(parts) < 3 || parts[0] == ".." || parts[0] == "" || parts[1] != "chats" {
+		return tally.FileInfo{}, false
+	}
+	name := parts[len(parts)-1]
+	switch len(parts) {
+	case 3:
+		whole := false
+		var stem string
+		switch {
+		case strings.HasSuffix(name, ".jsonl"):
+			stem = strings.TrimSuffix(name, ".jsonl")
+		case strings.HasSuffix(name, ".json"):
+			if _, err := os.Stat(path + "l"); err == nil {
+				return tally.FileInfo{}, false
+			}
+			stem, whole = strings.TrimSuffix(name, ".json"), true
+		default:
+			return tally.FileInfo{}, false
+		}
+		id := shortID(stem)
+		if id == "" {
+			return tally.FileInfo{}, false
+		}
+		return tally.FileInfo{Path: path, Session: id, Whole: whole}, true
+	case 4:
+		sub, ok := strings.CutSuffix(name, ".jsonl")
+		parent := parts[2]
+		if !ok || sub == "" || len(parent) < 8 {
+			return tally.FileInfo{}, false
+		}
+		return tally.FileInfo{Path: path, Session: parent[:8], List: sub}, true
+	}
+	return tally.FileInfo{}, false
+}
+
+// shortID is the id part of session-<YYYY-MM-DDTHH-MM>-<id8>, "" if stem is
+// not so named.
+func shortID(stem string) string {
+	rest, ok := strings.CutPrefix(stem, sessionPrefix)
+	if !ok {
+		return ""
+	}
+	i := strings.LastIndexByte(rest, '-')
+	if i < 0 || i+1 == len(rest) {
+		return ""
+	}
+	return rest[i+1:]
+}
+
+// NewDecoder returns a decoder for one file, resuming from state.
+func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, error) {
+	d, err := newDecoder(f, state)
+	if err != nil {
+		return nil, err
+	}
+	if root := a.Roots()[0]; f.Path != "" {
+		if rel, err := filepath.Rel(root, f.Path); err == nil {
+			parts := strings.Split(filepath.ToSlash(rel), "/")
+			if len(parts) >= 3 && parts[1] == "chats" && parts[0] != ".." {
+				d.projectID = parts[0]
+				d.projectPath = a.projectPath(parts[0])
+			}
+		}
+	}
+	return d, nil
+}

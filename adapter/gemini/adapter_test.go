@@ -1,0 +1,188 @@
+package gemini
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/tallyhq/tally"
+)
+
+func TestAdapter_Match(t *testing.T) {
+	home := t.TempDir()
+	a := New(Options{Home: home})
+	root := a.Roots()[0]
+	if root != filepath.Join(home, "tmp") {
+		t.Fatalf("root %s", root)
+	}
+	// A legacy .json whose migrated .jsonl exists beside it is not read.
+	migrated := filepath.Join(root, "p", "chats", "session-2026-01-02T03-04-bbbbbbbb")
+	if err := os.MkdirAll(filepath.Dir(migrated), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".json", ".jsonl"} {
+		if err := os.WriteFile(migrated+ext, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		rel  string
+		ok   bool
+		want tally.FileInfo
+	}{
+		{"work/chats/session-2026-11-22T14-06-1564209c.jsonl", true, tally.FileInfo{Session: "1564209c"}},
+		{"0f0f/chats/session-2025-06-01T10-00-aaaaaaaa.json", true, tally.FileInfo{Session: "aaaaaaaa", Whole: true}},
+		{"p/chats/session-2026-01-02T03-04-bbbbbbbb.json", false, tally.FileInfo{}},
+		{"p/chats/session-2026-01-02T03-04-bbbbbbbb.jsonl", true, tally.FileInfo{Session: "bbbbbbbb"}},
+		{"work/chats/1564209c-0c60-4a4a-a7cd-21b9d55db59a/5ab1e000-0000-4000-8000-000000000000.jsonl", true,
+			tally.FileInfo{Session: "1564209c", List: "5ab1e000-0000-4000-8000-000000000000"}},
+		{"work/chats/notes.jsonl", false, tally.FileInfo{}},
+		{"work/chats/session-.jsonl", false, tally.FileInfo{}},
+		{"work/logs.json", false, tally.FileInfo{}},
+		{"work/1fb695ac-76cc-4120-8ded-da2b5d3b24a5/tracker/33a9ea.json", false, tally.FileInfo{}},
+		{"work/chats/session-2026-11-22T14-06-1564209c.jsonl.bak", false, tally.FileInfo{}},
+		{"work/chats/abc/x.jsonl", false, tally.FileInfo{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rel, func(t *testing.T) {
+			p := filepath.Join(root, tt.rel)
+			got, ok := a.Match(root, p)
+			if ok != tt.ok {
+				t.Fatalf("ok = %v, want %v (%+v)", ok, tt.ok, got)
+			}
+			if !ok {
+				return
+			}
+			tt.want.Path = p
+			if got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNew_Home(t *testing.T) {
+	t.Setenv("GEMINI_CLI_HOME", "/alt")
+	if got := New(Options{}).Home(); got != "/alt/.gemini" {
+		t.Errorf("GEMINI_CLI_HOME: home %s, want /alt/.gemini (the CLI's home directory, holding .gemini)", got)
+	}
+	if got := New(Options{Home: "/x/.gemini"}).Home(); got != "/x/.gemini" {
+		t.Errorf("option: home %s", got)
+	}
+}
+
+func TestAdapter_Sniff(t *testing.T) {
+	a := New(Options{Home: t.TempDir()})
+	for _, f := range fixtureFiles(t) {
+		first := lines(read(t, f.path))[0]
+		if !a.Sniff(first) {
+			t.Errorf("%s: first line not recognised", f.path)
+		}
+	}
+	for _, s := range []string{`{"type":"system","session_id":"x"}`, `{"sessionId":"x","type":"user"}`, `not json`} {
+		if a.Sniff([]byte(s)) {
+			t.Errorf("sniffed %s", s)
+		}
+	}
+}
+
+// TestAdapter_ProjectRegistry: the project registry's ownership marker
+// names the project better than the session context does.
+func TestAdapter_ProjectRegistry(t *testing.T) {
+	home := t.TempDir()
+	chats := filepath.Join(home, "tmp", "work", "chats")
+	if err := os.MkdirAll(chats, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "tmp", "work", ".project_root"), []byte("/home/me/work\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(captured, "write-todos/gemini_home/tmp/work/chats/session-2026-11-22T14-06-1564209c.jsonl")
+	p := filepath.Join(chats, filepath.Base(src))
+	a := New(Options{Home: home})
+	fi, _ := a.Match(a.Roots()[0], p)
+	if st := foldAll(t, a, fi, read(t, src)); st.Project != "/home/me/work" {
+		t.Errorf("project %q, want the registry's /home/me/work", st.Project)
+	}
+	// projects.json alone also maps the slug back.
+	home2 := t.TempDir()
+	reg, _ := json.Marshal(map[string]any{"projects": map[string]string{"/srv/app": "work"}})
+	if err := os.WriteFile(filepath.Join(home2, "projects.json"), reg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a2 := New(Options{Home: home2})
+	p2 := filepath.Join(home2, "tmp", "work", "chats", filepath.Base(src))
+	fi2, _ := a2.Match(a2.Roots()[0], p2)
+	if st := foldAll(t, a2, fi2, read(t, src)); st.Project != "/srv/app" {
+		t.Errorf("project %q, want projects.json's /srv/app", st.Project)
+	}
+}
+
+// TestTracker_MatchesTaskFiles: the tasks folded from the task-tracker
+// chat record are the tracker's own task files at exit: ids, titles,
+// statuses and dependencies.
+func TestTracker_MatchesTaskFiles(t *testing.T) {
+	home := filepath.Join(captured, "task-tracker", "gemini_home")
+	a := New(Options{Home: home})
+	chats, _ := filepath.Glob(filepath.Join(home, "tmp/work/chats/session-*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(home, "tmp/work/*/tracker/*.json"))
+	if len(chats) != 1 || len(files) != 4 {
+		t.Fatalf("fixture: %v %v", chats, files)
+	}
+	fi, _ := a.Match(a.Roots()[0], chats[0])
+	st := foldAll(t, a, fi, read(t, chats[0]))
+	got := map[string]tally.Item{}
+	for _, it := range st.Lists[""].Items() {
+		if it.Source != tally.SourceTask {
+			t.Errorf("item %q from source %v, want task", it.Title, it.Source)
+		}
+		got[it.ID] = it
+	}
+	// The tracker's words, as its own visualisation maps them.
+	words := map[string]string{"open": "pending", "in_progress": "in_progress", "blocked": "blocked", "closed": "completed"}
+	for _, f := range files {
+		var task struct {
+			ID, Title, Status string
+			Dependencies      []string
+		}
+		if err := json.Unmarshal(read(t, f), &task); err != nil {
+			t.Fatal(err)
+		}
+		it, ok := got[task.ID]
+		if !ok {
+			t.Errorf("task %s (%s) missing", task.ID, task.Title)
+			continue
+		}
+		deps := append([]string{}, it.BlockedBy...)
+		sort.Strings(deps)
+		sort.Strings(task.Dependencies)
+		if it.Title != task.Title || it.StatusWord() != words[task.Status] || len(deps) != len(task.Dependencies) ||
+			(len(deps) > 0 && deps[0] != task.Dependencies[0]) {
+			t.Errorf("task %s: got %q %s %v, want %q %s %v", task.ID, it.Title, it.StatusWord(), deps, task.Title, task.Status, task.Dependencies)
+		}
+	}
+	if len(got) != len(files) {
+		t.Errorf("%d tasks, want %d", len(got), len(files))
+	}
+}
+
+// TestChat_SubAgentList: a sub-agent's chat fills its own list, under the
+// parent session, and does not set the session's title.
+func TestChat_SubAgentList(t *testing.T) {
+	home := t.TempDir()
+	a := New(Options{Home: home})
+	p := filepath.Join(a.Roots()[0], "work", "chats", "rewind00-0000-4000-8000-000000000001", "sub00000-0000-4000-8000-000000000009.jsonl")
+	fi, ok := a.Match(a.Roots()[0], p)
+	if !ok || fi.Session != "rewind00" || fi.List != "sub00000-0000-4000-8000-000000000009" {
+		t.Fatalf("Match = %+v, %v", fi, ok)
+	}
+	st := foldAll(t, a, fi, read(t, "testdata/built-rewind.jsonl"))
+	if l := st.Lists[""]; l != nil && l.Len() > 0 {
+		t.Errorf("main list filled from a sub-agent: %+v", l.Items())
+	}
+	if st.Lists[fi.List] == nil || st.Title != "" {
+		t.Errorf("sub-agent list missing or title %q set", st.Title)
+	}
+}

@@ -1,0 +1,187 @@
+package gemini
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/valyala/fastjson"
+)
+
+// state is what survives a restart (Decoder.State). Only what later lines
+// can still need is kept, each part bounded.
+type state struct {
+	// The chat record's messages, as far as the todo list needs them.
+	chat
+	// Pending are stream-json write_todos calls awaiting their result.
+	Pending []pending `json:"pending,omitempty"`
+	// Deps are the tracker's dependencies (task id -> ids it depends on):
+	// the tracker's own list display does not show them.
+	Deps map[string][]string `json:"deps,omitempty"`
+	// HaveTitle: a title was found; no more user lines are parsed for one.
+	HaveTitle bool `json:"title,omitempty"`
+	// Rank is how good the project already reported is.
+	Rank projectRank `json:"rank,omitempty"`
+	// Parsed counts lines given to the JSON parser (ParseCounter).
+	Parsed int64 `json:"-"`
+}
+
+// Decoder reads one Gemini CLI file: a chat record (.jsonl or legacy
+// .json) or `gemini -p --output-format stream-json` output. It is not safe
+// for concurrent use.
+type Decoder struct {
+	info        tally.FileInfo
+	st          state
+	p           fastjson.Parser
+	projectID   string
+	projectPath string
+	// evs collects a line's events so that a line found bad half-way
+	// emits nothing.
+	evs []tally.Event
+}
+
+var (
+	_ tally.Decoder      = (*Decoder)(nil)
+	_ tally.Recenter     = (*Decoder)(nil)
+	_ tally.ParseCounter = (*Decoder)(nil)
+)
+
+func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
+	d := &Decoder{info: f}
+	if len(saved) > 0 && !f.Whole {
+		if err := json.Unmarshal(saved, &d.st); err != nil {
+			return nil, tally.Errorf(tally.CodeInvalid, "gemini.NewDecoder", "saved decoder state of %s is unreadable: %v", f.Path, err)
+		}
+	}
+	if f.List != "" {
+		// A sub-agent's first prompt is its parent's instruction, not
+		// the session's title.
+		d.st.HaveTitle = true
+	}
+	return d, nil
+}
+
+// State returns the decoder's memory as JSON. A whole file is decoded from
+// scratch every time, so it has none.
+func (d *Decoder) State() []byte {
+	if d.info.Whole {
+		return nil
+	}
+	s := &d.st
+	if s.chat.empty() && len(s.Pending) == 0 && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 {
+		return nil
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// Parsed is how many lines this decoder has handed to the JSON parser.
+func (d *Decoder) Parsed() int64 { return d.st.Parsed }
+
+// Line decodes one line, or for a Whole file the whole document.
+func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
+	d.evs = d.evs[:0]
+	var err error
+	if d.info.Whole {
+		err = d.whole(line)
+	} else {
+		err = d.line(line, off)
+	}
+	if err != nil {
+		return tally.Errorf(tally.CodeInvalid, "gemini", "%s at offset %d: %v", lineWord(d.info.Whole), off, err)
+	}
+	d.pathProject()
+	for _, ev := range d.evs {
+		if ev.Kind != tally.EventMeta {
+			ev.List = d.info.List
+		}
+		emit(ev)
+	}
+	return nil
+}
+
+func lineWord(whole bool) string {
+	if whole {
+		return "file"
+	}
+	return "line"
+}
+
+// line routes one line of an append log by its shape; see prefilter.go
+// for what is never parsed.
+func (d *Decoder) line(line []byte, off int64) error {
+	switch k := kindOf(line); k {
+	case kindMessage:
+		return d.chatMessage(line, off)
+	case kindSet, kindRewind, kindHeader, kindOther:
+		if !d.wanted(k, line) {
+			return nil
+		}
+		v, err := d.parse(line)
+		if err != nil {
+			return err
+		}
+		return d.value(v, off)
+	}
+	return nil
+}
+
+// parse parses a selected line into an object.
+func (d *Decoder) parse(b []byte) (*fastjson.Value, error) {
+	d.st.Parsed++
+	v, err := d.p.ParseBytes(b)
+	if err != nil {
+		return nil, errText("is not valid JSON: " + err.Error())
+	}
+	if v.Type() != fastjson.TypeObject {
+		return nil, errText("is JSON but not an object")
+	}
+	return v, nil
+}
+
+// value decodes a parsed line of any shape.
+func (d *Decoder) value(v *fastjson.Value, off int64) error {
+	switch {
+	case v.Get("$rewindTo") != nil:
+		return d.rewind(v, off)
+	case v.Get("$set") != nil:
+		return d.set(v.Get("$set"), off)
+	case v.Get("id") != nil:
+		m, err := readMessage(v, !d.st.HaveTitle)
+		if err != nil {
+			return err
+		}
+		d.applyMessage(m, off)
+		d.sync(off, m.at)
+		return nil
+	case v.Get("sessionId") != nil:
+		return d.header(v, off)
+	case v.Get("type") != nil:
+		return d.stream(v)
+	}
+	return nil
+}
+
+func (d *Decoder) add(ev tally.Event) { d.evs = append(d.evs, ev) }
+
+type textError string
+
+func (e textError) Error() string { return string(e) }
+
+func errText(s string) error { return textError(s) }
+
+// timeOf parses an RFC 3339 timestamp field, zero if absent or bad.
+func timeOf(v *fastjson.Value, key string) time.Time {
+	b := v.GetStringBytes(key)
+	if len(b) == 0 {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(b))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}

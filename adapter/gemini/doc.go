@@ -1,0 +1,30 @@
+// Package gemini reads what Gemini CLI writes — its chat records under
+// <home>/tmp/<projectId>/chats/ (the append-only .jsonl, the legacy whole
+// .json, sub-agents' chats/<parentSessionId>/<sessionId>.jsonl) and the
+// output of `gemini -p --output-format stream-json` — and turns them into
+// tally events: write_todos snapshots, tracker_* task resyncs, and the
+// session's title, project and activity.
+//
+// What it promises:
+//   - The list shown is what the latest write_todos that ran said. In
+//     stream-json a call counts once its tool_result says success; in a
+//     chat record, a call whose status is success, in a message that
+//     still exists after the record's own edits: a message written again
+//     replaces the earlier one, {"$rewindTo":id} removes it and all after
+//     it (the list goes back to the latest surviving call, or empty), and
+//     {"$set":{"messages":…}} replaces every message before it. The
+//     decoder keeps in its State just the message order and the lists
+//     needed for that, bounded, so a restart resumes exactly.
+//   - Gemini's statuses map one to one, blocked included; an unknown word
+//     is kept as RawStatus with StatusUnknown.
+//   - Most lines are never parsed: a record's first key gives its kind,
+//     a message's id is read from its bytes, and only lines naming a list
+//     tool, or carrying a fact still missing, reach fastjson.
+//   - A selected line that is not usable returns a *tally.Error
+//     (CodeInvalid) and changes nothing; the decoder never panics.
+//
+// Sessions are keyed by the 8-character short id in the file name (see
+// Adapter.Match): a path is all Match has. Chat records hold no working
+// directory; the project is taken from the best source there is (see
+// projectRank).
+package gemini

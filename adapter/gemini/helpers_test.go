@@ -1,0 +1,128 @@
+package gemini
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tallyhq/tally"
+)
+
+// captured is the Gemini CLI 0.61.0 capture tree, beside the checkout.
+const captured = "../../../shared/fixtures/captured/gemini-cli-0.61.0"
+
+// logFile is one fixture with the FileInfo it is read with.
+type logFile struct {
+	path string
+	info tally.FileInfo
+}
+
+// fixtureFiles lists every line-based Gemini fixture: the chat records
+// (matched as the indexer would, their gemini_home standing for ~/.gemini),
+// the stream-json captures, and the built files.
+func fixtureFiles(t testing.TB) []logFile {
+	t.Helper()
+	var out []logFile
+	scenarios, _ := filepath.Glob(captured + "/*")
+	for _, s := range scenarios {
+		a := New(Options{Home: filepath.Join(s, "gemini_home")})
+		root := a.Roots()[0]
+		_ = filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return nil
+			}
+			if fi, ok := a.Match(root, p); ok && !fi.Whole {
+				out = append(out, logFile{path: p, info: fi})
+			}
+			return nil
+		})
+		if p := filepath.Join(s, "stream-json.stdout.jsonl"); exists(p) {
+			out = append(out, logFile{path: p, info: tally.FileInfo{Path: p, Session: filepath.Base(s)}})
+		}
+	}
+	built, _ := filepath.Glob("testdata/built-*.jsonl")
+	for _, p := range built {
+		out = append(out, logFile{path: p, info: tally.FileInfo{Path: p, Session: strings.TrimSuffix(filepath.Base(p), ".jsonl")}})
+	}
+	if len(out) < 10 {
+		t.Fatalf("found only %d fixture files under %s and testdata", len(out), captured)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func read(t testing.TB, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func lines(data []byte) [][]byte {
+	var out [][]byte
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// folder feeds a file one line at a time, rebuilding the decoder from its
+// saved state before every line as a restart would, so a test can look at
+// the state between lines the way a live tail sees it.
+type folder struct {
+	t  testing.TB
+	a  *Adapter
+	fi tally.FileInfo
+	st *tally.FileState
+}
+
+func newFolder(t testing.TB, fi tally.FileInfo) *folder {
+	a := New(Options{Home: t.TempDir()})
+	return &folder{t: t, a: a, fi: fi, st: &tally.FileState{Path: fi.Path, Agent: tally.AgentGemini, Session: fi.Session}}
+}
+
+func (f *folder) feed(line []byte) []tally.Diagnostic {
+	f.t.Helper()
+	dec, err := f.a.NewDecoder(f.fi, f.st.Decoder)
+	if err != nil {
+		f.t.Fatalf("NewDecoder: %v", err)
+	}
+	_, diags := f.st.Feed(dec, append(append([]byte(nil), line...), '\n'))
+	return diags
+}
+
+// todos is the main list's items.
+func (f *folder) items(list string) []tally.Item {
+	l := f.st.Lists[list]
+	if l == nil {
+		return nil
+	}
+	return l.Items()
+}
+
+// want is an expected item in the agent's own words.
+type want struct{ title, status string }
+
+func sameItems(t testing.TB, ctx string, got []tally.Item, exp []want) {
+	t.Helper()
+	ok := len(got) == len(exp)
+	for i := 0; ok && i < len(got); i++ {
+		ok = got[i].Title == exp[i].title && got[i].StatusWord() == exp[i].status
+	}
+	if !ok {
+		var g []want
+		for _, it := range got {
+			g = append(g, want{it.Title, it.StatusWord()})
+		}
+		t.Errorf("%s: list = %v, want %v", ctx, g, exp)
+	}
+}
