@@ -47,7 +47,7 @@ func agentTasks(t *testing.T, scenario string) []struct{ ID, Subject, Status str
 }
 
 func TestRun_scanSessionsShow(t *testing.T) {
-	st := newMemStore()
+	st := newStore(t)
 	dir := map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(captured, "tasks/config")}
 
 	code, out, errOut := run(t, st, dir, "scan", "--json")
@@ -99,7 +99,7 @@ func TestRun_scanSessionsShow(t *testing.T) {
 }
 
 func TestRun_exitCodes(t *testing.T) {
-	st := newMemStore()
+	st := newStore(t)
 	rec := seedRecord()
 	other := seedRecord()
 	other.ID = "7c1e2a91-0000-0000-0000-000000000000"
@@ -113,8 +113,8 @@ func TestRun_exitCodes(t *testing.T) {
 		msg  string
 	}{
 		{"found", []string{"show", "7c1e2a90"}, ExitOK, ""},
-		{"not found", []string{"show", "ffff"}, ExitNotFound, "no session"},
-		{"ambiguous prefix", []string{"show", "7c1e2a9"}, ExitConflict, "matches 2 sessions"},
+		{"not found", []string{"show", "ffff"}, ExitNotFound, "ffff"},
+		{"ambiguous prefix", []string{"show", "7c1e2a9"}, ExitConflict, "is ambiguous"},
 		{"show without id", []string{"show"}, ExitUsage, "one SESSION"},
 		{"unknown flag", []string{"sessions", "--bogus"}, ExitUsage, "unknown flag"},
 		{"unknown command", []string{"frobnicate"}, ExitUsage, "frobnicate"},
@@ -140,15 +140,15 @@ func TestRun_exitCodes(t *testing.T) {
 
 func TestRun_sessions(t *testing.T) {
 	t.Run("empty store says to scan", func(t *testing.T) {
-		code, out, errOut := run(t, newMemStore(), nil, "sessions")
+		code, out, errOut := run(t, newStore(t), nil, "sessions")
 		if code != ExitOK || out != "" || !strings.Contains(errOut, "run 'tally scan'") {
 			t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 		}
-		if _, out, _ := run(t, newMemStore(), nil, "sessions", "--json"); out != "[]\n" {
+		if _, out, _ := run(t, newStore(t), nil, "sessions", "--json"); out != "[]\n" {
 			t.Errorf("--json on an empty store = %q, want []", out)
 		}
 	})
-	st := newMemStore()
+	st := newStore(t)
 	working := seedRecord()
 	said := seedRecord()
 	said.ID, said.Signal, said.LastActivity = "aaaa0001", tally.SignalEnded, fixedNow.Add(-time.Minute)
@@ -191,7 +191,7 @@ func TestRun_sessions(t *testing.T) {
 }
 
 func TestRun_colour(t *testing.T) {
-	st := newMemStore()
+	st := newStore(t)
 	_ = st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{seedRecord()}})
 	show := func(tty bool, env map[string]string) string {
 		var out, errOut syncBuffer
@@ -217,7 +217,7 @@ func TestRun_colour(t *testing.T) {
 // TestRun_showMatchesGolden: what `tally show` prints into a pipe is the
 // rendering the golden files hold.
 func TestRun_showMatchesGolden(t *testing.T) {
-	st := newMemStore()
+	st := newStore(t)
 	_ = st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{seedRecord()}})
 	for args, name := range map[string]string{"show 7c1e2a90": "show_compact", "show 7c1e2a90 --full": "show_full"} {
 		code, out, errOut := run(t, st, nil, strings.Fields(args)...)

@@ -20,6 +20,7 @@ type OpenStore func(ctx context.Context, path string) (tally.Store, error)
 
 // Env is everything a command takes from the process.
 type Env struct {
+	In       io.Reader
 	Out, Err io.Writer
 	// OutTTY and ErrTTY tell whether the streams are terminals: only then
 	// do commands colour, truncate, draw progress bars or move the cursor.
@@ -50,7 +51,7 @@ func System(open OpenStore, defaultDB func() (string, error)) Env {
 	home, _ := os.UserHomeDir()
 	outTTY := term.IsTerminal(int(os.Stdout.Fd()))
 	return Env{
-		Out: os.Stdout, Err: os.Stderr,
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		OutTTY: outTTY, ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 		Width: func() int {
 			if !outTTY {

@@ -30,7 +30,7 @@ func follow(t *testing.T, until func(out string) bool, args ...string) (string, 
 		t.Fatal(err)
 	}
 	var out, errOut syncBuffer
-	env := testEnv(newMemStore(), &out, &errOut, map[string]string{"CLAUDE_CONFIG_DIR": home})
+	env := testEnv(newStore(t), &out, &errOut, map[string]string{"CLAUDE_CONFIG_DIR": home})
 	env.Now = func() time.Time { return captureTime }
 	a := &app{env: env, rescan: 200 * time.Millisecond, following: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -6,13 +6,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/sqlite"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -40,86 +39,22 @@ func golden(t *testing.T, name, got string) {
 // made (captured/README.md: the capture machine read 2026-11-22).
 var fixedNow = time.Date(2026, 11, 22, 15, 0, 0, 0, time.UTC)
 
-// memStore is a tally.Store in memory, with the contract's filter and
-// prefix rules.
-type memStore struct {
-	mu      sync.Mutex
-	files   map[string]*tally.FileState
-	records map[string]tally.Record
-}
+// testStore is the real SQLite store in a temporary directory. Commands
+// close the store they open; the test's store stays open across commands
+// and is closed when the test ends.
+type testStore struct{ *sqlite.Store }
 
-func newMemStore() *memStore {
-	return &memStore{files: map[string]*tally.FileState{}, records: map[string]tally.Record{}}
-}
+func (testStore) Close() error { return nil }
 
-func (m *memStore) Files(context.Context) ([]*tally.FileState, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := make([]*tally.FileState, 0, len(m.files))
-	for _, f := range m.files {
-		out = append(out, f)
+func newStore(t *testing.T) testStore {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out, nil
+	t.Cleanup(func() { st.Close() })
+	return testStore{st}
 }
-
-func (m *memStore) Commit(_ context.Context, b tally.Batch) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, f := range b.Files {
-		m.files[f.Path] = f
-	}
-	for _, r := range b.Sessions {
-		m.records[r.ID] = r
-	}
-	for _, p := range b.RemovedFiles {
-		delete(m.files, p)
-	}
-	for _, id := range b.RemovedSessions {
-		delete(m.records, id)
-	}
-	return nil
-}
-
-func (m *memStore) Sessions(_ context.Context, f tally.SessionFilter) ([]tally.Record, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []tally.Record
-	for _, r := range m.records {
-		if (f.Agent != "" && r.Agent != f.Agent) || !strings.Contains(r.Project, f.Project) ||
-			(!f.Since.IsZero() && r.LastActivity.Before(f.Since)) {
-			continue
-		}
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].LastActivity.After(out[j].LastActivity) })
-	if f.Limit > 0 && len(out) > f.Limit {
-		out = out[:f.Limit]
-	}
-	return out, nil
-}
-
-func (m *memStore) Session(_ context.Context, id string) (tally.Record, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var found []tally.Record
-	for k, r := range m.records {
-		if k == id {
-			return r, nil
-		}
-		if strings.HasPrefix(k, id) {
-			found = append(found, r)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return tally.Record{}, tally.Errorf(tally.CodeNotFound, "memStore.Session", "no session %q", id)
-	case 1:
-		return found[0], nil
-	}
-	return tally.Record{}, tally.Errorf(tally.CodeConflict, "memStore.Session", "%q matches %d sessions", id, len(found))
-}
-
-func (m *memStore) Close() error { return nil }
 
 // syncBuffer is a bytes.Buffer a command writes while a test reads it.
 type syncBuffer struct {

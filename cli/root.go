@@ -15,8 +15,10 @@ import (
 // globalOptions are the flags every command takes. Another agent's home
 // flag goes here, with its line in adapters.
 type globalOptions struct {
-	DB        string
-	ClaudeDir string
+	DB         string
+	ClaudeDir  string
+	CodexHome  string
+	GeminiHome string
 }
 
 // app is one invocation: the process it runs in and its global flags.
@@ -94,7 +96,12 @@ change (Ctrl-C to quit).`,
 	f.StringVar(&a.g.DB, "db", db, "the index database (env TALLY_DB)")
 	f.StringVar(&a.g.ClaudeDir, "claude-dir", a.env.Getenv("CLAUDE_CONFIG_DIR"),
 		"Claude Code's config directory (env CLAUDE_CONFIG_DIR; default ~/.claude)")
-	root.AddCommand(a.scanCommand(), a.sessionsCommand(), a.showCommand(), a.watchCommand())
+	f.StringVar(&a.g.CodexHome, "codex-home", a.env.Getenv("CODEX_HOME"),
+		"Codex's home directory (env CODEX_HOME; default ~/.codex)")
+	f.StringVar(&a.g.GeminiHome, "gemini-home", "",
+		"Gemini CLI's .gemini directory (default $GEMINI_CLI_HOME/.gemini, else ~/.gemini)")
+	root.AddCommand(a.scanCommand(), a.sessionsCommand(), a.showCommand(), a.watchCommand(),
+		a.normalizeCommand(), a.followCommand())
 	return root
 }
 

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tallyhq/tally"
+	pipefollow "github.com/tallyhq/tally/follow"
+	"github.com/tallyhq/tally/normalize"
+)
+
+type streamOptions struct {
+	*app
+	Agent string
+}
+
+func (o *streamOptions) stream() normalize.Options {
+	return normalize.Options{Agent: o.Agent, Adapters: streamAdapters(o.g), Now: o.env.Now}
+}
+
+func (o *streamOptions) checkAgent() error {
+	if o.Agent == "" || o.Agent == "auto" {
+		return nil
+	}
+	if _, ok := streamAdapters(o.g)[o.Agent]; !ok {
+		return &usageError{err: fmt.Errorf("unknown agent %q (want %s)", o.Agent, agentNames(o.g))}
+	}
+	return nil
+}
+
+func (a *app) normalizeCommand() *cobra.Command {
+	o := &streamOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "normalize [FILE...]",
+		Short: "Turn any agent stream or log into unified todo_list JSONL",
+		Long: `Read an agent's stream or log (standard input, or each FILE in turn) and write
+one unified todo_list event (seed 02 §4.4) per change of a list:
+
+  {"type":"todo_list","eventId":…,"agentId":…,"agentType":…,"timestamp":…,
+   "todoId":…,"items":[{"text":…,"status":…}], …Tally's richer fields}
+
+The format is told from the first lines unless --agent names it. Malformed
+lines are reported on standard error with their line numbers and skipped.`,
+		Example: `  codex exec --json "fix the tests" | tally normalize
+  tally normalize --agent claude ~/.claude/projects/*/SESSION.jsonl`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runNormalize(cmd.Context(), o, args) },
+	}
+	cmd.Flags().StringVar(&o.Agent, "agent", "auto", "the stream's format: "+agentNames(a.g))
+	return cmd
+}
+
+func runNormalize(ctx context.Context, o *streamOptions, files []string) error {
+	if err := o.checkAgent(); err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return normalize.Run(ctx, o.env.In, o.env.Out, o.env.Err, o.stream())
+	}
+	for _, name := range files {
+		if err := normalizeFile(ctx, o, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func normalizeFile(ctx context.Context, o *streamOptions, name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return tally.Errorf(tally.CodeNotFound, "normalize", "%v", err)
+	}
+	defer f.Close()
+	return normalize.Run(ctx, f, o.env.Out, prefixed{w: o.env.Err, prefix: name + ": "}, o.stream())
+}
+
+// prefixed names the file in every diagnostic line of a multi-file run.
+type prefixed struct {
+	w      io.Writer
+	prefix string
+}
+
+func (p prefixed) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, p.prefix); err != nil {
+		return 0, err
+	}
+	return p.w.Write(b)
+}
+
+func (a *app) followCommand() *cobra.Command {
+	o := &streamOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "follow",
+		Short: "Show a piped agent stream as one todo list updated in place",
+		Long: `Read an agent's stream on standard input and draw its todo list once, updated
+in place as the agent works (no copies in the scroll-back); the agent's other
+output passes through above the list. A new agent or a new list replaces the
+list, an empty list clears it, and the end of a turn keeps the final list.
+When standard output is not a terminal, the list is printed once per change.`,
+		Example: `  codex exec --json "add a test" | tally follow
+  claude -p "…" --output-format stream-json --verbose | tally follow`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.checkAgent(); err != nil {
+				return err
+			}
+			mode := pipefollow.ModePlain
+			if o.env.OutTTY {
+				mode = pipefollow.ModeTerminal
+			}
+			return pipefollow.Run(cmd.Context(), o.env.In, o.env.Out, pipefollow.Options{
+				Stream: o.stream(), Mode: mode, NoColor: o.env.Getenv("NO_COLOR") != "",
+			})
+		},
+	}
+	cmd.Flags().StringVar(&o.Agent, "agent", "auto", "the stream's format: "+agentNames(a.g))
+	return cmd
+}

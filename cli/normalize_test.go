@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+const codexExec = "../../shared/fixtures/captured/codex-0.169.0/update-plan-resume/exec-json.stdout.jsonl"
+
+func TestNormalize_FileArgumentFollowsTheAgentsOwnList(t *testing.T) {
+	code, out, errOut := run(t, newStore(t), nil, "normalize", codexExec)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The agent's own record: the items of every todo_list item event.
+	f, err := os.Open(codexExec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var want []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var ev struct {
+			Item struct {
+				Type  string
+				Items []struct {
+					Text      string
+					Completed bool
+				}
+			}
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Item.Type != "todo_list" {
+			continue
+		}
+		var parts []string
+		for _, it := range ev.Item.Items {
+			parts = append(parts, it.Text+"="+map[bool]string{true: "completed", false: "pending"}[it.Completed])
+		}
+		if s := strings.Join(parts, ","); len(want) == 0 || want[len(want)-1] != s {
+			want = append(want, s)
+		}
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev struct {
+			Type  string
+			Items []struct{ Text, Status string }
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("not JSON: %q", line)
+		}
+		if ev.Type != "todo_list" {
+			continue
+		}
+		var parts []string
+		for _, it := range ev.Items {
+			parts = append(parts, it.Text+"="+it.Status)
+		}
+		got = append(got, strings.Join(parts, ","))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("normalized lists:\n%s\nwant (codex's own todo_list items):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestNormalize_UnknownAgentIsAUsageError(t *testing.T) {
+	code, _, errOut := run(t, newStore(t), nil, "normalize", "--agent", "clippy")
+	if code != ExitUsage || !strings.Contains(errOut, "clippy") || !strings.Contains(errOut, "codex") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
