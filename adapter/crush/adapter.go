@@ -1,0 +1,89 @@
+package crush
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tallyhq/tally"
+)
+
+var _ tally.Adapter = (*Adapter)(nil)
+
+// Options configure an Adapter.
+type Options struct {
+	// Roots are the directories searched for Crush databases: a project's
+	// .crush directory, a Crush data directory, or any directory above
+	// projects (every <project>/.crush/crush.db under it is read). When
+	// empty: ./.crush under the current directory, and $CRUSH_DATA_DIR if
+	// set.
+	Roots []string
+}
+
+// Adapter reads Crush's per-project crush.db files.
+type Adapter struct {
+	roots []string
+}
+
+// New builds an Adapter, resolving the default roots once.
+func New(opts Options) *Adapter {
+	roots := opts.Roots
+	if len(roots) == 0 {
+		if wd, err := os.Getwd(); err == nil {
+			roots = append(roots, filepath.Join(wd, dataDirName))
+		}
+		if d := os.Getenv("CRUSH_DATA_DIR"); d != "" {
+			roots = append(roots, d)
+		}
+	}
+	out := make([]string, 0, len(roots))
+	for _, r := range roots {
+		if abs, err := filepath.Abs(r); err == nil {
+			out = append(out, abs)
+		}
+	}
+	return &Adapter{roots: out}
+}
+
+const (
+	dataDirName = ".crush"
+	dbName      = "crush.db"
+)
+
+func (a *Adapter) Agent() tally.Agent { return tally.AgentCrush }
+
+func (a *Adapter) Roots() []string { return a.roots }
+
+// Match accepts crush.db and its -wal (one FileInfo for both: the database
+// holds every session of its project) when it sits in a .crush directory
+// or directly in a root (a data directory named otherwise).
+func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return tally.FileInfo{}, false
+	}
+	db := strings.TrimSuffix(path, "-wal")
+	if filepath.Base(db) != dbName {
+		return tally.FileInfo{}, false
+	}
+	dir := filepath.Dir(db)
+	if filepath.Base(dir) != dataDirName && dir != filepath.Clean(root) {
+		return tally.FileInfo{}, false
+	}
+	return tally.FileInfo{Path: db, Whole: true}, true
+}
+
+// NewDecoder returns the decoder of a database Match accepted.
+func (a *Adapter) NewDecoder(tally.FileInfo, []byte) (tally.Decoder, error) {
+	return dbDecoder{}, nil
+}
+
+// project is the directory a database belongs to: the parent of its
+// .crush directory, or "" for a data directory named otherwise.
+func project(db string) string {
+	dir := filepath.Dir(db)
+	if filepath.Base(dir) != dataDirName {
+		return ""
+	}
+	return filepath.Dir(dir)
+}

@@ -1,0 +1,215 @@
+package crush
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+const (
+	flaky = "9d2f6c1e-4b7a-4e8e-9a51-0c3d2e1f4a5b"
+	build = "5e0c1d2a-3b4c-4d5e-8f60-718293a4b5c6"
+)
+
+// buildDB creates <tmp>/proj/.crush/crush.db from a testdata script, in WAL
+// mode as Crush keeps it, with an open writer connection.
+func buildDB(t testing.TB, script string) (string, *sql.DB) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "proj", dataDirName)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, dbName)
+	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetMaxOpenConns(1)
+	t.Cleanup(func() { w.Close() })
+	if _, err := w.Exec(string(src)); err != nil {
+		t.Fatalf("%s: %v", script, err)
+	}
+	return path, w
+}
+
+func sessions(t testing.TB, path string) map[string][]tally.Event {
+	t.Helper()
+	root := filepath.Dir(filepath.Dir(path))
+	a := New(Options{Roots: []string{root}})
+	fi, ok := a.Match(root, path)
+	if !ok {
+		t.Fatalf("Match(%s) = false", path)
+	}
+	dec, _ := a.NewDecoder(fi, nil)
+	got, err := dec.(tally.MultiDecoder).Sessions(context.Background(), path)
+	if err != nil {
+		t.Fatalf("Sessions: %v", err)
+	}
+	return got
+}
+
+func fold(id string, evs []tally.Event) *tally.FileState {
+	st := &tally.FileState{Session: id, Agent: tally.AgentCrush}
+	for _, ev := range evs {
+		st.Apply(ev)
+	}
+	return st
+}
+
+func list(st *tally.FileState, name string) []tally.Item {
+	if l := st.Lists[name]; l != nil {
+		return l.Items()
+	}
+	return nil
+}
+
+func todo(title, active string, s tally.Status, raw string) tally.Item {
+	return tally.Item{Title: title, ActiveForm: active, Status: s, RawStatus: raw, Source: tally.SourceTodo}
+}
+
+func TestSessions_Built(t *testing.T) {
+	path, _ := buildDB(t, "built-crush.sql")
+	all := sessions(t, path)
+	var ids []string
+	for id := range all {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	if want := []string{build, flaky}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("sessions = %v, want %v (task and title sessions are not sessions of their own)", ids, want)
+	}
+	st := fold(flaky, all[flaky])
+	want := []tally.Item{
+		todo("Reproduce the flake", "Reproducing the flake", tally.StatusCompleted, ""),
+		todo("Find the race", "Finding the race", tally.StatusInProgress, ""),
+		todo("Add a regression test", "Adding a regression test", tally.StatusPending, ""),
+		todo("Wait for CI", "Waiting for CI", tally.StatusUnknown, "blocked"),
+	}
+	if got := list(st, ""); !reflect.DeepEqual(got, want) {
+		t.Errorf("list:\n got %+v\nwant %+v", got, want)
+	}
+	if got := list(st, ""); got[1].Label() != "Finding the race" {
+		t.Errorf("the step in progress shows %q, want its active_form", got[1].Label())
+	}
+	sub := []tally.Item{todo("List test files", "Listing test files", tally.StatusCompleted, "")}
+	if got := list(st, "toolu_01Tk9"); !reflect.DeepEqual(got, sub) {
+		t.Errorf("sub-agent list = %+v, want %+v", got, sub)
+	}
+	proj := filepath.Dir(filepath.Dir(path))
+	if st.Title != "Fix the flaky test" || st.Project != proj || st.Signal != tally.SignalWaiting {
+		t.Errorf("title %q project %q (want %q) signal %v", st.Title, st.Project, proj, st.Signal)
+	}
+	if want := time.Unix(1767607700, 0); !st.LastAt.Equal(want) || !st.StartedAt.Equal(time.Unix(1767607200, 0)) {
+		t.Errorf("started %v last %v", st.StartedAt, st.LastAt)
+	}
+	other := fold(build, all[build])
+	if other.Lists[""] != nil || other.Signal != tally.SignalWorking {
+		t.Errorf("session without todos: lists %v signal %v", other.Lists, other.Signal)
+	}
+}
+
+func TestSessions_SeesWALWrites(t *testing.T) {
+	path, w := buildDB(t, "built-crush.sql")
+	_ = sessions(t, path)
+	if _, err := w.Exec(`UPDATE sessions SET todos = '[{"content":"Explain make","status":"in_progress","active_form":"Explaining make"}]' WHERE id = ?`, build); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
+		t.Fatalf("the write did not go to the WAL: %v", err)
+	}
+	got := list(fold(build, sessions(t, path)[build]), "")
+	want := []tally.Item{todo("Explain make", "Explaining make", tally.StatusInProgress, "")}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("after a write: %+v, want %+v", got, want)
+	}
+}
+
+func TestSessions_NotADatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), dbName)
+	if err := os.WriteFile(path, []byte("no SQLite here, only text that is long enough for a header ....."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (dbDecoder{}).Sessions(context.Background(), path); tally.ErrorCode(err) != tally.CodeInvalid {
+		t.Errorf("err = %v, want invalid", err)
+	}
+	other, w := buildDB(t, "built-crush.sql")
+	if _, err := w.Exec("ALTER TABLE sessions RENAME TO chats"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (dbDecoder{}).Sessions(context.Background(), other); tally.ErrorCode(err) != tally.CodeInvalid {
+		t.Errorf("no sessions table: err = %v, want invalid", err)
+	}
+}
+
+func TestAdapter_Match(t *testing.T) {
+	root := t.TempDir()
+	a := New(Options{Roots: []string{root}})
+	db := filepath.Join(root, "api", ".crush", "crush.db")
+	for _, p := range []string{db, db + "-wal"} {
+		if fi, ok := a.Match(root, p); !ok || fi != (tally.FileInfo{Path: db, Whole: true}) {
+			t.Errorf("Match(%s) = %+v, %v", p, fi, ok)
+		}
+	}
+	if _, ok := a.Match(root, filepath.Join(root, "crush.db")); !ok {
+		t.Error("a database directly in a root (a data directory) is not matched")
+	}
+	for _, p := range []string{db + "-shm", filepath.Join(root, "api", "crush.db"), filepath.Join(root, "api", ".crush", "logs", "crush.log")} {
+		if _, ok := a.Match(root, p); ok {
+			t.Errorf("Match(%s) = true", p)
+		}
+	}
+	if got := project(db); got != filepath.Join(root, "api") {
+		t.Errorf("project = %q", got)
+	}
+	t.Setenv("CRUSH_DATA_DIR", "/srv/crush-data")
+	wd, _ := os.Getwd()
+	if got := New(Options{}).Roots(); !reflect.DeepEqual(got, []string{filepath.Join(wd, ".crush"), "/srv/crush-data"}) {
+		t.Errorf("default roots = %v", got)
+	}
+}
+
+func FuzzTodos(f *testing.F) {
+	f.Add([]byte(`[{"content":"a","status":"in_progress","active_form":"A-ing"}]`))
+	f.Add([]byte(`[{"content":1}]`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		items, ok := todoItems(&sessionRow{todos: data, hasTodos: len(data) > 0})
+		if !ok {
+			return
+		}
+		if _, err := json.Marshal(items); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func BenchmarkSessions(b *testing.B) {
+	path, w := buildDB(b, "built-crush.sql")
+	tx, _ := w.Begin()
+	for s := range 500 {
+		tx.Exec(`INSERT INTO sessions (id, title, todos, created_at, updated_at) VALUES (?, 't', '[{"content":"a","status":"pending","active_form":"b"},{"content":"c","status":"completed","active_form":"d"}]', ?, ?)`, s, 1.7e9+s, 1.7e9+s)
+		for m := range 100 {
+			tx.Exec(`INSERT INTO messages (id, session_id, role, created_at, updated_at, finished_at) VALUES (?, ?, 'assistant', ?, ?, ?)`, s*1000+m, s, m, m, m)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if got := sessions(b, path); len(got) != 502 {
+			b.Fatalf("%d sessions", len(got))
+		}
+	}
+}

@@ -1,0 +1,227 @@
+package crush
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"encoding/json"
+	"time"
+
+	"github.com/tallyhq/tally"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// dbDecoder reads crush.db, which holds every session of one project: it
+// is a tally.MultiDecoder, not a line decoder.
+type dbDecoder struct{}
+
+var _ tally.MultiDecoder = dbDecoder{}
+
+func (dbDecoder) Line([]byte, int64, func(tally.Event)) error {
+	return tally.Errorf(tally.CodeInvalid, "crush.Line", "crush.db is a SQLite database: it is read whole with Sessions, not line by line")
+}
+
+func (dbDecoder) State() []byte { return nil }
+
+//go:embed sql/last_message.sql
+var lastMessageSQL string
+
+type sessionRow struct {
+	id, parent, title  string
+	todos              []byte
+	hasTodos           bool
+	created, updated   int64
+	lastAt             int64
+	lastRole           string
+	lastDone, hasFinal bool
+}
+
+// Sessions reads crush.db: each session's title and times, its todos (the
+// whole current list, a JSON column), and whose turn it is.
+func (dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, error) {
+	db, err := openReadOnly(path)
+	if err != nil {
+		return nil, dbError(path, err)
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, dbError(path, err)
+	}
+	defer tx.Rollback()
+	rows, order, err := readSessions(ctx, tx)
+	if err != nil {
+		return nil, dbError(path, err)
+	}
+	if err := readLast(ctx, tx, rows); err != nil {
+		return nil, dbError(path, err)
+	}
+	return events(rows, order, project(path)), nil
+}
+
+func readSessions(ctx context.Context, tx *sql.Tx) (map[string]*sessionRow, []string, error) {
+	cols, err := columns(ctx, tx, "sessions")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range []string{"id", "parent_session_id", "title", "created_at", "updated_at"} {
+		if !cols[c] {
+			return nil, nil, tally.Errorf(tally.CodeInvalid, "crush.Sessions", "no column sessions.%s: not a Crush database", c)
+		}
+	}
+	// todos came with a later migration; a database before it has no lists.
+	todos := "NULL"
+	if cols["todos"] {
+		todos = "CAST(todos AS BLOB)"
+	}
+	q := `SELECT CAST(id AS TEXT), COALESCE(CAST(parent_session_id AS TEXT), ''), COALESCE(CAST(title AS TEXT), ''),
+		` + todos + `, COALESCE(CAST(created_at AS INTEGER), 0), COALESCE(CAST(updated_at AS INTEGER), 0)
+		FROM sessions WHERE id IS NOT NULL ORDER BY created_at, id`
+	rs, err := tx.QueryContext(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rs.Close()
+	rows := make(map[string]*sessionRow)
+	var order []string
+	for rs.Next() {
+		var r sessionRow
+		if err := rs.Scan(&r.id, &r.parent, &r.title, &r.todos, &r.created, &r.updated); err != nil {
+			return nil, nil, err
+		}
+		r.hasTodos = len(r.todos) > 0
+		rows[r.id] = &r
+		order = append(order, r.id)
+	}
+	return rows, order, rs.Err()
+}
+
+func readLast(ctx context.Context, tx *sql.Tx, rows map[string]*sessionRow) error {
+	cols, err := columns(ctx, tx, "messages")
+	if err != nil || !cols["session_id"] || !cols["updated_at"] || !cols["role"] || !cols["finished_at"] {
+		return err
+	}
+	rs, err := tx.QueryContext(ctx, lastMessageSQL)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var sid, role string
+		var at int64
+		var done bool
+		if err := rs.Scan(&sid, &at, &role, &done); err != nil {
+			return err
+		}
+		if r := rows[sid]; r != nil {
+			r.lastAt, r.lastRole, r.lastDone, r.hasFinal = at, role, done, true
+		}
+	}
+	return rs.Err()
+}
+
+// events builds each session's events. A child session (parent_session_id:
+// a sub-agent's task, or the title generator) is not a session of its own;
+// when it keeps todos they are a list of its root session, named by its id.
+func events(rows map[string]*sessionRow, order []string, proj string) map[string][]tally.Event {
+	out := make(map[string][]tally.Event)
+	var children []string
+	for _, id := range order {
+		r := rows[id]
+		if root(rows, id) != id {
+			children = append(children, id)
+			continue
+		}
+		evs := []tally.Event{{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: id, Title: r.title, Project: proj}, At: unixTime(r.created)}}
+		if items, ok := todoItems(r); ok {
+			evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: items, At: unixTime(r.updated)})
+		}
+		end := tally.Meta{}
+		if r.hasFinal {
+			end.Signal = tally.SignalWorking
+			if r.lastRole == "assistant" && r.lastDone {
+				end.Signal = tally.SignalWaiting
+			}
+		}
+		last := unixTime(r.updated)
+		if t := unixTime(r.lastAt); t.After(last) {
+			last = t
+		}
+		out[id] = append(evs, tally.Event{Kind: tally.EventMeta, Meta: end, At: last})
+	}
+	for _, id := range children {
+		r := rows[id]
+		if items, ok := todoItems(r); ok && out[root(rows, id)] != nil {
+			out[root(rows, id)] = append(out[root(rows, id)], tally.Event{Kind: tally.EventSnapshot, List: id, Items: items, At: unixTime(r.updated)})
+		}
+	}
+	return out
+}
+
+func root(rows map[string]*sessionRow, id string) string {
+	seen := map[string]bool{id: true}
+	for {
+		p := rows[rows[id].parent]
+		if p == nil || seen[p.id] {
+			return id
+		}
+		seen[p.id] = true
+		id = p.id
+	}
+}
+
+// todoItems reads the todos column: Crush's []session.Todo as JSON. ok is
+// false for a session that never wrote a list, or whose column is not a
+// list Tally can read.
+func todoItems(r *sessionRow) ([]tally.Item, bool) {
+	if !r.hasTodos || len(r.todos) > maxTodos {
+		return nil, false
+	}
+	var todos []struct {
+		Content    string `json:"content"`
+		Status     string `json:"status"`
+		ActiveForm string `json:"active_form"`
+	}
+	if err := json.Unmarshal(r.todos, &todos); err != nil {
+		return nil, false
+	}
+	items := make([]tally.Item, len(todos))
+	for i, t := range todos {
+		items[i] = tally.Item{Title: t.Content, ActiveForm: t.ActiveForm}
+		items[i].Status, items[i].RawStatus = status(t.Status)
+	}
+	return items, true
+}
+
+// maxTodos bounds the todos column read: a list is a few kilobytes.
+const maxTodos = 1 << 20
+
+// statusWords are the statuses Crush's todos tool accepts
+// (internal/agent/tools/todos.go). Crush has no cancelled; any other word
+// is kept as unknown with the word itself.
+var statusWords = map[string]tally.Status{
+	"pending":     tally.StatusPending,
+	"in_progress": tally.StatusInProgress,
+	"completed":   tally.StatusCompleted,
+}
+
+func status(word string) (tally.Status, string) {
+	if s, ok := statusWords[word]; ok {
+		return s, ""
+	}
+	return tally.StatusUnknown, word
+}
+
+// unixTime reads Crush's timestamps: Unix seconds in its migrations; a
+// value too large for seconds is taken as milliseconds.
+func unixTime(v int64) time.Time {
+	switch {
+	case v <= 0:
+		return time.Time{}
+	case v < 1e11:
+		return time.Unix(v, 0).UTC()
+	case v < 1e14:
+		return time.UnixMilli(v).UTC()
+	}
+	return time.Time{}
+}

@@ -1,0 +1,110 @@
+package hermes
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tallyhq/tally"
+)
+
+var (
+	_ tally.Adapter = (*Adapter)(nil)
+	_ tally.Sniffer = (*Adapter)(nil)
+)
+
+// Options configure an Adapter. Zero fields take Hermes' own defaults.
+type Options struct {
+	// Home is Hermes' home directory; when empty, $HERMES_HOME, else
+	// ~/.hermes — where Hermes itself looks (hermes_constants.py).
+	Home string
+}
+
+// Adapter reads Hermes' state.db, its per-session JSON logs and the
+// message stream form.
+type Adapter struct {
+	home string
+}
+
+// New builds an Adapter, resolving Home from opts and the environment.
+func New(opts Options) *Adapter {
+	home := opts.Home
+	if home == "" {
+		home = os.Getenv("HERMES_HOME")
+	}
+	if home == "" {
+		if h, err := os.UserHomeDir(); err == nil {
+			home = filepath.Join(h, ".hermes")
+		} else {
+			home = ".hermes"
+		}
+	}
+	return &Adapter{home: filepath.Clean(home)}
+}
+
+func (a *Adapter) Agent() tally.Agent { return tally.AgentHermes }
+
+// Roots is Hermes' home: state.db is at its top, session logs in
+// sessions/.
+func (a *Adapter) Roots() []string { return []string{a.home} }
+
+const dbName = "state.db"
+
+// Match accepts state.db and its -wal (both naming the database, which
+// holds every session), and sessions/session_<id>.json. The logs are read
+// only where there is no state.db: since state.db exists Hermes writes
+// them only when asked to (sessions.write_json_snapshots), they repeat
+// what the database holds, and a session read from both would show its
+// list twice.
+func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return tally.FileInfo{}, false
+	}
+	rel = filepath.ToSlash(rel)
+	switch rel {
+	case dbName, dbName + "-wal":
+		return tally.FileInfo{Path: filepath.Join(root, dbName), Whole: true}, true
+	}
+	id, ok := logID(rel)
+	if !ok {
+		return tally.FileInfo{}, false
+	}
+	if _, err := os.Stat(filepath.Join(root, dbName)); err == nil {
+		return tally.FileInfo{}, false
+	}
+	return tally.FileInfo{Path: path, Session: id, Whole: true}, true
+}
+
+// logID is the session id of sessions/session_<id>.json; sessions.json,
+// the gateway's index, is not a log.
+func logID(rel string) (string, bool) {
+	name, ok := strings.CutPrefix(rel, "sessions/session_")
+	if !ok || strings.Contains(name, "/") {
+		return "", false
+	}
+	id, ok := strings.CutSuffix(name, ".json")
+	return id, ok && id != ""
+}
+
+// NewDecoder returns the decoder for a file Match accepted, or for the
+// stream form when f is not a whole file.
+func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, error) {
+	switch {
+	case f.Whole && filepath.Base(f.Path) == dbName:
+		return dbDecoder{}, nil
+	case f.Whole:
+		return &logDecoder{session: f.Session}, nil
+	}
+	return newStreamDecoder(state), nil
+}
+
+// Sniff recognises the stream form: Hermes writes a message with its role
+// first ({"role": ...}), which no other agent's line does.
+func (a *Adapter) Sniff(line []byte) bool {
+	s := strings.TrimLeft(string(line), " \t")
+	if !strings.HasPrefix(s, "{") {
+		return false
+	}
+	return strings.HasPrefix(strings.TrimLeft(s[1:], " \t"), `"role"`)
+}

@@ -1,0 +1,296 @@
+package hermes
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tallyhq/tally"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// dbDecoder reads state.db, which holds every session: it is a
+// tally.MultiDecoder, not a line decoder.
+type dbDecoder struct{}
+
+var _ tally.MultiDecoder = dbDecoder{}
+
+func (dbDecoder) Line([]byte, int64, func(tally.Event)) error {
+	return tally.Errorf(tally.CodeInvalid, "hermes.Line", "state.db is a SQLite database: it is read whole with Sessions, not line by line")
+}
+
+func (dbDecoder) State() []byte { return nil }
+
+// todoMessagesSQL selects the assistant rows that may call the todo tool
+// and the tool rows answering such a call, in conversation order. The
+// instr test is a cheap prefilter (most rows call other tools); the Go
+// side keeps only calls named todo or todo_list.
+//
+//go:embed sql/todo_messages.sql
+var todoMessagesSQL string
+
+// lastMessageSQL gives each session's newest message: whose turn it is.
+//
+//go:embed sql/last_message.sql
+var lastMessageSQL string
+
+// firstPromptSQL gives each session's first user message, the title of a
+// session Hermes has not titled.
+//
+//go:embed sql/first_prompt.sql
+var firstPromptSQL string
+
+// Sessions reads state.db and returns the events of every conversation,
+// one per compression chain (see chain).
+func (dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, error) {
+	db, err := openReadOnly(path)
+	if err != nil {
+		return nil, dbError(path, err)
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, dbError(path, err)
+	}
+	defer tx.Rollback()
+	var st dbState
+	if err := st.read(ctx, tx); err != nil {
+		return nil, dbError(path, err)
+	}
+	return st.events(), nil
+}
+
+// sessionRow is one row of Hermes' sessions table.
+type sessionRow struct {
+	id, parent, endReason, title, cwd string
+	started, ended                    float64
+}
+
+type lastRow struct {
+	at       float64
+	role     string
+	hasCalls bool
+}
+
+// dbState is what one read of state.db found.
+type dbState struct {
+	sessions map[string]*sessionRow
+	order    []string // session ids by started_at
+	msgs     map[string][]message
+	last     map[string]lastRow
+	prompt   map[string]string
+}
+
+func (st *dbState) read(ctx context.Context, tx *sql.Tx) error {
+	scols, err := columns(ctx, tx, "sessions")
+	if err != nil {
+		return err
+	}
+	mcols, err := columns(ctx, tx, "messages")
+	if err != nil {
+		return err
+	}
+	for _, c := range []string{"id", "parent_session_id", "started_at", "ended_at", "end_reason"} {
+		if !scols[c] {
+			return tally.Errorf(tally.CodeInvalid, "hermes.Sessions", "no column sessions.%s: not a Hermes state.db", c)
+		}
+	}
+	for _, c := range []string{"session_id", "role", "content", "tool_call_id", "tool_calls", "timestamp"} {
+		if !mcols[c] {
+			return tally.Errorf(tally.CodeInvalid, "hermes.Sessions", "no column messages.%s: not a Hermes state.db", c)
+		}
+	}
+	if err := st.readSessions(ctx, tx, scols); err != nil {
+		return err
+	}
+	if err := st.readMessages(ctx, tx); err != nil {
+		return err
+	}
+	return st.readLast(ctx, tx)
+}
+
+// optional selects a column Hermes added in a later schema, or an empty
+// string where the database predates it.
+func optional(cols map[string]bool, name string) string {
+	if cols[name] {
+		return "COALESCE(CAST(" + name + " AS TEXT), '')"
+	}
+	return "''"
+}
+
+func (st *dbState) readSessions(ctx context.Context, tx *sql.Tx, cols map[string]bool) error {
+	q := `SELECT CAST(id AS TEXT), COALESCE(CAST(parent_session_id AS TEXT), ''),
+		COALESCE(CAST(end_reason AS TEXT), ''), ` + optional(cols, "title") + `, ` + optional(cols, "cwd") + `,
+		COALESCE(CAST(started_at AS REAL), 0), COALESCE(CAST(ended_at AS REAL), 0)
+		FROM sessions WHERE id IS NOT NULL ORDER BY started_at, id`
+	rows, err := tx.QueryContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	st.sessions = make(map[string]*sessionRow)
+	for rows.Next() {
+		var r sessionRow
+		if err := rows.Scan(&r.id, &r.parent, &r.endReason, &r.title, &r.cwd, &r.started, &r.ended); err != nil {
+			return err
+		}
+		st.sessions[r.id] = &r
+		st.order = append(st.order, r.id)
+	}
+	return rows.Err()
+}
+
+func (st *dbState) readMessages(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, todoMessagesSQL)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	st.msgs = make(map[string][]message)
+	for rows.Next() {
+		var sid, role, callID string
+		var calls, content []byte
+		var ts float64
+		var rowID int64
+		if err := rows.Scan(&sid, &role, &ts, &calls, &callID, &content, &rowID); err != nil {
+			return err
+		}
+		m := message{role: role, callID: callID, at: unixTime(ts)}
+		if role == "tool" {
+			m.content = content
+		} else if m.calls, err = todoCalls(calls); err != nil {
+			continue // a tool_calls text that is not JSON calls nothing Tally can read
+		}
+		st.msgs[sid] = append(st.msgs[sid], m)
+	}
+	return rows.Err()
+}
+
+func (st *dbState) readLast(ctx context.Context, tx *sql.Tx) error {
+	st.last = make(map[string]lastRow)
+	rows, err := tx.QueryContext(ctx, lastMessageSQL)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var sid string
+		var r lastRow
+		if err := rows.Scan(&sid, &r.at, &r.role, &r.hasCalls); err != nil {
+			rows.Close()
+			return err
+		}
+		st.last[sid] = r
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	st.prompt = make(map[string]string)
+	rows, err = tx.QueryContext(ctx, firstPromptSQL)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sid, text string
+		var rowID int64
+		if err := rows.Scan(&sid, &rowID, &text); err != nil {
+			return err
+		}
+		st.prompt[sid] = promptTitle(text)
+	}
+	return rows.Err()
+}
+
+// promptTitle is the first line of a prompt, short enough for a list.
+func promptTitle(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	if len(s) > 80 {
+		cut := 80
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return strings.ToValidUTF8(s, "")
+}
+
+// chain returns the root of id's compression chain. Hermes splits a
+// conversation when it compresses its context: the old session ends with
+// end_reason "compression" and a new one names it as parent
+// (hermes_state_common.py, _COMPRESSION_CHILD_SQL). The todo store lives
+// on, so one chain is one conversation for Tally, named by its root: that
+// id never changes while the conversation goes on. Other children
+// (branches, delegated sub-agents) are conversations of their own.
+func (st *dbState) chain(id string) string {
+	seen := map[string]bool{id: true}
+	for {
+		s := st.sessions[id]
+		p := st.sessions[s.parent]
+		if p == nil || p.endReason != "compression" || seen[p.id] {
+			return id
+		}
+		seen[p.id] = true
+		id = p.id
+	}
+}
+
+// events folds the rows into each conversation's events: its facts, its
+// todo calls in order, and what its newest message says.
+func (st *dbState) events() map[string][]tally.Event {
+	chains := make(map[string][]*sessionRow)
+	var roots []string
+	for _, id := range st.order {
+		root := st.chain(id)
+		if chains[root] == nil {
+			roots = append(roots, root)
+		}
+		chains[root] = append(chains[root], st.sessions[id])
+	}
+	out := make(map[string][]tally.Event, len(roots))
+	for _, root := range roots {
+		out[root] = st.chainEvents(root, chains[root])
+	}
+	return out
+}
+
+func (st *dbState) chainEvents(root string, rows []*sessionRow) []tally.Event {
+	meta := tally.Meta{SessionID: root}
+	var msgs []message
+	for _, r := range rows {
+		if r.title != "" {
+			meta.Title = r.title
+		}
+		if r.cwd != "" {
+			meta.Project = r.cwd
+		}
+		msgs = append(msgs, st.msgs[r.id]...)
+	}
+	if meta.Title == "" && st.prompt[root] != "" {
+		meta.Title, meta.TitleWeak = st.prompt[root], true
+	}
+	evs := []tally.Event{{Kind: tally.EventMeta, Meta: meta, At: unixTime(rows[0].started)}}
+	todo, _ := todoEvents(msgs)
+	evs = append(evs, todo...)
+
+	tip := rows[len(rows)-1]
+	var lastAt time.Time
+	sig := tally.SignalNone
+	for _, r := range rows {
+		if l, ok := st.last[r.id]; ok && !unixTime(l.at).Before(lastAt) {
+			lastAt, sig = unixTime(l.at), signalOf(l.role, l.hasCalls)
+		}
+	}
+	if tip.ended > 0 && tip.endReason != "compression" {
+		sig = tally.SignalEnded
+		if t := unixTime(tip.ended); t.After(lastAt) {
+			lastAt = t
+		}
+	}
+	return append(evs, tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{Signal: sig}, At: lastAt})
+}

@@ -1,0 +1,133 @@
+package opencode
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tallyhq/tally"
+)
+
+var _ tally.Adapter = (*Adapter)(nil)
+
+// Options configure an Adapter. Zero fields take OpenCode's own defaults.
+type Options struct {
+	// DataDir is OpenCode's data directory; when empty,
+	// $XDG_DATA_HOME/opencode, else ~/.local/share/opencode.
+	DataDir string
+	// DB is the database path; when empty, $OPENCODE_DB, else
+	// <DataDir>/opencode.db. OpenCode's ":memory:" means there is none.
+	DB string
+}
+
+// Adapter reads OpenCode's opencode.db and its older JSON storage.
+type Adapter struct {
+	dataDir string
+	db      string // "" when OpenCode keeps no database file
+}
+
+// New builds an Adapter, resolving paths from opts and the environment.
+func New(opts Options) *Adapter {
+	dir := opts.DataDir
+	if dir == "" {
+		if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+			dir = filepath.Join(x, "opencode")
+		} else if h, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(h, ".local", "share", "opencode")
+		} else {
+			dir = "opencode"
+		}
+	}
+	dir = filepath.Clean(dir)
+	db := opts.DB
+	if db == "" {
+		db = os.Getenv("OPENCODE_DB")
+	}
+	switch {
+	case db == ":memory:":
+		db = ""
+	case db == "":
+		db = filepath.Join(dir, dbName)
+	case !filepath.IsAbs(db):
+		db = filepath.Join(dir, db)
+	}
+	if db != "" {
+		db = filepath.Clean(db)
+	}
+	return &Adapter{dataDir: dir, db: db}
+}
+
+const dbName = "opencode.db"
+
+func (a *Adapter) Agent() tally.Agent { return tally.AgentOpenCode }
+
+// Roots are the data directory (database and legacy storage/) and, when
+// OPENCODE_DB puts the database elsewhere, its directory.
+func (a *Adapter) Roots() []string {
+	roots := []string{a.dataDir}
+	if a.db != "" && filepath.Dir(a.db) != a.dataDir {
+		roots = append(roots, filepath.Dir(a.db))
+	}
+	return roots
+}
+
+// Match accepts the database and its -wal (one FileInfo for both: the
+// database holds every session), the database of a release channel in the
+// data directory (opencode-<channel>.db), and the legacy storage files
+// storage/todo/<session>.json and storage/session/<project>/<session>.json.
+// Legacy files are read only where there is no database: OpenCode 1.2
+// copied them into it, and a session read from both would show twice.
+func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return tally.FileInfo{}, false
+	}
+	db := strings.TrimSuffix(path, "-wal")
+	if db == a.db || filepath.Dir(db) == a.dataDir && isChannelDB(filepath.Base(db)) {
+		return tally.FileInfo{Path: db, Whole: true}, true
+	}
+	if root != a.dataDir {
+		return tally.FileInfo{}, false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if len(parts) < 3 || parts[0] != "storage" {
+		return tally.FileInfo{}, false
+	}
+	id, ok := strings.CutSuffix(parts[len(parts)-1], ".json")
+	if !ok || id == "" {
+		return tally.FileInfo{}, false
+	}
+	switch {
+	case parts[1] == "todo" && len(parts) == 3, parts[1] == "session" && len(parts) == 4:
+	default:
+		return tally.FileInfo{}, false
+	}
+	if a.db != "" {
+		if _, err := os.Stat(a.db); err == nil {
+			return tally.FileInfo{}, false
+		}
+	}
+	return tally.FileInfo{Path: path, Session: id, Whole: true}, true
+}
+
+// isChannelDB tells opencode-<channel>.db, the database of a non-stable
+// release.
+func isChannelDB(name string) bool {
+	ch, ok := strings.CutPrefix(name, "opencode-")
+	if !ok {
+		return false
+	}
+	ch, ok = strings.CutSuffix(ch, ".db")
+	return ok && ch != "" && !strings.ContainsAny(ch, "/\\")
+}
+
+// NewDecoder returns the decoder of a file Match accepted.
+func (a *Adapter) NewDecoder(f tally.FileInfo, _ []byte) (tally.Decoder, error) {
+	switch {
+	case f.Session == "":
+		return dbDecoder{}, nil
+	case filepath.Base(filepath.Dir(f.Path)) == "todo":
+		return legacyTodo{}, nil
+	}
+	return legacySession{}, nil
+}

@@ -1,0 +1,231 @@
+package opencode
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"time"
+
+	"github.com/tallyhq/tally"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// dbDecoder reads opencode.db, which holds every session: it is a
+// tally.MultiDecoder, not a line decoder.
+type dbDecoder struct{}
+
+var _ tally.MultiDecoder = dbDecoder{}
+
+func (dbDecoder) Line([]byte, int64, func(tally.Event)) error {
+	return tally.Errorf(tally.CodeInvalid, "opencode.Line", "opencode.db is a SQLite database: it is read whole with Sessions, not line by line")
+}
+
+func (dbDecoder) State() []byte { return nil }
+
+//go:embed sql/todos.sql
+var todosSQL string
+
+//go:embed sql/last_message.sql
+var lastMessageSQL string
+
+type sessionRow struct {
+	id, parent, title, directory string
+	created, updated, archived   int64
+}
+
+type dbState struct {
+	sessions map[string]*sessionRow
+	order    []string
+	todos    map[string][]tally.Item
+	todoAt   map[string]int64
+	lastAt   map[string]int64
+	signal   map[string]tally.Signal
+}
+
+// Sessions reads opencode.db. The todo table holds each session's current
+// list (todowrite replaces it whole), so a session's list is one snapshot.
+// A sub-agent's session (parent_id set, made by the task tool) is shown as
+// a list of its root session, named by its own id, when it has todos.
+func (dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, error) {
+	db, err := openReadOnly(path)
+	if err != nil {
+		return nil, dbError(path, err)
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, dbError(path, err)
+	}
+	defer tx.Rollback()
+	var st dbState
+	if err := st.read(ctx, tx); err != nil {
+		return nil, dbError(path, err)
+	}
+	return st.events(), nil
+}
+
+func (st *dbState) read(ctx context.Context, tx *sql.Tx) error {
+	scols, err := columns(ctx, tx, "session")
+	if err != nil {
+		return err
+	}
+	tcols, err := columns(ctx, tx, "todo")
+	if err != nil {
+		return err
+	}
+	if !scols["id"] {
+		return tally.Errorf(tally.CodeInvalid, "opencode.Sessions", "no table session: not an OpenCode database")
+	}
+	for _, c := range []string{"session_id", "content", "status", "priority", "position", "time_updated"} {
+		if !tcols[c] {
+			return tally.Errorf(tally.CodeInvalid, "opencode.Sessions", "no column todo.%s: not an OpenCode database", c)
+		}
+	}
+	if err := st.readSessions(ctx, tx, scols); err != nil {
+		return err
+	}
+	if err := st.readTodos(ctx, tx); err != nil {
+		return err
+	}
+	mcols, err := columns(ctx, tx, "message")
+	if err != nil {
+		return err
+	}
+	if mcols["session_id"] && mcols["time_created"] && mcols["data"] {
+		return st.readLast(ctx, tx)
+	}
+	return nil
+}
+
+func text(cols map[string]bool, name string) string {
+	if cols[name] {
+		return "COALESCE(CAST(" + name + " AS TEXT), '')"
+	}
+	return "''"
+}
+
+func integer(cols map[string]bool, name string) string {
+	if cols[name] {
+		return "COALESCE(CAST(" + name + " AS INTEGER), 0)"
+	}
+	return "0"
+}
+
+func (st *dbState) readSessions(ctx context.Context, tx *sql.Tx, cols map[string]bool) error {
+	// Columns come and go between OpenCode releases (directory became
+	// nullable, then moved); each is read only when present.
+	q := "SELECT CAST(id AS TEXT), " + text(cols, "parent_id") + ", " + text(cols, "title") + ", " +
+		text(cols, "directory") + ", " + integer(cols, "time_created") + ", " + integer(cols, "time_updated") + ", " +
+		integer(cols, "time_archived") + " FROM session WHERE id IS NOT NULL ORDER BY 5, 1"
+	rows, err := tx.QueryContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	st.sessions = make(map[string]*sessionRow)
+	for rows.Next() {
+		var r sessionRow
+		if err := rows.Scan(&r.id, &r.parent, &r.title, &r.directory, &r.created, &r.updated, &r.archived); err != nil {
+			return err
+		}
+		st.sessions[r.id] = &r
+		st.order = append(st.order, r.id)
+	}
+	return rows.Err()
+}
+
+func (st *dbState) readTodos(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, todosSQL)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	st.todos = make(map[string][]tally.Item)
+	st.todoAt = make(map[string]int64)
+	for rows.Next() {
+		var sid, content, status, priority string
+		var at int64
+		if err := rows.Scan(&sid, &content, &status, &priority, &at); err != nil {
+			return err
+		}
+		st.todos[sid] = append(st.todos[sid], item("", content, status, priority))
+		st.todoAt[sid] = max(st.todoAt[sid], at)
+	}
+	return rows.Err()
+}
+
+func (st *dbState) readLast(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, lastMessageSQL)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	st.lastAt = make(map[string]int64)
+	st.signal = make(map[string]tally.Signal)
+	for rows.Next() {
+		var sid, role string
+		var at int64
+		var done bool
+		if err := rows.Scan(&sid, &at, &role, &done); err != nil {
+			return err
+		}
+		st.lastAt[sid] = at
+		switch {
+		case role == "assistant" && done:
+			st.signal[sid] = tally.SignalWaiting
+		case role == "assistant", role == "user":
+			st.signal[sid] = tally.SignalWorking
+		}
+	}
+	return rows.Err()
+}
+
+// root is the session a sub-agent's session belongs to.
+func (st *dbState) root(id string) string {
+	seen := map[string]bool{id: true}
+	for {
+		p := st.sessions[st.sessions[id].parent]
+		if p == nil || seen[p.id] {
+			return id
+		}
+		seen[p.id] = true
+		id = p.id
+	}
+}
+
+func (st *dbState) events() map[string][]tally.Event {
+	out := make(map[string][]tally.Event)
+	var children []string
+	for _, id := range st.order {
+		r := st.sessions[id]
+		if root := st.root(id); root != id {
+			children = append(children, id)
+			continue
+		}
+		evs := []tally.Event{{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: id, Title: r.title, Project: r.directory}, At: millis(r.created)}}
+		if items, ok := st.todos[id]; ok {
+			evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: items, At: millis(st.todoAt[id])})
+		}
+		end := tally.Meta{Signal: st.signal[id]}
+		if r.archived > 0 {
+			end.Signal = tally.SignalEnded
+		}
+		evs = append(evs, tally.Event{Kind: tally.EventMeta, Meta: end, At: latest(r.updated, st.lastAt[id])})
+		out[id] = evs
+	}
+	for _, id := range children {
+		root := st.root(id)
+		if items, ok := st.todos[id]; ok && out[root] != nil {
+			out[root] = append(out[root], tally.Event{Kind: tally.EventSnapshot, List: id, Items: items, At: millis(st.todoAt[id])})
+		}
+	}
+	return out
+}
+
+func latest(ms ...int64) time.Time {
+	var m int64
+	for _, v := range ms {
+		m = max(m, v)
+	}
+	return millis(m)
+}

@@ -1,0 +1,252 @@
+package opencode
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+// buildDB creates dir/opencode.db from a testdata script, in WAL mode as
+// OpenCode keeps it, with an open writer connection.
+func buildDB(t testing.TB, script string) (string, *sql.DB) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), dbName)
+	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetMaxOpenConns(1)
+	t.Cleanup(func() { w.Close() })
+	if _, err := w.Exec(string(src)); err != nil {
+		t.Fatalf("%s: %v", script, err)
+	}
+	return path, w
+}
+
+func sessions(t testing.TB, path string) map[string][]tally.Event {
+	t.Helper()
+	a := New(Options{DataDir: filepath.Dir(path)})
+	fi, ok := a.Match(filepath.Dir(path), path)
+	if !ok {
+		t.Fatalf("Match(%s) = false", path)
+	}
+	dec, _ := a.NewDecoder(fi, nil)
+	got, err := dec.(tally.MultiDecoder).Sessions(context.Background(), path)
+	if err != nil {
+		t.Fatalf("Sessions: %v", err)
+	}
+	return got
+}
+
+func fold(id string, evs []tally.Event) *tally.FileState {
+	st := &tally.FileState{Session: id, Agent: tally.AgentOpenCode}
+	for _, ev := range evs {
+		st.Apply(ev)
+	}
+	return st
+}
+
+func list(st *tally.FileState, name string) []tally.Item {
+	if l := st.Lists[name]; l != nil {
+		return l.Items()
+	}
+	return nil
+}
+
+func todo(id, title, priority string, s tally.Status, raw string) tally.Item {
+	return tally.Item{ID: id, Title: title, Priority: priority, Status: s, RawStatus: raw, Source: tally.SourceTodo}
+}
+
+func TestSessions_Built(t *testing.T) {
+	path, _ := buildDB(t, "built-opencode.sql")
+	all := sessions(t, path)
+	var ids []string
+	for id := range all {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	if want := []string{"ses_4a1b", "ses_4c00"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("sessions = %v, want %v (the sub-agent's session is a list of its parent)", ids, want)
+	}
+
+	st := fold("ses_4a1b", all["ses_4a1b"])
+	want := []tally.Item{
+		todo("", "Add a theme toggle", "high", tally.StatusCompleted, ""),
+		todo("", "Persist the choice", "medium", tally.StatusInProgress, ""),
+		todo("", "Dark mode for charts", "low", tally.StatusCancelled, ""),
+		todo("", "Ask design about contrast", "medium", tally.StatusUnknown, "waiting"),
+		todo("", "Ship it", "low", tally.StatusPending, ""),
+	}
+	if got := list(st, ""); !reflect.DeepEqual(got, want) {
+		t.Errorf("list, by position:\n got %+v\nwant %+v", got, want)
+	}
+	sub := []tally.Item{todo("", "Grep for theme variables", "high", tally.StatusCompleted, "")}
+	if got := list(st, "ses_4a1c"); !reflect.DeepEqual(got, sub) {
+		t.Errorf("sub-agent list = %+v, want %+v", got, sub)
+	}
+	if st.Title != "Add dark mode" || st.Project != "/home/dev/app" || st.Signal != tally.SignalWaiting {
+		t.Errorf("title %q project %q signal %v", st.Title, st.Project, st.Signal)
+	}
+	if want := time.UnixMilli(1767607500000); !st.LastAt.Equal(want) {
+		t.Errorf("last activity %v, want %v", st.LastAt, want)
+	}
+
+	old := fold("ses_4c00", all["ses_4c00"])
+	if old.Signal != tally.SignalEnded || old.Lists[""] != nil {
+		t.Errorf("archived session: signal %v lists %v", old.Signal, old.Lists)
+	}
+}
+
+func TestSessions_SeesWALWrites(t *testing.T) {
+	path, w := buildDB(t, "built-opencode.sql")
+	_ = sessions(t, path)
+	// todowrite replaces the session's rows.
+	if _, err := w.Exec(`DELETE FROM todo WHERE session_id = 'ses_4a1b';
+		INSERT INTO todo VALUES ('ses_4a1b', 'Ship it', 'completed', 'low', 0, 1767608000000, 1767608000000)`); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
+		t.Fatalf("the write did not go to the WAL: %v", err)
+	}
+	st := fold("ses_4a1b", sessions(t, path)["ses_4a1b"])
+	want := []tally.Item{todo("", "Ship it", "low", tally.StatusCompleted, "")}
+	if got := list(st, ""); !reflect.DeepEqual(got, want) {
+		t.Errorf("after a write: %+v, want %+v", got, want)
+	}
+}
+
+func TestSessions_NotADatabase(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, dbName)
+	if err := os.WriteFile(path, []byte("definitely not SQLite, but long enough to have a header......"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := dbDecoder{}.Sessions(context.Background(), path)
+	if tally.ErrorCode(err) != tally.CodeInvalid {
+		t.Errorf("err = %v, want invalid", err)
+	}
+	other, w := buildDB(t, "built-opencode.sql")
+	if _, err := w.Exec("DROP TABLE todo"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (dbDecoder{}).Sessions(context.Background(), other); tally.ErrorCode(err) != tally.CodeInvalid {
+		t.Errorf("no todo table: err = %v, want invalid", err)
+	}
+}
+
+func TestLegacy_Built(t *testing.T) {
+	dir := "testdata/built-legacy"
+	a := New(Options{DataDir: dir, DB: filepath.Join(t.TempDir(), "none.db")})
+	var states []*tally.FileState
+	for _, rel := range []string{"storage/todo/ses_legacy1.json", "storage/session/prj_9f8e/ses_legacy1.json"} {
+		path := filepath.Join(dir, rel)
+		fi, ok := a.Match(dir, path)
+		if !ok || fi.Session != "ses_legacy1" || !fi.Whole {
+			t.Fatalf("Match(%s) = %+v, %v", rel, fi, ok)
+		}
+		dec, _ := a.NewDecoder(fi, nil)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := &tally.FileState{Path: path, Session: fi.Session, Agent: tally.AgentOpenCode}
+		if _, diags := st.FeedWhole(dec, data); len(diags) > 0 {
+			t.Fatalf("%s: %v", rel, diags)
+		}
+		states = append(states, st)
+	}
+	r := tally.Merge(states)
+	want := []tally.Item{
+		todo("1", "Write the migration", "high", tally.StatusCompleted, ""),
+		todo("2", "Backfill old rows", "medium", tally.StatusInProgress, ""),
+		todo("3", "Drop the old column", "low", tally.StatusUnknown, "paused"),
+	}
+	if !reflect.DeepEqual(r.Lists[""], want) {
+		t.Errorf("list:\n got %+v\nwant %+v", r.Lists[""], want)
+	}
+	if r.Title != "Schema migration" || r.Project != "/home/dev/api" || !r.LastActivity.Equal(time.UnixMilli(1760000900000)) {
+		t.Errorf("record: title %q project %q last %v", r.Title, r.Project, r.LastActivity)
+	}
+	if _, ok := a.Match(dir, filepath.Join(dir, "storage/message/ses_legacy1/msg_x.json")); ok {
+		t.Error("a message file was matched")
+	}
+}
+
+func TestAdapter_Match(t *testing.T) {
+	dir := t.TempDir()
+	a := New(Options{DataDir: dir})
+	db := filepath.Join(dir, dbName)
+	whole := tally.FileInfo{Path: db, Whole: true}
+	for _, p := range []string{db, db + "-wal"} {
+		if fi, ok := a.Match(dir, p); !ok || fi != whole {
+			t.Errorf("Match(%s) = %+v, %v", p, fi, ok)
+		}
+	}
+	if fi, ok := a.Match(dir, filepath.Join(dir, "opencode-dev.db-wal")); !ok || fi.Path != filepath.Join(dir, "opencode-dev.db") {
+		t.Errorf("channel database: %+v, %v", fi, ok)
+	}
+	for _, p := range []string{db + "-shm", filepath.Join(dir, "snapshot", "x", "opencode.db"), filepath.Join(dir, "log", "a.log")} {
+		if _, ok := a.Match(dir, p); ok {
+			t.Errorf("Match(%s) = true", p)
+		}
+	}
+	todoFile := filepath.Join(dir, "storage", "todo", "ses_1.json")
+	if _, ok := a.Match(dir, todoFile); !ok {
+		t.Error("legacy todo not matched without a database")
+	}
+	os.WriteFile(db, nil, 0o644)
+	if _, ok := a.Match(dir, todoFile); ok {
+		t.Error("legacy todo matched although opencode.db holds the sessions")
+	}
+
+	t.Setenv("OPENCODE_DB", "/var/oc/state.db")
+	b := New(Options{DataDir: dir})
+	if got := b.Roots(); !reflect.DeepEqual(got, []string{dir, "/var/oc"}) {
+		t.Errorf("roots with OPENCODE_DB = %v", got)
+	}
+	if fi, ok := b.Match("/var/oc", "/var/oc/state.db-wal"); !ok || fi.Path != "/var/oc/state.db" {
+		t.Errorf("OPENCODE_DB -wal: %+v, %v", fi, ok)
+	}
+	t.Setenv("OPENCODE_DB", ":memory:")
+	if got := New(Options{DataDir: dir}).Roots(); !reflect.DeepEqual(got, []string{dir}) {
+		t.Errorf("roots with an in-memory database = %v", got)
+	}
+}
+
+func FuzzLegacyTodo(f *testing.F) {
+	data, _ := os.ReadFile("testdata/built-legacy/storage/todo/ses_legacy1.json")
+	f.Add(data)
+	f.Add([]byte(`[{"content": 1}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := &tally.FileState{}
+		st.FeedWhole(legacyTodo{}, data)
+		if _, err := json.Marshal(st); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func FuzzLegacySession(f *testing.F) {
+	data, _ := os.ReadFile("testdata/built-legacy/storage/session/prj_9f8e/ses_legacy1.json")
+	f.Add(data)
+	f.Add([]byte(`{"time": {"created": 9e18}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := &tally.FileState{}
+		st.FeedWhole(legacySession{}, data)
+		if _, err := json.Marshal(st); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
