@@ -21,6 +21,11 @@ type Store interface {
 	// Session returns one record by id, or by a unique prefix of its id.
 	// No match is CodeNotFound; several are CodeConflict.
 	Session(ctx context.Context, id string) (Record, error)
+	// Changed returns the records committed after the change mark since
+	// (0: every record) with the mark to pass next time. Commits by other
+	// processes show here too: it is how a server learns of a list that
+	// `tally mcp`, another process, changed.
+	Changed(ctx context.Context, since int64) ([]Record, int64, error)
 	Close() error
 }
 

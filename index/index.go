@@ -28,7 +28,11 @@ type Options struct {
 	Rescan time.Duration
 	// CommitEvery bounds how long a scan holds folded state before
 	// committing it; 0 means 2 s.
-	CommitEvery  time.Duration
+	CommitEvery time.Duration
+	// PollStore is how often Run asks the store for records other
+	// processes committed (task lists written by tally mcp); 0 means
+	// 250 ms.
+	PollStore    time.Duration
 	Now          func() time.Time
 	OnProgress   func(Progress)
 	OnDiagnostic func(tally.Diagnostic)
@@ -109,6 +113,9 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 	}
 	if o.CommitEvery <= 0 {
 		o.CommitEvery = 2 * time.Second
+	}
+	if o.PollStore <= 0 {
+		o.PollStore = 250 * time.Millisecond
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -404,13 +411,21 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	if err := scan(); err != nil && ctx.Err() == nil {
 		ix.diag(tally.Diagnostic{Msg: "scan: " + err.Error()})
 	}
+	_, mark, err := ix.o.Store.Changed(ctx, 0)
+	if err != nil && ctx.Err() == nil {
+		ix.diag(tally.Diagnostic{Msg: "store: " + err.Error()})
+	}
 	ix.readyOnce.Do(func() { close(ix.ready) })
 	tick := time.NewTicker(ix.o.Rescan)
 	defer tick.Stop()
+	poll := time.NewTicker(ix.o.PollStore)
+	defer poll.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-poll.C:
+			mark = ix.publishExternal(ctx, mark)
 		case <-tick.C:
 			if err := scan(); err != nil && ctx.Err() == nil {
 				ix.diag(tally.Diagnostic{Msg: "scan: " + err.Error()})
@@ -561,4 +576,25 @@ func sameState(a, b *tally.FileState) bool {
 	ja, err1 := json.Marshal(a)
 	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// publishExternal publishes the records other processes committed since
+// mark — sessions no log file of this indexer holds — and returns the new
+// mark.
+func (ix *Indexer) publishExternal(ctx context.Context, mark int64) int64 {
+	recs, next, err := ix.o.Store.Changed(ctx, mark)
+	if err != nil {
+		if ctx.Err() == nil {
+			ix.diag(tally.Diagnostic{Msg: "store: " + err.Error()})
+		}
+		return mark
+	}
+	ix.round.Lock()
+	defer ix.round.Unlock()
+	for _, rec := range recs {
+		if len(ix.bySess[rec.ID]) == 0 {
+			ix.broker.Publish(Change{Kind: SessionUpdated, ID: rec.ID, Record: rec})
+		}
+	}
+	return next
 }

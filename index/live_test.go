@@ -74,6 +74,7 @@ func tasksOf(rec tally.Record) []string {
 type live struct {
 	t       *testing.T
 	home    string
+	dbPath  string
 	ix      *index.Indexer
 	changes <-chan index.Change
 	latest  map[string]tally.Record
@@ -86,7 +87,8 @@ func startLive(t *testing.T, rescan time.Duration) *live {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	dbPath := filepath.Join(t.TempDir(), "tally.db")
+	st, err := sqlite.Open(ctx, dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func startLive(t *testing.T, rescan time.Duration) *live {
 	case <-time.After(10 * time.Second):
 		t.Fatal("indexer not ready")
 	}
-	return &live{t: t, home: home, ix: ix, changes: ch, latest: map[string]tally.Record{}}
+	return &live{t: t, home: home, dbPath: dbPath, ix: ix, changes: ch, latest: map[string]tally.Record{}}
 }
 
 // waitFor reads changes until ok holds for session sid's latest record.
@@ -291,5 +293,26 @@ func TestIndexer_Run_NewSessionAndSubAgentFilesAppear(t *testing.T) {
 	v := rec.View(time.Now())
 	if len(v.SubAgents) != 1 || v.SubAgents[0].ID != agent {
 		t.Fatalf("sub-agents = %+v", v.SubAgents)
+	}
+}
+
+func TestIndexer_Run_PublishesRecordsOtherProcessesCommit(t *testing.T) {
+	l := startLive(t, time.Hour)
+	// Another process (tally mcp) commits a task list straight to the
+	// store; a second Store on the same database stands for it.
+	db := l.dbPath
+	other, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	rec := tally.Record{ID: "tally:release", Agent: tally.AgentTally, Title: "release", LastActivity: time.Now(),
+		Lists: map[string][]tally.Item{"": {{ID: "1", Title: "Tag the release", Status: tally.StatusInProgress, Source: tally.SourceTask}}}}
+	if err := other.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{rec}}); err != nil {
+		t.Fatal(err)
+	}
+	got := l.waitFor("tally:release", "the list another process committed", func(r tally.Record) bool { return len(r.Lists[""]) == 1 })
+	if got.Lists[""][0].Title != "Tag the release" {
+		t.Fatalf("record = %+v", got)
 	}
 }

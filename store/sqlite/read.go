@@ -165,3 +165,32 @@ func (s *Store) scanRecords(rows *sql.Rows) ([]tally.Record, error) {
 	}
 	return out, rows.Err()
 }
+
+// Changed returns the records written after change mark since, oldest
+// first, and the newest mark.
+func (s *Store) Changed(ctx context.Context, since int64) ([]tally.Record, int64, error) {
+	const op = "sqlite.Changed"
+	rows, err := s.stmts.changed.QueryContext(ctx, since)
+	if err != nil {
+		return nil, since, s.wrap(op, err)
+	}
+	defer rows.Close()
+	var out []tally.Record
+	next := since
+	for rows.Next() {
+		var id string
+		var js []byte
+		var seq int64
+		if err := rows.Scan(&id, &js, &seq); err != nil {
+			return nil, since, s.wrap(op, err)
+		}
+		next = max(next, seq)
+		var rec tally.Record
+		if err := json.Unmarshal(js, &rec); err != nil {
+			s.skip("sessions", id, err)
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out, next, s.wrap(op, rows.Err())
+}

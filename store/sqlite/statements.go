@@ -18,6 +18,7 @@ var queryFS embed.FS
 type statements struct {
 	upsertFile, upsertSession, deleteFile, deleteSession         *sql.Stmt
 	files, sessions, sessionsAgent, sessionByID, sessionByPrefix *sql.Stmt
+	changed                                                      *sql.Stmt
 	all                                                          []*sql.Stmt
 }
 
@@ -36,6 +37,7 @@ func (st *statements) prepare(ctx context.Context, w, r *sql.DB) error {
 		{r, "sessions_agent", &st.sessionsAgent},
 		{r, "session_by_id", &st.sessionByID},
 		{r, "session_by_prefix", &st.sessionByPrefix},
+		{r, "changed", &st.changed},
 	} {
 		text, err := queryFS.ReadFile("sql/" + p.name + ".sql")
 		if err != nil {

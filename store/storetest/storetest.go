@@ -23,6 +23,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Sessions order and filters", func(t *testing.T) { testFilters(t, open) })
 	t.Run("Session by id or prefix", func(t *testing.T) { testLookup(t, open) })
 	t.Run("readers see whole commits", func(t *testing.T) { testConcurrentReaders(t, open) })
+	t.Run("Changed since a mark", func(t *testing.T) { testChanged(t, open) })
 }
 
 func openStore(t *testing.T, open Opener) tally.Store {

@@ -26,6 +26,35 @@ type memStore struct {
 	mu       sync.RWMutex
 	files    map[string][]byte
 	sessions map[string][]byte
+	seq      map[string]int64
+	mark     int64
+}
+
+func (m *memStore) Changed(_ context.Context, since int64) ([]tally.Record, int64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	type kv struct {
+		seq int64
+		js  []byte
+	}
+	var rows []kv
+	for id, seq := range m.seq {
+		if seq > since {
+			rows = append(rows, kv{seq, m.sessions[id]})
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].seq < rows[j].seq })
+	var out []tally.Record
+	next := since
+	for _, r := range rows {
+		var rec tally.Record
+		if err := json.Unmarshal(r.js, &rec); err != nil {
+			return nil, since, err
+		}
+		out = append(out, rec)
+		next = r.seq
+	}
+	return out, next, nil
 }
 
 func (m *memStore) Files(context.Context) ([]*tally.FileState, error) {
@@ -69,12 +98,18 @@ func (m *memStore) Commit(ctx context.Context, b tally.Batch) error {
 	}
 	for _, id := range b.RemovedSessions {
 		delete(m.sessions, id)
+		delete(m.seq, id)
 	}
 	for k, v := range files {
 		m.files[k] = v
 	}
 	for k, v := range sessions {
 		m.sessions[k] = v
+		if m.seq == nil {
+			m.seq = map[string]int64{}
+		}
+		m.mark++
+		m.seq[k] = m.mark
 	}
 	return nil
 }
