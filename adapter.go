@@ -84,3 +84,12 @@ type MultiDecoder interface {
 
 // MultiPath names one session's part of a multi-session file.
 func MultiPath(path, session string) string { return path + "#" + session }
+
+// DirSkipper is implemented by adapters whose roots hold much besides logs
+// (Hermes' home holds its checkout and a Python environment; OpenCode's
+// data directory, git snapshots). The walk and the file watches leave out
+// every directory under root that SkipDir accepts, so a rescan stays cheap
+// and the watches few.
+type DirSkipper interface {
+	SkipDir(root, dir string) bool
+}

@@ -8,7 +8,10 @@ import (
 	"github.com/tallyhq/tally/adapter/acp"
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/crush"
 	"github.com/tallyhq/tally/adapter/gemini"
+	"github.com/tallyhq/tally/adapter/hermes"
+	"github.com/tallyhq/tally/adapter/opencode"
 )
 
 // adapters builds one adapter per agent Tally reads. Adding an agent is one
@@ -18,6 +21,9 @@ func adapters(g globalOptions) []tally.Adapter {
 		claude.New(claude.Options{ConfigDir: g.ClaudeDir}),
 		codex.New(codex.Options{Home: g.CodexHome}),
 		gemini.New(gemini.Options{Home: g.GeminiHome}),
+		hermes.New(hermes.Options{Home: g.HermesHome}),
+		opencode.New(opencode.Options{DataDir: g.OpenCodeDir}),
+		crush.New(crush.Options{Roots: g.CrushDirs}),
 		acp.New(),
 	}
 }

@@ -15,10 +15,13 @@ import (
 // globalOptions are the flags every command takes. Another agent's home
 // flag goes here, with its line in adapters.
 type globalOptions struct {
-	DB         string
-	ClaudeDir  string
-	CodexHome  string
-	GeminiHome string
+	DB          string
+	ClaudeDir   string
+	CodexHome   string
+	GeminiHome  string
+	HermesHome  string
+	OpenCodeDir string
+	CrushDirs   []string
 }
 
 // app is one invocation: the process it runs in and its global flags.
@@ -100,6 +103,11 @@ change (Ctrl-C to quit).`,
 		"Codex's home directory (env CODEX_HOME; default ~/.codex)")
 	f.StringVar(&a.g.GeminiHome, "gemini-home", "",
 		"Gemini CLI's .gemini directory (default $GEMINI_CLI_HOME/.gemini, else ~/.gemini)")
+	f.StringVar(&a.g.HermesHome, "hermes-home", "", "Hermes' home directory (default $HERMES_HOME, else ~/.hermes)")
+	f.StringVar(&a.g.OpenCodeDir, "opencode-dir", "",
+		"OpenCode's data directory (default $XDG_DATA_HOME/opencode, else ~/.local/share/opencode; database $OPENCODE_DB)")
+	f.StringSliceVar(&a.g.CrushDirs, "crush-dir", nil,
+		"where Crush databases are: a project's .crush directory, or a directory above projects (repeatable; default ./.crush and $CRUSH_DATA_DIR)")
 	root.AddCommand(a.scanCommand(), a.sessionsCommand(), a.showCommand(), a.watchCommand(),
 		a.normalizeCommand(), a.followCommand())
 	return root

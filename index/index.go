@@ -389,6 +389,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	w.Skip = func(dir string) bool { return tail.Skipped(ix.o.Adapters, dir) }
 	wctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)

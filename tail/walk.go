@@ -36,6 +36,9 @@ func Walk(adapters []tally.Adapter, onDir func(string)) (found []Found, dirs []s
 					return nil // an unreadable corner; the rest still counts
 				}
 				if d.IsDir() {
+					if path != root && skips(a, root, path) {
+						return filepath.SkipDir
+					}
 					dirs = append(dirs, path)
 					if onDir != nil {
 						onDir(path)
@@ -76,4 +79,28 @@ func Claim(adapters []tally.Adapter, path string) (Found, bool) {
 		}
 	}
 	return Found{}, false
+}
+
+func skips(a tally.Adapter, root, dir string) bool {
+	sk, ok := a.(tally.DirSkipper)
+	return ok && sk.SkipDir(root, dir)
+}
+
+// Skipped tells whether an adapter whose root holds dir leaves dir out.
+func Skipped(adapters []tally.Adapter, dir string) bool {
+	for _, a := range adapters {
+		for _, root := range a.Roots() {
+			rel, err := filepath.Rel(root, dir)
+			if err != nil || rel == "." || !filepath.IsLocal(rel) {
+				continue
+			}
+			// Any directory on the way down being skipped skips dir.
+			for p := dir; p != root && p != "." && p != "/"; p = filepath.Dir(p) {
+				if skips(a, root, p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -24,6 +24,9 @@ type Watcher struct {
 	// Errors receives what the watcher could not do (a full queue, a
 	// directory that cannot be watched): worth a log line, never fatal.
 	Errors chan error
+	// Skip, if set, names directories never to watch (see
+	// tally.DirSkipper); set it before Run.
+	Skip func(dir string) bool
 }
 
 func NewWatcher() (*Watcher, error) {
@@ -89,6 +92,9 @@ func (w *Watcher) addTree(ctx context.Context, dir string) {
 		switch {
 		case err != nil:
 		case d.IsDir():
+			if w.Skip != nil && w.Skip(path) {
+				return filepath.SkipDir
+			}
 			if err := w.Add(path); err != nil {
 				select {
 				case w.Errors <- err:

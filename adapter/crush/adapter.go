@@ -87,3 +87,19 @@ func project(db string) string {
 	}
 	return filepath.Dir(dir)
 }
+
+var _ tally.DirSkipper = (*Adapter)(nil)
+
+// SkipDir keeps a root that holds many projects cheap to walk: hidden
+// directories other than .crush, and dependency and build trees, never hold
+// a project's .crush/crush.db.
+func (a *Adapter) SkipDir(root, dir string) bool {
+	name := filepath.Base(dir)
+	switch name {
+	case dataDirName:
+		return false
+	case "node_modules", "vendor", "target", "dist", "build", "__pycache__":
+		return true
+	}
+	return strings.HasPrefix(name, ".")
+}

@@ -108,3 +108,13 @@ func (a *Adapter) Sniff(line []byte) bool {
 	}
 	return strings.HasPrefix(strings.TrimLeft(s[1:], " \t"), `"role"`)
 }
+
+var _ tally.DirSkipper = (*Adapter)(nil)
+
+// SkipDir leaves out everything under Hermes' home but sessions/: the home
+// also holds Hermes' checkout, its Python environment and caches, which a
+// walk every few seconds and a watch per directory must not cover.
+func (a *Adapter) SkipDir(root, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err != nil || filepath.ToSlash(rel) != "sessions"
+}

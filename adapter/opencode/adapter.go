@@ -131,3 +131,29 @@ func (a *Adapter) NewDecoder(f tally.FileInfo, _ []byte) (tally.Decoder, error) 
 	}
 	return legacySession{}, nil
 }
+
+var _ tally.DirSkipper = (*Adapter)(nil)
+
+// SkipDir leaves out all of OpenCode's data directory but the legacy
+// storage/todo and storage/session trees: it also holds git snapshots of
+// every project and per-message files, far too many to walk and watch.
+func (a *Adapter) SkipDir(root, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil {
+		return true
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if parts[0] != "storage" {
+		return true
+	}
+	if len(parts) == 1 {
+		return false
+	}
+	switch parts[1] {
+	case "todo":
+		return len(parts) > 2
+	case "session":
+		return len(parts) > 3
+	}
+	return true
+}
