@@ -17,8 +17,10 @@ func (a skipAdapter) Roots() []string    { return []string{a.root} }
 func (a skipAdapter) Match(root, path string) (tally.FileInfo, bool) {
 	return tally.FileInfo{Path: path, Session: filepath.Base(path)}, strings.HasSuffix(path, ".log")
 }
-func (a skipAdapter) NewDecoder(tally.FileInfo, []byte) (tally.Decoder, error) { return nopDecoder{}, nil }
-func (a skipAdapter) SkipDir(root, dir string) bool                           { return filepath.Base(dir) == "venv" }
+func (a skipAdapter) NewDecoder(tally.FileInfo, []byte) (tally.Decoder, error) {
+	return nopDecoder{}, nil
+}
+func (a skipAdapter) SkipDir(root, dir string) bool { return filepath.Base(dir) == "venv" }
 
 func TestWalk_SkipsWhatTheAdapterLeavesOut(t *testing.T) {
 	root := t.TempDir()
