@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -17,12 +18,27 @@ import (
 	"github.com/tallyhq/tally/store/sqlite"
 )
 
+// todoLine tells the lines a Claude decoder must parse: todo and task
+// calls, their results, and 1.0.x sidechain lines.
+func todoLine(l []byte) bool {
+	for _, n := range []string{"TodoWrite", "TaskCreate", "TaskUpdate", "TaskList", `"isSidechain":true`, "toolUseResult"} {
+		if bytes.Contains(l, []byte(n)) {
+			return true
+		}
+	}
+	return false
+}
+
 // history builds a Claude Code home of files sessions made of the real
-// fixture lines, about perFile bytes each, the way a user's history looks:
-// many files, most lines tool traffic, a few todo calls.
-func history(b *testing.B, files, perFile int) (home string, total int64) {
+// fixture lines, about perFile bytes each. With dense, every fixture line
+// is used in turn: the scripted captures are almost all todo traffic, a
+// worst case. Otherwise todo lines are one in todoEvery, the rest the
+// fixtures' other lines (prompts, text, tool calls and results of Read,
+// Bash, Write…), as in a working history.
+func history(b *testing.B, files, perFile int, dense bool) (home string, total int64) {
 	b.Helper()
-	var lines [][]byte
+	const todoEvery = 50
+	var lines, todo, plain [][]byte
 	srcs, _ := filepath.Glob("../../shared/fixtures/claude/*.jsonl")
 	more, _ := filepath.Glob(captured + "*/config/projects/*/*.jsonl")
 	for _, src := range append(srcs, more...) {
@@ -31,9 +47,24 @@ func history(b *testing.B, files, perFile int) (home string, total int64) {
 			b.Fatal(err)
 		}
 		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
-			if len(l) > 1 {
-				lines = append(lines, l)
+			if len(l) <= 1 {
+				continue
 			}
+			lines = append(lines, l)
+			if todoLine(l) {
+				todo = append(todo, l)
+			} else {
+				plain = append(plain, l)
+			}
+		}
+	}
+	if !dense {
+		lines = lines[:0]
+		for i := range plain {
+			if i%todoEvery == 0 {
+				lines = append(lines, todo[(i/todoEvery)%len(todo)])
+			}
+			lines = append(lines, plain[i])
 		}
 	}
 	home = b.TempDir()
@@ -112,11 +143,22 @@ func coldScan(b *testing.B, home string) index.Summary {
 // parse, fold, one store commit) of 300 files beside just reading them, in
 // one run, and reports the ratio. Target: at most 2x.
 func BenchmarkColdScan(b *testing.B) {
-	home, total := history(b, 300, 330<<10)
+	b.Run("working-history", func(b *testing.B) { benchColdScan(b, false) })
+	b.Run("dense-todo-captures", func(b *testing.B) { benchColdScan(b, true) })
+}
+
+func benchColdScan(b *testing.B, dense bool) {
+	home, total := history(b, 300, 330<<10, dense)
 	readAll(b, home) // page cache
 	b.SetBytes(total)
-	var read, scan time.Duration
+	paths, _ := filepath.Glob(filepath.Join(home, "projects", "*", "*.jsonl"))
+	var read, scan, cat time.Duration
 	for b.Loop() {
+		tc := time.Now()
+		if err := exec.Command("cat", paths...).Run(); err != nil {
+			b.Fatal(err)
+		}
+		cat += time.Since(tc)
 		t0 := time.Now()
 		readAll(b, home)
 		t1 := time.Now()
@@ -130,4 +172,6 @@ func BenchmarkColdScan(b *testing.B) {
 	b.ReportMetric(float64(total)/(read.Seconds()/float64(b.N))/1e6, "read-MB/s")
 	b.ReportMetric(float64(total)/(scan.Seconds()/float64(b.N))/1e6, "scan-MB/s")
 	b.ReportMetric(scan.Seconds()/read.Seconds(), "x-read")
+	b.ReportMetric(float64(total)/(cat.Seconds()/float64(b.N))/1e6, "cat-MB/s")
+	b.ReportMetric(scan.Seconds()/cat.Seconds(), "x-cat")
 }

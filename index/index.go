@@ -245,7 +245,8 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 		prog.Bytes += max(j.file.Size-j.e.st.Offset, 0)
 	}
 	jobs := make(chan job)
-	results := make(chan result)
+	// Buffered so a commit in the coordinator never stalls the workers.
+	results := make(chan result, len(work))
 	var wg sync.WaitGroup
 	for range min(ix.o.Workers, max(len(work), 1)) {
 		wg.Add(1)

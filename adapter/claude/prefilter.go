@@ -9,17 +9,36 @@ import "bytes"
 
 // Tool names and title keys all contain an upper-case 'T', which is rare in
 // JSON keys and ids: one IndexByte pass finds every candidate.
-var tNeedles = [][]byte{
-	[]byte("TodoWrite\""),
-	[]byte("TaskCreate\""),
-	[]byte("TaskUpdate\""),
-	[]byte("TaskList\""),
-	[]byte("Title\":"), // aiTitle, customTitle
-}
+var (
+	toolNeedles = [][]byte{
+		[]byte("TodoWrite\""),
+		[]byte("TaskCreate\""),
+		[]byte("TaskUpdate\""),
+		[]byte("TaskList\""),
+	}
+	titleNeedle = []byte("Title\":") // aiTitle, customTitle
+	// A tool_use block is {"type":"tool_use","id":…,"name":…,"input":…}:
+	// the name is followed by the input. The tool definitions Claude Code
+	// 2.1 logs with every API request ("api-request" lines, tens of KB)
+	// name the same tools followed by a description instead.
+	inputNeedle = []byte(`,"input"`)
+	// Where a producer orders a block's keys otherwise, the line still
+	// counts when its head says it is an assistant message.
+	assistantRole = []byte(`"role":"assistant"`)
+	assistantType = []byte(`{"type":"assistant"`)
+)
 
-// hasToolNeedle reports whether line mentions a todo/task tool or a title
-// line's key. A mention in text is a false positive the parse then drops.
+// headLen is how much of a line the head checks look at: the envelope keys
+// Claude Code writes first (parentUuid, isSidechain, message.id, role) end
+// well before it.
+const headLen = 320
+
+func head(line []byte) []byte { return line[:min(len(line), headLen)] }
+
+// hasToolNeedle reports whether line may hold a todo/task tool call or a
+// title. A mention in text is a false positive the parse then drops.
 func hasToolNeedle(line []byte) bool {
+	assistant := -1 // unknown yet
 	for i := 0; i < len(line); {
 		j := bytes.IndexByte(line[i:], 'T')
 		if j < 0 {
@@ -27,8 +46,24 @@ func hasToolNeedle(line []byte) bool {
 		}
 		i += j
 		rest := line[i:]
-		for _, n := range tNeedles {
-			if bytes.HasPrefix(rest, n) {
+		if bytes.HasPrefix(rest, titleNeedle) {
+			return true
+		}
+		for _, n := range toolNeedles {
+			if !bytes.HasPrefix(rest, n) {
+				continue
+			}
+			if bytes.HasPrefix(rest[len(n):], inputNeedle) {
+				return true
+			}
+			if assistant < 0 {
+				h := head(line)
+				assistant = 0
+				if bytes.HasPrefix(h, assistantType) || bytes.Contains(h, assistantRole) {
+					assistant = 1
+				}
+			}
+			if assistant == 1 {
 				return true
 			}
 		}
@@ -64,7 +99,7 @@ func (d *Decoder) selectLine(line []byte) selection {
 	if hasToolNeedle(line) || bytes.HasPrefix(line, summaryPrefix) {
 		s |= selTool
 	}
-	if d.info.List == "" && bytes.Contains(line, sidechainNeedle) && !bytes.Contains(line, agentIDNeedle) {
+	if d.info.List == "" && isSidechain(line) && !bytes.Contains(line, agentIDNeedle) {
 		s |= selSidechain
 	}
 	for _, id := range d.pendingIDs {
@@ -78,4 +113,18 @@ func (d *Decoder) selectLine(line []byte) selection {
 		s |= selMeta
 	}
 	return s
+}
+
+var (
+	sidechainKey   = []byte(`"isSidechain":`)
+	sidechainFalse = []byte(`"isSidechain":false`)
+)
+
+// isSidechain reads isSidechain from the line's head, where Claude Code
+// writes it (the second key, after parentUuid). Lines without it there —
+// summaries, API request logs, queue operations — are no conversation
+// lines, so no sidechain lines either.
+func isSidechain(line []byte) bool {
+	h := head(line)
+	return bytes.Contains(h, sidechainKey) && !bytes.Contains(h, sidechainFalse) && bytes.Contains(h, sidechainNeedle)
 }

@@ -6,6 +6,8 @@ import (
 	"github.com/tallyhq/tally"
 )
 
+const maxRecentLine = 64 << 10
+
 // Recent reads the newest lines, newest first, for when the session was
 // last active and whose turn it is. Any timestamped line gives the time;
 // the newest user or assistant line gives the turn:
@@ -16,7 +18,13 @@ import (
 //   - a user line (prompt or tool result): the agent is working.
 //
 // stream-json's final "result" line ends the session.
+//
+// Lines longer than maxRecentLine are passed over: parsing one costs more
+// than the milliseconds of activity time it could add.
 func (d *Decoder) Recent(raw []byte, emit func(tally.Event)) bool {
+	if len(raw) > maxRecentLine {
+		return false // an API request log or a huge tool result: the line before it tells as much
+	}
 	if !bytes.Contains(raw, timestampNeedle) {
 		if bytes.Contains(raw, resultNeedle) {
 			if v, err := d.p.ParseBytes(raw); err == nil && string(v.GetStringBytes("type")) == "result" {
