@@ -344,7 +344,9 @@ func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone [
 	touched := make(map[string]bool)
 	for _, e := range changed {
 		b.Files = append(b.Files, e.st)
-		touched[e.st.Session] = true
+		if e.st.Session != "" { // a multi-session file: its parts carry the sessions
+			touched[e.st.Session] = true
+		}
 	}
 	for _, path := range gone {
 		e := ix.files[path]
@@ -354,7 +356,9 @@ func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone [
 		delete(ix.files, path)
 		delete(ix.bySess[e.st.Session], path)
 		b.RemovedFiles = append(b.RemovedFiles, path)
-		touched[e.st.Session] = true
+		if e.st.Session != "" {
+			touched[e.st.Session] = true
+		}
 	}
 	var changes []Change
 	for id := range touched {
