@@ -2,6 +2,7 @@ package tally_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -226,5 +227,20 @@ func TestParseStatus(t *testing.T) {
 	}
 	if _, ok := tally.ParseStatus("deleted"); ok {
 		t.Error(`"deleted" parsed as a status: it means removal, not a state`)
+	}
+}
+
+func TestPromptTitle(t *testing.T) {
+	long := strings.Repeat("é", 100)
+	for in, want := range map[string]string{
+		"  Fix the login bug  ":     "Fix the login bug",
+		"Refactor\nthe second line": "Refactor …",
+		long:                        strings.Repeat("é", tally.MaxTitleRunes-1) + "…",
+		"bad \xff byte":             "bad  byte",
+		"":                          "",
+	} {
+		if got := tally.PromptTitle(in); got != want {
+			t.Errorf("PromptTitle(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -18,8 +18,6 @@ const (
 	// maxSidechainUUIDs bounds the 1.0.x sidechain map. Past it, a line
 	// whose parent was forgotten starts a list of its own.
 	maxSidechainUUIDs = 50000
-	// titleRunes is how much of a first prompt makes a weak title.
-	titleRunes = 80
 )
 
 // callKind is which Task* tool a pending call is: it decides how its

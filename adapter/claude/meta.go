@@ -89,12 +89,12 @@ func promptText(v *fastjson.Value) (string, error) {
 	}
 	s := strings.TrimSpace(string(text))
 	if cmd := slashCommand(s); cmd != "" {
-		return cut(cmd, titleRunes), nil
+		return tally.PromptTitle(cmd), nil
 	}
 	if s == "" || isInjected(s) {
 		return "", nil
 	}
-	return cut(s, titleRunes), nil
+	return tally.PromptTitle(s), nil
 }
 
 // injectedPrefixes start user lines Claude Code writes itself.
@@ -111,18 +111,6 @@ func isInjected(s string) bool {
 		}
 	}
 	return false
-}
-
-// cut keeps the first line of s, at most n runes, marking a cut with "…".
-func cut(s string, n int) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = strings.TrimSpace(s[:i]) + " …"
-	}
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
 // slashCommand turns the echo Claude Code writes for a slash command

@@ -156,7 +156,8 @@ func TestDecoder_SessionFacts(t *testing.T) {
 	}
 	// The prompt, not the <environment_context> Codex sends before it, and
 	// not the prompt of the resumed turn.
-	if st.Title != "Create greet.py with a greet(name) function, add a test and update the README. Keep a plan as you go." || !st.TitleWeak {
+	const prompt = "Create greet.py with a greet(name) function, add a test and update the README. Keep a plan as you go."
+	if st.Title != tally.PromptTitle(prompt) || !strings.HasPrefix(prompt, strings.TrimSuffix(st.Title, "…")) || !st.TitleWeak {
 		t.Errorf("title %q (weak %v), want the first prompt, weak", st.Title, st.TitleWeak)
 	}
 	if want := time.Date(2026, 11, 22, 14, 6, 40, 509e6, time.UTC); !st.StartedAt.Equal(want) {

@@ -3,7 +3,6 @@ package codex
 import (
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
 	"github.com/valyala/fastjson"
@@ -152,20 +151,10 @@ func (d *decoder) title(item *fastjson.Value, at time.Time, emit func(tally.Even
 	}
 }
 
-// maxTitle bounds a title taken from a prompt, in runes.
-const maxTitle = 120
-
 func titleOf(text string) string {
 	text = strings.TrimSpace(text)
 	if text == "" || strings.HasPrefix(text, "<") || strings.HasPrefix(text, "# AGENTS.md") {
 		return ""
 	}
-	if i := strings.IndexByte(text, '\n'); i >= 0 {
-		text = strings.TrimSpace(text[:i])
-	}
-	if utf8.RuneCountInString(text) > maxTitle {
-		r := []rune(text)
-		text = string(r[:maxTitle]) + "…"
-	}
-	return text
+	return tally.PromptTitle(text)
 }

@@ -9,9 +9,6 @@ import (
 	"github.com/valyala/fastjson"
 )
 
-// titleRunes is how much of a first prompt makes a weak title.
-const titleRunes = 80
-
 // sessionMeta is what a header, a $set or a legacy record says of the
 // session.
 type sessionMeta struct {
@@ -158,11 +155,7 @@ func titleOf(text []byte) (string, error) {
 	if strings.HasPrefix(s, contextOpen) {
 		return "", nil
 	}
-	s, _, _ = strings.Cut(s, "\n")
-	if utf8.RuneCountInString(s) > titleRunes {
-		s = string([]rune(s)[:titleRunes]) + "…"
-	}
-	return s, nil
+	return tally.PromptTitle(s), nil
 }
 
 // str reads a string field, "" if absent or null, refusing other types and

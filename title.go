@@ -1,0 +1,25 @@
+package tally
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxTitleRunes bounds a title made from a prompt.
+const MaxTitleRunes = 80
+
+// PromptTitle makes a session title of the first prompt a user typed: its
+// first line, trimmed, cut to MaxTitleRunes with "…", as valid UTF-8. A
+// prompt of several lines ends in " …" to say there is more. Every adapter
+// makes its weak titles with it, so titles look alike whatever the agent.
+func PromptTitle(prompt string) string {
+	s := strings.ToValidUTF8(strings.TrimSpace(prompt), "")
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i]) + " …"
+	}
+	if utf8.RuneCountInString(s) <= MaxTitleRunes {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:MaxTitleRunes-1])) + "…"
+}
