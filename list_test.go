@@ -1,6 +1,7 @@
 package tally_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -242,5 +243,50 @@ func TestPromptTitle(t *testing.T) {
 		if got := tally.PromptTitle(in); got != want {
 			t.Errorf("PromptTitle(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The rows of seed 01's "Robustness Properties" table that the edge cases
+// above do not already name.
+func TestList_Apply_SeedRobustnessProperties(t *testing.T) {
+	t.Run("TaskIdAssignment before TaskCreate still links (a guard the seed thought unneeded)", func(t *testing.T) {
+		l := fold(assign("c1", "7"), create("c1", "late create"), update("u", "7", tally.StatusCompleted))
+		if got := titles(l); !reflect.DeepEqual(got, []string{"late create=completed"}) {
+			t.Fatalf("items = %v", got)
+		}
+		if len(l.EarlyIDs) != 0 {
+			t.Errorf("early ids kept after use: %v", l.EarlyIDs)
+		}
+	})
+	t.Run("no unbounded accumulation: deleted tasks leave nothing behind but their call ids", func(t *testing.T) {
+		var evs []tally.Event
+		for i := range 200 {
+			id := fmt.Sprint(i)
+			evs = append(evs, create("c"+id, "t"+id), assign("c"+id, id),
+				tally.Event{Kind: tally.EventTaskUpdate, ToolUseID: "d" + id, Patch: tally.TaskPatch{ID: id, Deleted: true}})
+		}
+		l := fold(evs...)
+		if l.Len() != 0 || len(l.Tasks) != 0 {
+			t.Fatalf("%d tasks left after deleting all", l.Len())
+		}
+	})
+	t.Run("watcher overflow recovery: a catch-up re-read applies nothing twice", func(t *testing.T) {
+		evs := []tally.Event{create("c1", "a"), assign("c1", "1"),
+			{Kind: tally.EventTaskUpdate, ToolUseID: "b", Patch: tally.TaskPatch{ID: "1", AddBlockedBy: []string{"2"}}}}
+		l := fold(append(evs, evs...)...)
+		if got := l.Items()[0].BlockedBy; len(got) != 1 {
+			t.Fatalf("blockedBy = %v after a re-read", got)
+		}
+	})
+}
+
+func TestFileState_Reset_KeepsNameAndCountsTheReset(t *testing.T) {
+	// "File replacement: task_items cleared on offset rollback; clean
+	// re-accumulation from offset 0" (seed 01).
+	f := &tally.FileState{Path: "p", Session: "s", Agent: tally.AgentClaude, Offset: 99}
+	f.Apply(create("c1", "a"))
+	f.Reset()
+	if f.Offset != 0 || len(f.Lists) != 0 || f.Path != "p" || f.Session != "s" || f.Stats.Resets != 1 {
+		t.Fatalf("after Reset: %+v", f)
 	}
 }
