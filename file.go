@@ -19,7 +19,7 @@ type FileState struct {
 	// Identity and Head tell a file replaced or rewritten from the one the
 	// offset belongs to (the tail package sets and compares them).
 	Identity string `json:"identity,omitempty"`
-	Head     uint64 `json:"head,omitempty"`
+	Head     uint64 `json:"head,omitempty,string"` // a string: JSON numbers lose 64-bit precision
 
 	Project   string    `json:"project,omitempty"`
 	Title     string    `json:"title,omitempty"`
@@ -146,4 +146,31 @@ func Merge(files []*FileState) Record {
 		r.Stats.Files++
 	}
 	return r
+}
+
+// FileMark is what the indexer keeps in memory of a file whose session is
+// over: where it stopped and what the file was, so that a change is noticed,
+// without the lists. Memory then grows with the sessions still going, not
+// with history; the full state comes back from the store when the file
+// changes.
+type FileMark struct {
+	Path     string
+	Session  string
+	Agent    Agent
+	Offset   int64
+	Identity string
+	Head     uint64
+	LastAt   time.Time
+}
+
+// Mark is f without its lists.
+func (f *FileState) Mark() FileMark {
+	return FileMark{Path: f.Path, Session: f.Session, Agent: f.Agent, Offset: f.Offset, Identity: f.Identity, Head: f.Head, LastAt: f.LastAt}
+}
+
+// Cold is a state holding only the mark: it answers whether the file
+// changed, and must be replaced by the saved state before anything is
+// folded into it.
+func (m FileMark) Cold() *FileState {
+	return &FileState{Path: m.Path, Session: m.Session, Agent: m.Agent, Offset: m.Offset, Identity: m.Identity, Head: m.Head, LastAt: m.LastAt}
 }

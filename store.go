@@ -10,8 +10,11 @@ import (
 // default) and, for teams, store/postgres. store/storetest is the suite
 // every implementation passes.
 type Store interface {
-	// Files returns the saved state of every file, to resume from.
-	Files(ctx context.Context) ([]*FileState, error)
+	// FileMarks returns what the indexer keeps in memory of every saved
+	// file: enough to tell whether it changed, not what it folded to.
+	FileMarks(ctx context.Context) ([]FileMark, error)
+	// File returns one file's saved state; none is CodeNotFound.
+	File(ctx context.Context, path string) (*FileState, error)
 	// Commit writes a batch in one transaction: either every file state,
 	// its offset and the session records land, or none does. A crash in
 	// the middle of a scan therefore resumes from a consistent point.

@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -174,4 +176,53 @@ func benchColdScan(b *testing.B, dense bool) {
 	b.ReportMetric(scan.Seconds()/read.Seconds(), "x-read")
 	b.ReportMetric(float64(total)/(cat.Seconds()/float64(b.N))/1e6, "cat-MB/s")
 	b.ReportMetric(scan.Seconds()/cat.Seconds(), "x-cat")
+}
+
+// BenchmarkScanMemory scans 10,000 sessions and reports the peak Go heap
+// during the scan and the heap kept after it: memory is to follow the
+// sessions still going (none here: the history is old), not the history.
+func BenchmarkScanMemory(b *testing.B) {
+	home, total := history(b, 10000, 32<<10, false)
+	b.SetBytes(total)
+	for b.Loop() {
+		var peak atomic.Uint64
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			var ms runtime.MemStats
+			for {
+				runtime.ReadMemStats(&ms)
+				if ms.HeapInuse > peak.Load() {
+					peak.Store(ms.HeapInuse)
+				}
+				select {
+				case <-stop:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+		}()
+		ctx := context.Background()
+		st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "tally.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{claude.New(claude.Options{ConfigDir: home})}, Store: st})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ix.Scan(ctx); err != nil {
+			b.Fatal(err)
+		}
+		close(stop)
+		<-done
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MB")
+		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "kept-heap-MB")
+		runtime.KeepAlive(ix)
+		st.Close()
+	}
 }

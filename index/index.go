@@ -80,6 +80,10 @@ type Change struct {
 	Record tally.Record
 }
 
+// commitFiles bounds how many folded files a scan holds before committing:
+// their states are in memory until then, and are encoded all at once.
+const commitFiles = 128
+
 // Indexer is the one owner of every file state.
 type Indexer struct {
 	o      Options
@@ -101,6 +105,38 @@ type entry struct {
 	// parent is set for one session's part of a multi-session file: the
 	// path of that file, whose entry decides when the part is re-read.
 	parent string
+	// cold: st holds only the file's mark (tally.FileMark.Cold); the
+	// full state is in the store, read back by warm when needed.
+	cold bool
+	// busy: a worker holds the entry; nobody else may touch st.
+	busy bool
+}
+
+// warm replaces a cold entry's mark with the saved state. A state the
+// store does not have (or has damaged) starts over: the file is read again
+// from offset 0.
+func (ix *Indexer) warm(ctx context.Context, e *entry) error {
+	if !e.cold {
+		return nil
+	}
+	st, err := ix.o.Store.File(ctx, e.st.Path)
+	switch {
+	case err == nil:
+	case tally.ErrorCode(err) == tally.CodeNotFound:
+		st = &tally.FileState{Path: e.st.Path, Agent: e.st.Agent, Session: e.st.Session}
+	default:
+		return err
+	}
+	e.st, e.cold = st, false
+	return nil
+}
+
+// cool drops an entry's lists from memory once its session is over: memory
+// then follows the sessions still going, not the length of history.
+func (ix *Indexer) cool(e *entry) {
+	if !e.cold && ix.o.Now().Sub(e.st.LastAt) > tally.EndedAfter {
+		e.st, e.cold, e.dec = e.st.Mark().Cold(), true, nil
+	}
 }
 
 // New loads the saved file states from the store.
@@ -121,12 +157,13 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 		o.Now = time.Now
 	}
 	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change](), ready: make(chan struct{})}
-	saved, err := o.Store.Files(ctx)
+	marks, err := o.Store.FileMarks(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for _, st := range saved {
-		e := &entry{st: st}
+	for _, m := range marks {
+		st := m.Cold()
+		e := &entry{st: st, cold: true}
 		if i := strings.LastIndexByte(st.Path, '#'); i > 0 {
 			if f, ok := tail.Claim(o.Adapters, st.Path[:i]); ok && f.Info.Whole {
 				e.found, e.parent = f, st.Path[:i]
@@ -243,6 +280,7 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 	})
 	for _, j := range work {
 		prog.Bytes += max(j.file.Size-j.e.st.Offset, 0)
+		j.e.busy = true
 	}
 	jobs := make(chan job)
 	// Buffered so a commit in the coordinator never stalls the workers.
@@ -254,7 +292,7 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 			defer wg.Done()
 			r := tail.NewReader()
 			for j := range jobs {
-				results <- ix.sync(r, j)
+				results <- ix.sync(ctx, r, j)
 			}
 		}()
 	}
@@ -274,6 +312,7 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 	pending := make(map[string]*entry)
 	lastCommit := time.Now()
 	for res := range results {
+		res.e.busy = false
 		prog.FilesDone++
 		prog.BytesDone += res.e.st.Stats.Bytes - res.before.Bytes
 		sum.Files++
@@ -298,13 +337,17 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 		if ix.o.OnProgress != nil {
 			ix.o.OnProgress(prog)
 		}
-		if time.Since(lastCommit) > ix.o.CommitEvery && len(pending) > 0 {
-			if err := ix.commit(ctx, pending, nil); err != nil {
+		if len(pending) > 0 && (time.Since(lastCommit) > ix.o.CommitEvery || len(pending) >= commitFiles) {
+			ready, later := ix.settled(pending)
+			if err := ix.commit(ctx, ready, nil); err != nil {
 				errs = append(errs, err)
 			}
-			pending = make(map[string]*entry)
+			pending = later
 			lastCommit = time.Now()
 		}
+	}
+	for _, j := range work {
+		j.e.busy = false // those a cancelled scan never handed out
 	}
 	if len(pending) > 0 || len(gone) > 0 {
 		if err := ix.commit(ctx, pending, gone); err != nil {
@@ -318,8 +361,33 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 	return sum, errors.Join(errs...)
 }
 
-func (ix *Indexer) sync(r *tail.Reader, j job) result {
+// settled splits pending files into those whose sessions can be committed
+// now and those of sessions a worker still holds a file of: a record is
+// made of all its files, and a held one is not to be read.
+func (ix *Indexer) settled(pending map[string]*entry) (ready, later map[string]*entry) {
+	ready, later = make(map[string]*entry), make(map[string]*entry)
+	for path, e := range pending {
+		held := false
+		for p := range ix.bySess[e.st.Session] {
+			if ix.files[p].busy {
+				held = true
+				break
+			}
+		}
+		if held {
+			later[path] = e
+		} else {
+			ready[path] = e
+		}
+	}
+	return ready, later
+}
+
+func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 	e := j.e
+	if err := ix.warm(ctx, e); err != nil {
+		return result{e: e, err: err}
+	}
 	res := result{e: e, before: e.st.Stats}
 	newDec := func() (tally.Decoder, error) {
 		return e.found.Adapter.NewDecoder(e.found.Info, e.st.Decoder)
@@ -334,6 +402,11 @@ func (ix *Indexer) sync(r *tail.Reader, j job) result {
 	e.dec, res.changed, res.diags, res.err = r.Sync(e.st, j.file, e.found.Info.Whole, e.dec, newDec)
 	// The offset moved even when no list did: save it either way.
 	res.changed = res.changed || e.st.Stats.Bytes != res.before.Bytes || e.st.Stats.Resets != res.before.Resets
+	// A decoder holds parse buffers as big as the longest line it met:
+	// only a session still going keeps one for its next append.
+	if ix.o.Now().Sub(e.st.LastAt) > tally.EndedAfter {
+		e.dec = nil
+	}
 	return res
 }
 
@@ -371,6 +444,9 @@ func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone [
 		}
 		states := make([]*tally.FileState, 0, len(paths))
 		for p := range paths {
+			if err := ix.warm(ctx, ix.files[p]); err != nil {
+				return err
+			}
 			states = append(states, ix.files[p].st)
 		}
 		rec := tally.Merge(states)
@@ -382,6 +458,14 @@ func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone [
 	}
 	for _, c := range changes {
 		ix.broker.Publish(c)
+	}
+	for id := range touched {
+		for p := range ix.bySess[id] {
+			ix.cool(ix.files[p])
+		}
+	}
+	for _, e := range changed {
+		ix.cool(e) // a multi-session file's own state
 	}
 	return nil
 }
@@ -515,34 +599,21 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
 	return err
 }
 
-// Records returns the current record of every session, for surfaces that
-// start from a snapshot.
-func (ix *Indexer) Records() []tally.Record {
-	ix.round.Lock()
-	defer ix.round.Unlock()
-	out := make([]tally.Record, 0, len(ix.bySess))
-	for _, paths := range ix.bySess {
-		states := make([]*tally.FileState, 0, len(paths))
-		for p := range paths {
-			states = append(states, ix.files[p].st)
-		}
-		if len(states) > 0 {
-			out = append(out, tally.Merge(states))
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].LastActivity.After(out[j].LastActivity) })
-	return out
-}
-
 // syncMulti reads a multi-session file whole and folds each session it
 // holds from scratch.
 func (ix *Indexer) syncMulti(j job, md tally.MultiDecoder, res result) result {
 	e := j.e
-	sessions, err := md.Sessions(context.Background(), e.st.Path)
+	sessions, diags, err := md.Sessions(context.Background(), e.st.Path)
 	if err != nil {
 		res.err = err
 		return res
 	}
+	// The file is read whole each time, so its bad rows are those of this
+	// read: the count is set, not added to earlier reads', and all of it
+	// goes to this scan's summary, as all of diags goes to OnDiagnostic.
+	res.diags = diags
+	e.st.Stats.Malformed = int64(len(diags))
+	res.before.Malformed = 0
 	res.parts = make(map[string]*tally.FileState, len(sessions))
 	for id, events := range sessions {
 		st := &tally.FileState{Path: tally.MultiPath(e.st.Path, id), Agent: e.st.Agent, Session: id, Identity: j.file.Identity}

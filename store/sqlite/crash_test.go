@@ -79,10 +79,7 @@ func checkOneGeneration(t *testing.T, path string) int {
 	s := openTemp(t, path)
 	defer s.Close()
 	ctx := context.Background()
-	fs, err := s.Files(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fs := allFiles(t, ctx, s)
 	recs, err := s.Sessions(ctx, tally.SessionFilter{})
 	if err != nil {
 		t.Fatal(err)

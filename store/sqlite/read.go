@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"math"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tallyhq/tally"
 )
@@ -17,35 +20,67 @@ const MinPrefix = 4
 // maxCandidates bounds the ids an ambiguous prefix error names.
 const maxCandidates = 5
 
-// Files returns every file's saved state, by path. A row whose state is
-// not valid JSON is skipped and reported by Skipped: the indexer then
-// reads that file again from the start, which rewrites the row.
-func (s *Store) Files(ctx context.Context) ([]*tally.FileState, error) {
-	const op = "sqlite.Files"
+// FileMarks returns every file's mark, by path. The marks are read out of
+// the state JSON by SQLite itself: the lists are never decoded, so this
+// costs memory by the number of files, not by their history.
+func (s *Store) FileMarks(ctx context.Context) ([]tally.FileMark, error) {
+	const op = "sqlite.FileMarks"
 	rows, err := s.stmts.files.QueryContext(ctx)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
-	var out []*tally.FileState
+	var out []tally.FileMark
 	for rows.Next() {
-		var path string
-		var state []byte
-		if err := rows.Scan(&path, &state); err != nil {
+		var m tally.FileMark
+		var agent, last, head string
+		var valid bool
+		if err := rows.Scan(&m.Path, &m.Session, &agent, &m.Offset, &m.Identity, &head, &last, &valid); err != nil {
 			return nil, s.wrap(op, err)
 		}
-		st := new(tally.FileState)
-		if err := json.Unmarshal(state, st); err != nil {
-			s.skip("files", path, err)
+		if !valid {
+			s.skip("files", m.Path, errors.New("the saved state is not valid JSON"))
 			continue
 		}
-		st.Path = path // the key is the truth: the JSON copy may be stale
-		out = append(out, st)
+		m.Agent = tally.Agent(agent)
+		if m.Head, err = strconv.ParseUint(head, 10, 64); err != nil {
+			s.skip("files", m.Path, err)
+			continue
+		}
+		if last != "" {
+			if m.LastAt, err = time.Parse(time.RFC3339Nano, last); err != nil {
+				s.skip("files", m.Path, err)
+				continue
+			}
+		}
+		out = append(out, m)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, s.wrap(op, err)
 	}
 	return out, nil
+}
+
+// File returns one file's saved state. A row whose state is not valid JSON
+// is reported as CodeNotFound, so the indexer reads the file again from the
+// start, which rewrites the row; the damage is also counted by Skipped.
+func (s *Store) File(ctx context.Context, path string) (*tally.FileState, error) {
+	const op = "sqlite.File"
+	var state []byte
+	err := s.stmts.fileByPath.QueryRowContext(ctx, path).Scan(&state)
+	if err == sql.ErrNoRows {
+		return nil, tally.Errorf(tally.CodeNotFound, op, "no saved state for %s", path)
+	}
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	st := new(tally.FileState)
+	if err := json.Unmarshal(state, st); err != nil {
+		s.skip("files", path, err)
+		return nil, tally.Errorf(tally.CodeNotFound, op, "the saved state of %s is damaged (%v); it is read again from the start", path, err)
+	}
+	st.Path = path // the key is the truth: the JSON copy may be stale
+	return st, nil
 }
 
 // Sessions lists records newest activity first (ties by id, descending).

@@ -83,11 +83,11 @@ func (s *Store) open(ctx context.Context) error {
 	var err error
 	// _txlock=immediate: a write transaction takes the write lock when it
 	// begins, where busy_timeout can wait for it, instead of failing when
-	// a read lock is upgraded half way through. A commit of a cold scan
-	// touches a few MB of pages: a larger cache and mmap save re-reading
-	// them with a syscall each.
+	// a read lock is upgraded half way through. Page caches stay small and
+	// the file is not mapped: Tally runs beside the agents all day, and its
+	// memory is to follow the sessions going on, not the size of the index.
 	s.w, err = sql.Open("sqlite", dsn(s.path, "_txlock=immediate", "_pragma=journal_mode(WAL)",
-		"_pragma=synchronous(NORMAL)", "_pragma=cache_size(-32000)", "_pragma=mmap_size(268435456)"))
+		"_pragma=synchronous(NORMAL)", "_pragma=cache_size(-4000)"))
 	if err != nil {
 		return s.wrap(op, err)
 	}
@@ -96,7 +96,7 @@ func (s *Store) open(ctx context.Context) error {
 	if err := s.migrate(ctx); err != nil {
 		return err
 	}
-	s.r, err = sql.Open("sqlite", dsn(s.path, "_query_only=1", "_pragma=cache_size(-16000)", "_pragma=mmap_size(268435456)"))
+	s.r, err = sql.Open("sqlite", dsn(s.path, "_query_only=1"))
 	if err != nil {
 		return s.wrap(op, err)
 	}

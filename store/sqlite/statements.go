@@ -18,7 +18,7 @@ var queryFS embed.FS
 type statements struct {
 	upsertFile, upsertSession, deleteFile, deleteSession         *sql.Stmt
 	files, sessions, sessionsAgent, sessionByID, sessionByPrefix *sql.Stmt
-	changed                                                      *sql.Stmt
+	changed, fileByPath                                          *sql.Stmt
 	all                                                          []*sql.Stmt
 }
 
@@ -38,6 +38,7 @@ func (st *statements) prepare(ctx context.Context, w, r *sql.DB) error {
 		{r, "session_by_id", &st.sessionByID},
 		{r, "session_by_prefix", &st.sessionByPrefix},
 		{r, "changed", &st.changed},
+		{r, "file_by_path", &st.fileByPath},
 	} {
 		text, err := queryFS.ReadFile("sql/" + p.name + ".sql")
 		if err != nil {

@@ -66,9 +66,9 @@ func testConcurrentReaders(t *testing.T, open Opener) {
 }
 
 func checkOneGeneration(ctx context.Context, s tally.Store, n int) error {
-	fs, err := s.Files(ctx)
+	fs, err := s.FileMarks(ctx)
 	if err != nil {
-		return fmt.Errorf("Files during commits: %w", err)
+		return fmt.Errorf("FileMarks during commits: %w", err)
 	}
 	if len(fs) != n {
 		return fmt.Errorf("Files during commits: %d files, want %d", len(fs), n)

@@ -44,19 +44,30 @@ func commit(t *testing.T, s tally.Store, b tally.Batch) {
 	}
 }
 
-// files returns the saved states by path.
+// files returns the saved states by path: every file FileMarks names,
+// read back with File, its mark checked against the state.
 func files(t *testing.T, s tally.Store) map[string]*tally.FileState {
 	t.Helper()
-	got, err := s.Files(context.Background())
+	marks, err := s.FileMarks(context.Background())
 	if err != nil {
-		t.Fatalf("Files: %v", err)
+		t.Fatalf("FileMarks: %v", err)
 	}
-	m := make(map[string]*tally.FileState, len(got))
-	for _, f := range got {
-		if m[f.Path] != nil {
-			t.Errorf("Files returned %s twice", f.Path)
+	m := make(map[string]*tally.FileState, len(marks))
+	for _, mk := range marks {
+		if m[mk.Path] != nil {
+			t.Errorf("FileMarks returned %s twice", mk.Path)
 		}
-		m[f.Path] = f
+		f, err := s.File(context.Background(), mk.Path)
+		if err != nil {
+			t.Fatalf("File(%s): %v", mk.Path, err)
+		}
+		if got := f.Mark(); got != mk {
+			t.Errorf("mark of %s = %+v, the state says %+v", mk.Path, mk, got)
+		}
+		m[mk.Path] = f
+	}
+	if _, err := s.File(context.Background(), "/no/such/file"); tally.ErrorCode(err) != tally.CodeNotFound {
+		t.Errorf("File of an unknown path: %v, want not found", err)
 	}
 	return m
 }

@@ -57,18 +57,29 @@ func (m *memStore) Changed(_ context.Context, since int64) ([]tally.Record, int6
 	return out, next, nil
 }
 
-func (m *memStore) Files(context.Context) ([]*tally.FileState, error) {
+func (m *memStore) FileMarks(context.Context) ([]tally.FileMark, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	var out []*tally.FileState
+	var out []tally.FileMark
 	for _, js := range m.files {
 		st := new(tally.FileState)
 		if err := json.Unmarshal(js, st); err != nil {
 			return nil, err
 		}
-		out = append(out, st)
+		out = append(out, st.Mark())
 	}
 	return out, nil
+}
+
+func (m *memStore) File(_ context.Context, path string) (*tally.FileState, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	js, ok := m.files[path]
+	if !ok {
+		return nil, tally.Errorf(tally.CodeNotFound, "mem.File", "no file %s", path)
+	}
+	st := new(tally.FileState)
+	return st, json.Unmarshal(js, st)
 }
 
 func (m *memStore) Commit(ctx context.Context, b tally.Batch) error {
