@@ -78,8 +78,17 @@ type ParseCounter interface {
 // changes, Sessions reads it whole and returns every session's events, in
 // order, keyed by session id. Each session is then folded from scratch and
 // stored like a log file of its own, named MultiPath(path, id).
+//
+// A row Sessions cannot use (its JSON unreadable, its session gone) never
+// fails the read: it is left out and reported in diags, one Diagnostic per
+// row, with Path the file's path, Offset the row's SQLite rowid where the
+// decoder has it (0 where it has not), and Msg naming the table, the row
+// and what was wrong. A decoder lists a bounded number of rows; when there
+// were more, its last Diagnostic says how many in all. A value that is
+// merely unknown, such as a status word, is kept (Item.RawStatus), not
+// reported. The error is for a file that cannot be read at all.
 type MultiDecoder interface {
-	Sessions(ctx context.Context, path string) (map[string][]Event, error)
+	Sessions(ctx context.Context, path string) (sessions map[string][]Event, diags []Diagnostic, err error)
 }
 
 // MultiPath names one session's part of a multi-session file.

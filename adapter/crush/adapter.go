@@ -75,7 +75,7 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 
 // NewDecoder returns the decoder of a database Match accepted.
 func (a *Adapter) NewDecoder(tally.FileInfo, []byte) (tally.Decoder, error) {
-	return dbDecoder{}, nil
+	return dbDec, nil
 }
 
 // project is the directory a database belongs to: the parent of its

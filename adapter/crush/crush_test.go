@@ -1,8 +1,6 @@
 package crush
 
 import (
-	"context"
-	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/agentdb/agentdbtest"
 )
 
 const (
@@ -19,61 +18,20 @@ const (
 	build = "5e0c1d2a-3b4c-4d5e-8f60-718293a4b5c6"
 )
 
-// buildDB creates <tmp>/proj/.crush/crush.db from a testdata script, in WAL
-// mode as Crush keeps it, with an open writer connection.
-func buildDB(t testing.TB, script string) (string, *sql.DB) {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", script))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "proj", dataDirName)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, dbName)
-	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.SetMaxOpenConns(1)
-	t.Cleanup(func() { w.Close() })
-	if _, err := w.Exec(string(src)); err != nil {
-		t.Fatalf("%s: %v", script, err)
-	}
-	return path, w
+// fx is how Crush keeps a project's crush.db: in its .crush directory.
+var fx = agentdbtest.Fixture{
+	Agent: tally.AgentCrush,
+	Rel:   filepath.Join(dataDirName, dbName),
+	New:   func(root string) tally.Adapter { return New(Options{Roots: []string{root}}) },
 }
 
-func sessions(t testing.TB, path string) map[string][]tally.Event {
-	t.Helper()
-	root := filepath.Dir(filepath.Dir(path))
-	a := New(Options{Roots: []string{root}})
-	fi, ok := a.Match(root, path)
-	if !ok {
-		t.Fatalf("Match(%s) = false", path)
-	}
-	dec, _ := a.NewDecoder(fi, nil)
-	got, err := dec.(tally.MultiDecoder).Sessions(context.Background(), path)
-	if err != nil {
-		t.Fatalf("Sessions: %v", err)
-	}
-	return got
-}
-
-func fold(id string, evs []tally.Event) *tally.FileState {
-	st := &tally.FileState{Session: id, Agent: tally.AgentCrush}
-	for _, ev := range evs {
-		st.Apply(ev)
-	}
-	return st
-}
-
-func list(st *tally.FileState, name string) []tally.Item {
-	if l := st.Lists[name]; l != nil {
-		return l.Items()
-	}
-	return nil
-}
+var (
+	buildDB  = fx.Build
+	sessions = fx.Sessions // a sound database: no diagnostics
+	readDB   = fx.Read
+	fold     = fx.Fold
+	list     = agentdbtest.List
+)
 
 func todo(title, active string, s tally.Status, raw string) tally.Item {
 	return tally.Item{Title: title, ActiveForm: active, Status: s, RawStatus: raw, Source: tally.SourceTodo}
@@ -137,20 +95,7 @@ func TestSessions_SeesWALWrites(t *testing.T) {
 }
 
 func TestSessions_NotADatabase(t *testing.T) {
-	path := filepath.Join(t.TempDir(), dbName)
-	if err := os.WriteFile(path, []byte("no SQLite here, only text that is long enough for a header ....."), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := (dbDecoder{}).Sessions(context.Background(), path); tally.ErrorCode(err) != tally.CodeInvalid {
-		t.Errorf("err = %v, want invalid", err)
-	}
-	other, w := buildDB(t, "built-crush.sql")
-	if _, err := w.Exec("ALTER TABLE sessions RENAME TO chats"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := (dbDecoder{}).Sessions(context.Background(), other); tally.ErrorCode(err) != tally.CodeInvalid {
-		t.Errorf("no sessions table: err = %v, want invalid", err)
-	}
+	fx.Invalid(t, "built-crush.sql", "ALTER TABLE sessions RENAME TO chats")
 }
 
 func TestAdapter_Match(t *testing.T) {
@@ -185,8 +130,11 @@ func FuzzTodos(f *testing.F) {
 	f.Add([]byte(`[{"content":1}]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		items, ok := todoItems(&sessionRow{todos: data, hasTodos: len(data) > 0})
+		items, ok, err := todoItems(data)
 		if !ok {
+			if err == nil && len(data) > 0 {
+				t.Fatal("a list neither read nor reported")
+			}
 			return
 		}
 		if _, err := json.Marshal(items); err != nil {

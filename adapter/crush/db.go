@@ -5,31 +5,31 @@ import (
 	"database/sql"
 	_ "embed"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tallyhq/tally"
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"github.com/tallyhq/tally/adapter/internal/agentdb"
 )
 
 // dbDecoder reads crush.db, which holds every session of one project: it
-// is a tally.MultiDecoder, not a line decoder.
-type dbDecoder struct{}
+// is a tally.MultiDecoder, not a line decoder: the
+// agentdb.DB it embeds refuses lines.
+type dbDecoder struct{ agentdb.DB }
 
-var _ tally.MultiDecoder = dbDecoder{}
+// dbDec is the decoder of every database the adapter matches.
+var dbDec = dbDecoder{agentdb.DB{Name: "Crush", Pkg: "crush", File: dbName}}
 
-func (dbDecoder) Line([]byte, int64, func(tally.Event)) error {
-	return tally.Errorf(tally.CodeInvalid, "crush.Line", "crush.db is a SQLite database: it is read whole with Sessions, not line by line")
-}
-
-func (dbDecoder) State() []byte { return nil }
+var _ tally.MultiDecoder = dbDec
 
 //go:embed sql/last_message.sql
 var lastMessageSQL string
 
 type sessionRow struct {
 	id, parent, title  string
-	todos              []byte
-	hasTodos           bool
+	items              []tally.Item
+	hasList            bool
 	created, updated   int64
 	lastAt             int64
 	lastRole           string
@@ -37,30 +37,36 @@ type sessionRow struct {
 }
 
 // Sessions reads crush.db: each session's title and times, its todos (the
-// whole current list, a JSON column), and whose turn it is.
-func (dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, error) {
-	db, err := openReadOnly(path)
-	if err != nil {
-		return nil, dbError(path, err)
-	}
-	defer db.Close()
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, dbError(path, err)
-	}
-	defer tx.Rollback()
-	rows, order, err := readSessions(ctx, tx)
-	if err != nil {
-		return nil, dbError(path, err)
-	}
-	if err := readLast(ctx, tx, rows); err != nil {
-		return nil, dbError(path, err)
-	}
-	return events(rows, order, project(path)), nil
+// whole current list, a JSON column), and whose turn it is. sessions has a
+// text key, so a row whose todos cannot be read is a diagnostic named by
+// its id, with Offset 0.
+func (d dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
+	return d.DB.Sessions(ctx, path, &dbState{proj: project(path)})
 }
 
-func readSessions(ctx context.Context, tx *sql.Tx) (map[string]*sessionRow, []string, error) {
-	cols, err := columns(ctx, tx, "sessions")
+// dbState is what one read of crush.db found.
+type dbState struct {
+	rows  map[string]*sessionRow
+	order []string // session ids by created_at
+	proj  string
+}
+
+// Read reads the sessions, with their lists, and their newest messages.
+func (st *dbState) Read(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) (err error) {
+	if st.rows, st.order, err = readSessions(ctx, tx, diags); err != nil {
+		return err
+	}
+	return readLast(ctx, tx, st.rows)
+}
+
+// Events builds the sessions' events; every row unusable was reported by
+// Read.
+func (st *dbState) Events(*agentdb.Diags) map[string][]tally.Event {
+	return events(st.rows, st.order, st.proj)
+}
+
+func readSessions(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) (map[string]*sessionRow, []string, error) {
+	cols, err := agentdb.Columns(ctx, tx, "sessions")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,10 +92,13 @@ func readSessions(ctx context.Context, tx *sql.Tx) (map[string]*sessionRow, []st
 	var order []string
 	for rs.Next() {
 		var r sessionRow
-		if err := rs.Scan(&r.id, &r.parent, &r.title, &r.todos, &r.created, &r.updated); err != nil {
+		var todos []byte
+		if err := rs.Scan(&r.id, &r.parent, &r.title, &todos, &r.created, &r.updated); err != nil {
 			return nil, nil, err
 		}
-		r.hasTodos = len(r.todos) > 0
+		if r.items, r.hasList, err = todoItems(todos); err != nil {
+			diags.Add(0, "sessions", fmt.Sprintf("%q", r.id), "todos "+err.Error()+"; the session shows no list")
+		}
 		rows[r.id] = &r
 		order = append(order, r.id)
 	}
@@ -97,7 +106,7 @@ func readSessions(ctx context.Context, tx *sql.Tx) (map[string]*sessionRow, []st
 }
 
 func readLast(ctx context.Context, tx *sql.Tx, rows map[string]*sessionRow) error {
-	cols, err := columns(ctx, tx, "messages")
+	cols, err := agentdb.Columns(ctx, tx, "messages")
 	if err != nil || !cols["session_id"] || !cols["updated_at"] || !cols["role"] || !cols["finished_at"] {
 		return err
 	}
@@ -133,8 +142,8 @@ func events(rows map[string]*sessionRow, order []string, proj string) map[string
 			continue
 		}
 		evs := []tally.Event{{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: id, Title: r.title, Project: proj}, At: unixTime(r.created)}}
-		if items, ok := todoItems(r); ok {
-			evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: items, At: unixTime(r.updated)})
+		if r.hasList {
+			evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: r.items, At: unixTime(r.updated)})
 		}
 		end := tally.Meta{}
 		if r.hasFinal {
@@ -151,8 +160,8 @@ func events(rows map[string]*sessionRow, order []string, proj string) map[string
 	}
 	for _, id := range children {
 		r := rows[id]
-		if items, ok := todoItems(r); ok && out[root(rows, id)] != nil {
-			out[root(rows, id)] = append(out[root(rows, id)], tally.Event{Kind: tally.EventSnapshot, List: id, Items: items, At: unixTime(r.updated)})
+		if r.hasList && out[root(rows, id)] != nil {
+			out[root(rows, id)] = append(out[root(rows, id)], tally.Event{Kind: tally.EventSnapshot, List: id, Items: r.items, At: unixTime(r.updated)})
 		}
 	}
 	return out
@@ -171,26 +180,30 @@ func root(rows map[string]*sessionRow, id string) string {
 }
 
 // todoItems reads the todos column: Crush's []session.Todo as JSON. ok is
-// false for a session that never wrote a list, or whose column is not a
-// list Tally can read.
-func todoItems(r *sessionRow) ([]tally.Item, bool) {
-	if !r.hasTodos || len(r.todos) > maxTodos {
-		return nil, false
+// false for a session that never wrote a list (raw empty), and with an
+// error, saying what is wrong, for a column that is not a list Tally can
+// read.
+func todoItems(raw []byte) (items []tally.Item, ok bool, err error) {
+	if len(raw) == 0 {
+		return nil, false, nil
+	}
+	if len(raw) > maxTodos {
+		return nil, false, errors.New("is over 1 MiB")
 	}
 	var todos []struct {
 		Content    string `json:"content"`
 		Status     string `json:"status"`
 		ActiveForm string `json:"active_form"`
 	}
-	if err := json.Unmarshal(r.todos, &todos); err != nil {
-		return nil, false
+	if err := json.Unmarshal(raw, &todos); err != nil {
+		return nil, false, fmt.Errorf("is not a JSON list of todos (%v)", err)
 	}
-	items := make([]tally.Item, len(todos))
+	items = make([]tally.Item, len(todos))
 	for i, t := range todos {
 		items[i] = tally.Item{Title: t.Content, ActiveForm: t.ActiveForm}
 		items[i].Status, items[i].RawStatus = status(t.Status)
 	}
-	return items, true
+	return items, true, nil
 }
 
 // maxTodos bounds the todos column read: a list is a few kilobytes.

@@ -92,7 +92,7 @@ func logID(rel string) (string, bool) {
 func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, error) {
 	switch {
 	case f.Whole && filepath.Base(f.Path) == dbName:
-		return dbDecoder{}, nil
+		return dbDec, nil
 	case f.Whole:
 		return &logDecoder{session: f.Session}, nil
 	}

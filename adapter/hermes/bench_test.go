@@ -1,26 +1,15 @@
 package hermes
 
 import (
-	"database/sql"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
 // BenchmarkSessions reads a state.db of 100 sessions of 400 messages, one
 // in eight a todo call or result, the rest other tools' traffic.
 func BenchmarkSessions(b *testing.B) {
-	path := filepath.Join(b.TempDir(), dbName)
-	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	schema, _ := os.ReadFile("testdata/built-state-later.sql")
-	if _, err := w.Exec(string(schema)); err != nil {
-		b.Fatal(err)
-	}
+	path, w := buildDB(b, "built-state-later.sql")
 	tx, _ := w.Begin()
 	filler := fmt.Sprintf("%0512d", 0)
 	for s := range 100 {

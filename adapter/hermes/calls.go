@@ -3,6 +3,7 @@ package hermes
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -44,23 +45,21 @@ type message struct {
 	callID   string     // a tool message's tool_call_id
 	content  []byte     // a tool message's content
 	at       time.Time
+	// session and row locate a message of state.db (messages.session_id
+	// and messages.id) for diagnostics; both are zero elsewhere.
+	session string
+	row     int64
 }
 
-// callEvent is what one todo call did to the list. Its result, the full
-// list Hermes returned, is the state after the call and wins; a result
-// saying the call failed means nothing changed; with no readable result
-// the arguments are applied the way Hermes applies them. ok is false when
-// the call changed nothing (a read, a failed call).
-func callEvent(c wireCall, at time.Time, res []byte, hasRes bool) (ev tally.Event, ok bool, err error) {
-	if hasRes {
-		items, rerr := parseResult(res)
-		switch {
-		case rerr == nil:
-			return tally.Event{Kind: tally.EventSnapshot, Items: items, ToolUseID: c.ID, At: at}, true, nil
-		case errors.Is(rerr, errFailed):
-			return tally.Event{}, false, nil
-		}
-	}
+// name is how a diagnostic names the message's row.
+func (m message) name() string {
+	return fmt.Sprintf("row %d (session %s)", m.row, m.session)
+}
+
+// callEvent is what one todo call did to the list, read from its
+// arguments the way Hermes applies them: the fallback for a call with no
+// readable result. ok is false when the call changed nothing (a read).
+func callEvent(c wireCall, at time.Time) (ev tally.Event, ok bool, err error) {
 	ev, err = parseArgs(c.Function.Arguments)
 	if errors.Is(err, errRead) {
 		return tally.Event{}, false, nil
@@ -72,29 +71,56 @@ func callEvent(c wireCall, at time.Time, res []byte, hasRes bool) (ev tally.Even
 	return ev, true, nil
 }
 
+// problem is a todo call, or its result, that todoEvents could not read.
+type problem struct {
+	msg    message // the call's message, or the result's
+	callID string
+	result bool // the result was unreadable; the arguments were tried
+	err    error
+}
+
+func (p problem) String() string {
+	if p.result {
+		return fmt.Sprintf("the result of todo call %s is not a todo list (%v); the call's arguments are used instead", p.callID, p.err)
+	}
+	return fmt.Sprintf("todo call %s has no readable result and its arguments cannot be read (%v); the call is skipped", p.callID, p.err)
+}
+
 // todoEvents pairs every todo call of a whole conversation with its result
-// (by tool_call_id) and returns their events in order, and how many calls
-// could be read neither from their result nor from their arguments.
-func todoEvents(msgs []message) (evs []tally.Event, bad int) {
-	results := make(map[string][]byte)
+// (by tool_call_id) and returns their events in order, and what could not
+// be read. A call's result, the full list Hermes returned, is the state
+// after the call and wins; a result saying the call failed means nothing
+// changed; with no readable result the arguments are applied.
+func todoEvents(msgs []message) (evs []tally.Event, probs []problem) {
+	results := make(map[string]message)
 	for _, m := range msgs {
 		if m.role == "tool" && m.callID != "" {
-			results[m.callID] = m.content
+			results[m.callID] = m
 		}
 	}
 	for _, m := range msgs {
 		for _, c := range m.calls {
-			res, has := results[c.ID]
-			ev, ok, err := callEvent(c, m.at, res, has && c.ID != "")
+			if r, has := results[c.ID]; has && c.ID != "" {
+				items, err := parseResult(r.content)
+				if err == nil {
+					evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: items, ToolUseID: c.ID, At: m.at})
+					continue
+				}
+				if errors.Is(err, errFailed) {
+					continue
+				}
+				probs = append(probs, problem{msg: r, callID: c.ID, result: true, err: err})
+			}
+			ev, ok, err := callEvent(c, m.at)
 			if err != nil {
-				bad++
+				probs = append(probs, problem{msg: m, callID: c.ID, err: err})
 			}
 			if ok {
 				evs = append(evs, ev)
 			}
 		}
 	}
-	return evs, bad
+	return evs, probs
 }
 
 // signalOf is whose turn it is after a message: an assistant message that

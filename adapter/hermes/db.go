@@ -9,20 +9,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"github.com/tallyhq/tally/adapter/internal/agentdb"
 )
 
 // dbDecoder reads state.db, which holds every session: it is a
-// tally.MultiDecoder, not a line decoder.
-type dbDecoder struct{}
+// tally.MultiDecoder, not a line decoder: the
+// agentdb.DB it embeds refuses lines.
+type dbDecoder struct{ agentdb.DB }
 
-var _ tally.MultiDecoder = dbDecoder{}
+// dbDec is the decoder of every database the adapter matches.
+var dbDec = dbDecoder{agentdb.DB{Name: "Hermes", Pkg: "hermes", File: dbName}}
 
-func (dbDecoder) Line([]byte, int64, func(tally.Event)) error {
-	return tally.Errorf(tally.CodeInvalid, "hermes.Line", "state.db is a SQLite database: it is read whole with Sessions, not line by line")
-}
-
-func (dbDecoder) State() []byte { return nil }
+var _ tally.MultiDecoder = dbDec
 
 // todoMessagesSQL selects the assistant rows that may call the todo tool
 // and the tool rows answering such a call, in conversation order. The
@@ -44,23 +42,10 @@ var lastMessageSQL string
 var firstPromptSQL string
 
 // Sessions reads state.db and returns the events of every conversation,
-// one per compression chain (see chain).
-func (dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, error) {
-	db, err := openReadOnly(path)
-	if err != nil {
-		return nil, dbError(path, err)
-	}
-	defer db.Close()
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, dbError(path, err)
-	}
-	defer tx.Rollback()
-	var st dbState
-	if err := st.read(ctx, tx); err != nil {
-		return nil, dbError(path, err)
-	}
-	return st.events(), nil
+// one per compression chain (see chain). A message row it cannot use is a
+// diagnostic with the row's id (messages.id, its rowid) as Offset.
+func (d dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
+	return d.DB.Sessions(ctx, path, &dbState{})
 }
 
 // sessionRow is one row of Hermes' sessions table.
@@ -84,12 +69,13 @@ type dbState struct {
 	prompt   map[string]string
 }
 
-func (st *dbState) read(ctx context.Context, tx *sql.Tx) error {
-	scols, err := columns(ctx, tx, "sessions")
+// Read reads the rows Hermes' todo lists are folded from.
+func (st *dbState) Read(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) error {
+	scols, err := agentdb.Columns(ctx, tx, "sessions")
 	if err != nil {
 		return err
 	}
-	mcols, err := columns(ctx, tx, "messages")
+	mcols, err := agentdb.Columns(ctx, tx, "messages")
 	if err != nil {
 		return err
 	}
@@ -106,24 +92,15 @@ func (st *dbState) read(ctx context.Context, tx *sql.Tx) error {
 	if err := st.readSessions(ctx, tx, scols); err != nil {
 		return err
 	}
-	if err := st.readMessages(ctx, tx); err != nil {
+	if err := st.readMessages(ctx, tx, diags); err != nil {
 		return err
 	}
 	return st.readLast(ctx, tx)
 }
 
-// optional selects a column Hermes added in a later schema, or an empty
-// string where the database predates it.
-func optional(cols map[string]bool, name string) string {
-	if cols[name] {
-		return "COALESCE(CAST(" + name + " AS TEXT), '')"
-	}
-	return "''"
-}
-
 func (st *dbState) readSessions(ctx context.Context, tx *sql.Tx, cols map[string]bool) error {
 	q := `SELECT CAST(id AS TEXT), COALESCE(CAST(parent_session_id AS TEXT), ''),
-		COALESCE(CAST(end_reason AS TEXT), ''), ` + optional(cols, "title") + `, ` + optional(cols, "cwd") + `,
+		COALESCE(CAST(end_reason AS TEXT), ''), ` + agentdb.Text(cols, "title") + `, ` + agentdb.Text(cols, "cwd") + `,
 		COALESCE(CAST(started_at AS REAL), 0), COALESCE(CAST(ended_at AS REAL), 0)
 		FROM sessions WHERE id IS NOT NULL ORDER BY started_at, id`
 	rows, err := tx.QueryContext(ctx, q)
@@ -143,7 +120,7 @@ func (st *dbState) readSessions(ctx context.Context, tx *sql.Tx, cols map[string
 	return rows.Err()
 }
 
-func (st *dbState) readMessages(ctx context.Context, tx *sql.Tx) error {
+func (st *dbState) readMessages(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) error {
 	rows, err := tx.QueryContext(ctx, todoMessagesSQL)
 	if err != nil {
 		return err
@@ -158,11 +135,12 @@ func (st *dbState) readMessages(ctx context.Context, tx *sql.Tx) error {
 		if err := rows.Scan(&sid, &role, &ts, &calls, &callID, &content, &rowID); err != nil {
 			return err
 		}
-		m := message{role: role, callID: callID, at: unixTime(ts)}
+		m := message{role: role, callID: callID, at: unixTime(ts), session: sid, row: rowID}
 		if role == "tool" {
 			m.content = content
 		} else if m.calls, err = todoCalls(calls); err != nil {
-			continue // a tool_calls text that is not JSON calls nothing Tally can read
+			diags.Add(rowID, "messages", m.name(), "tool_calls is not a JSON list of calls ("+err.Error()+"); its todo calls are skipped")
+			continue
 		}
 		st.msgs[sid] = append(st.msgs[sid], m)
 	}
@@ -240,9 +218,9 @@ func (st *dbState) chain(id string) string {
 	}
 }
 
-// events folds the rows into each conversation's events: its facts, its
+// Events folds the rows into each conversation's events: its facts, its
 // todo calls in order, and what its newest message says.
-func (st *dbState) events() map[string][]tally.Event {
+func (st *dbState) Events(diags *agentdb.Diags) map[string][]tally.Event {
 	chains := make(map[string][]*sessionRow)
 	var roots []string
 	for _, id := range st.order {
@@ -254,12 +232,12 @@ func (st *dbState) events() map[string][]tally.Event {
 	}
 	out := make(map[string][]tally.Event, len(roots))
 	for _, root := range roots {
-		out[root] = st.chainEvents(root, chains[root])
+		out[root] = st.chainEvents(root, chains[root], diags)
 	}
 	return out
 }
 
-func (st *dbState) chainEvents(root string, rows []*sessionRow) []tally.Event {
+func (st *dbState) chainEvents(root string, rows []*sessionRow, diags *agentdb.Diags) []tally.Event {
 	meta := tally.Meta{SessionID: root}
 	var msgs []message
 	for _, r := range rows {
@@ -275,8 +253,11 @@ func (st *dbState) chainEvents(root string, rows []*sessionRow) []tally.Event {
 		meta.Title, meta.TitleWeak = st.prompt[root], true
 	}
 	evs := []tally.Event{{Kind: tally.EventMeta, Meta: meta, At: unixTime(rows[0].started)}}
-	todo, _ := todoEvents(msgs)
+	todo, probs := todoEvents(msgs)
 	evs = append(evs, todo...)
+	for _, p := range probs {
+		diags.Add(p.msg.row, "messages", p.msg.name(), p.String())
+	}
 
 	tip := rows[len(rows)-1]
 	var lastAt time.Time

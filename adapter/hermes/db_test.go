@@ -167,7 +167,7 @@ func TestSessions_NotADatabase(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := dbDecoder{}.Sessions(context.Background(), path)
+			_, _, err := dbDec.Sessions(context.Background(), path)
 			if err == nil {
 				t.Fatal("Sessions on a non-database: no error")
 			}
@@ -177,20 +177,13 @@ func TestSessions_NotADatabase(t *testing.T) {
 		})
 	}
 	t.Run("missing file", func(t *testing.T) {
-		_, err := dbDecoder{}.Sessions(context.Background(), filepath.Join(dir, "nope", dbName))
+		_, _, err := dbDec.Sessions(context.Background(), filepath.Join(dir, "nope", dbName))
 		if err == nil {
 			t.Fatal("no error for a missing database")
 		}
 	})
 	t.Run("another program's database", func(t *testing.T) {
-		path, w := buildDB(t, "built-state-later.sql")
-		if _, err := w.Exec("DROP TABLE messages"); err != nil {
-			t.Fatal(err)
-		}
-		_, err := dbDecoder{}.Sessions(context.Background(), path)
-		if tally.ErrorCode(err) != tally.CodeInvalid {
-			t.Errorf("err = %v, want invalid", err)
-		}
+		fx.Invalid(t, "built-state-later.sql", "DROP TABLE messages")
 	})
 }
 

@@ -43,7 +43,13 @@ func (d *logDecoder) Line(data []byte, _ int64, emit func(tally.Event)) error {
 		}
 		msgs = append(msgs, m)
 	}
-	evs, unreadable := todoEvents(msgs)
+	evs, probs := todoEvents(msgs)
+	unreadable := 0
+	for _, p := range probs {
+		if !p.result {
+			unreadable++ // a result that falls back to good arguments is no loss
+		}
+	}
 	for _, ev := range evs {
 		emit(ev)
 	}

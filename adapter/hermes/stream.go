@@ -46,7 +46,7 @@ func (d *streamDecoder) Line(line []byte, _ int64, emit func(tally.Event)) error
 	}
 	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: w.SessionID, Signal: signalOf(m.role, m.hasCalls)}, At: m.at})
 	for _, c := range m.calls {
-		ev, ok, err := callEvent(c, m.at, nil, false)
+		ev, ok, err := callEvent(c, m.at)
 		if err != nil {
 			return tally.Errorf(tally.CodeInvalid, "hermes.Line", "todo call %s: %v", c.ID, err)
 		}

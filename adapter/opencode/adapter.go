@@ -125,7 +125,7 @@ func isChannelDB(name string) bool {
 func (a *Adapter) NewDecoder(f tally.FileInfo, _ []byte) (tally.Decoder, error) {
 	switch {
 	case f.Session == "":
-		return dbDecoder{}, nil
+		return dbDec, nil
 	case filepath.Base(filepath.Dir(f.Path)) == "todo":
 		return legacyTodo{}, nil
 	}

@@ -1,26 +1,14 @@
 package opencode
 
 import (
-	"database/sql"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
 // BenchmarkSessions reads a database of 500 sessions of 8 todos and 100
 // messages each.
 func BenchmarkSessions(b *testing.B) {
-	path := filepath.Join(b.TempDir(), dbName)
-	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	schema, _ := os.ReadFile("testdata/built-opencode.sql")
-	if _, err := w.Exec(string(schema)); err != nil {
-		b.Fatal(err)
-	}
+	path, w := buildDB(b, "built-opencode.sql")
 	tx, _ := w.Begin()
 	for s := range 500 {
 		sid := fmt.Sprintf("ses_%04d", s)

@@ -4,23 +4,22 @@ import (
 	"context"
 	"database/sql"
 	_ "embed"
+	"fmt"
 	"time"
 
 	"github.com/tallyhq/tally"
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"github.com/tallyhq/tally/adapter/internal/agentdb"
 )
 
 // dbDecoder reads opencode.db, which holds every session: it is a
-// tally.MultiDecoder, not a line decoder.
-type dbDecoder struct{}
+// tally.MultiDecoder, not a line decoder: the
+// agentdb.DB it embeds refuses lines.
+type dbDecoder struct{ agentdb.DB }
 
-var _ tally.MultiDecoder = dbDecoder{}
+// dbDec is the decoder of every database the adapter matches.
+var dbDec = dbDecoder{agentdb.DB{Name: "OpenCode", Pkg: "opencode", File: dbName}}
 
-func (dbDecoder) Line([]byte, int64, func(tally.Event)) error {
-	return tally.Errorf(tally.CodeInvalid, "opencode.Line", "opencode.db is a SQLite database: it is read whole with Sessions, not line by line")
-}
-
-func (dbDecoder) State() []byte { return nil }
+var _ tally.MultiDecoder = dbDec
 
 //go:embed sql/todos.sql
 var todosSQL string
@@ -46,30 +45,19 @@ type dbState struct {
 // list (todowrite replaces it whole), so a session's list is one snapshot.
 // A sub-agent's session (parent_id set, made by the task tool) is shown as
 // a list of its root session, named by its own id, when it has todos.
-func (dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, error) {
-	db, err := openReadOnly(path)
-	if err != nil {
-		return nil, dbError(path, err)
-	}
-	defer db.Close()
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, dbError(path, err)
-	}
-	defer tx.Rollback()
-	var st dbState
-	if err := st.read(ctx, tx); err != nil {
-		return nil, dbError(path, err)
-	}
-	return st.events(), nil
+// The tables have text keys, so a row it cannot use is a diagnostic named
+// by its key, with Offset 0.
+func (d dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
+	return d.DB.Sessions(ctx, path, &dbState{})
 }
 
-func (st *dbState) read(ctx context.Context, tx *sql.Tx) error {
-	scols, err := columns(ctx, tx, "session")
+// Read reads the sessions, their lists and their newest messages.
+func (st *dbState) Read(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) error {
+	scols, err := agentdb.Columns(ctx, tx, "session")
 	if err != nil {
 		return err
 	}
-	tcols, err := columns(ctx, tx, "todo")
+	tcols, err := agentdb.Columns(ctx, tx, "todo")
 	if err != nil {
 		return err
 	}
@@ -84,36 +72,23 @@ func (st *dbState) read(ctx context.Context, tx *sql.Tx) error {
 	if err := st.readSessions(ctx, tx, scols); err != nil {
 		return err
 	}
-	if err := st.readTodos(ctx, tx); err != nil {
+	if err := st.readTodos(ctx, tx, diags); err != nil {
 		return err
 	}
-	mcols, err := columns(ctx, tx, "message")
+	mcols, err := agentdb.Columns(ctx, tx, "message")
 	if err != nil {
 		return err
 	}
 	if mcols["session_id"] && mcols["time_created"] && mcols["data"] {
-		return st.readLast(ctx, tx)
+		return st.readLast(ctx, tx, diags)
 	}
 	return nil
-}
-
-func text(cols map[string]bool, name string) string {
-	if cols[name] {
-		return "COALESCE(CAST(" + name + " AS TEXT), '')"
-	}
-	return "''"
-}
-
-func integer(cols map[string]bool, name string) string {
-	if cols[name] {
-		return "COALESCE(CAST(" + name + " AS INTEGER), 0)"
-	}
-	return "0"
 }
 
 func (st *dbState) readSessions(ctx context.Context, tx *sql.Tx, cols map[string]bool) error {
 	// Columns come and go between OpenCode releases (directory became
 	// nullable, then moved); each is read only when present.
+	text, integer := agentdb.Text, agentdb.Integer
 	q := "SELECT CAST(id AS TEXT), " + text(cols, "parent_id") + ", " + text(cols, "title") + ", " +
 		text(cols, "directory") + ", " + integer(cols, "time_created") + ", " + integer(cols, "time_updated") + ", " +
 		integer(cols, "time_archived") + " FROM session WHERE id IS NOT NULL ORDER BY 5, 1"
@@ -134,7 +109,7 @@ func (st *dbState) readSessions(ctx context.Context, tx *sql.Tx, cols map[string
 	return rows.Err()
 }
 
-func (st *dbState) readTodos(ctx context.Context, tx *sql.Tx) error {
+func (st *dbState) readTodos(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) error {
 	rows, err := tx.QueryContext(ctx, todosSQL)
 	if err != nil {
 		return err
@@ -143,10 +118,14 @@ func (st *dbState) readTodos(ctx context.Context, tx *sql.Tx) error {
 	st.todos = make(map[string][]tally.Item)
 	st.todoAt = make(map[string]int64)
 	for rows.Next() {
-		var sid, content, status, priority string
+		var sid, content, status, priority, pos string
 		var at int64
-		if err := rows.Scan(&sid, &content, &status, &priority, &at); err != nil {
+		if err := rows.Scan(&sid, &content, &status, &priority, &at, &pos); err != nil {
 			return err
+		}
+		if st.sessions[sid] == nil {
+			diags.Add(0, "todo", fmt.Sprintf("at position %s of session %q", pos, sid), "no such session; the item is skipped")
+			continue
 		}
 		st.todos[sid] = append(st.todos[sid], item("", content, status, priority))
 		st.todoAt[sid] = max(st.todoAt[sid], at)
@@ -154,7 +133,7 @@ func (st *dbState) readTodos(ctx context.Context, tx *sql.Tx) error {
 	return rows.Err()
 }
 
-func (st *dbState) readLast(ctx context.Context, tx *sql.Tx) error {
+func (st *dbState) readLast(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) error {
 	rows, err := tx.QueryContext(ctx, lastMessageSQL)
 	if err != nil {
 		return err
@@ -163,13 +142,16 @@ func (st *dbState) readLast(ctx context.Context, tx *sql.Tx) error {
 	st.lastAt = make(map[string]int64)
 	st.signal = make(map[string]tally.Signal)
 	for rows.Next() {
-		var sid, role string
+		var sid, id, role string
 		var at int64
-		var done bool
-		if err := rows.Scan(&sid, &at, &role, &done); err != nil {
+		var valid, done bool
+		if err := rows.Scan(&sid, &at, &id, &valid, &role, &done); err != nil {
 			return err
 		}
 		st.lastAt[sid] = at
+		if !valid {
+			diags.Add(0, "message", fmt.Sprintf("%q (session %s, its newest)", id, sid), "data is not JSON; whose turn it is is not known")
+		}
 		switch {
 		case role == "assistant" && done:
 			st.signal[sid] = tally.SignalWaiting
@@ -193,7 +175,9 @@ func (st *dbState) root(id string) string {
 	}
 }
 
-func (st *dbState) events() map[string][]tally.Event {
+// Events gives each root session its facts, its list and its sub-agents'
+// lists; every row unusable was reported by Read.
+func (st *dbState) Events(*agentdb.Diags) map[string][]tally.Event {
 	out := make(map[string][]tally.Event)
 	var children []string
 	for _, id := range st.order {

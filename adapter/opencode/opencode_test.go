@@ -1,8 +1,6 @@
 package opencode
 
 import (
-	"context"
-	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,57 +10,28 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/agentdb/agentdbtest"
 )
 
-// buildDB creates dir/opencode.db from a testdata script, in WAL mode as
-// OpenCode keeps it, with an open writer connection.
-func buildDB(t testing.TB, script string) (string, *sql.DB) {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", script))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), dbName)
-	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.SetMaxOpenConns(1)
-	t.Cleanup(func() { w.Close() })
-	if _, err := w.Exec(string(src)); err != nil {
-		t.Fatalf("%s: %v", script, err)
-	}
-	return path, w
+// fx is how OpenCode keeps opencode.db: at the top of its data directory.
+var fx = agentdbtest.Fixture{
+	Agent: tally.AgentOpenCode,
+	Rel:   dbName,
+	New:   func(root string) tally.Adapter { return New(Options{DataDir: root}) },
 }
 
+var (
+	buildDB = fx.Build
+	readDB  = fx.Read
+	fold    = fx.Fold
+	list    = agentdbtest.List
+)
+
+// sessions reads path, whose one damaged message (msg_3) BadRows checks.
 func sessions(t testing.TB, path string) map[string][]tally.Event {
 	t.Helper()
-	a := New(Options{DataDir: filepath.Dir(path)})
-	fi, ok := a.Match(filepath.Dir(path), path)
-	if !ok {
-		t.Fatalf("Match(%s) = false", path)
-	}
-	dec, _ := a.NewDecoder(fi, nil)
-	got, err := dec.(tally.MultiDecoder).Sessions(context.Background(), path)
-	if err != nil {
-		t.Fatalf("Sessions: %v", err)
-	}
+	got, _ := readDB(t, path)
 	return got
-}
-
-func fold(id string, evs []tally.Event) *tally.FileState {
-	st := &tally.FileState{Session: id, Agent: tally.AgentOpenCode}
-	for _, ev := range evs {
-		st.Apply(ev)
-	}
-	return st
-}
-
-func list(st *tally.FileState, name string) []tally.Item {
-	if l := st.Lists[name]; l != nil {
-		return l.Items()
-	}
-	return nil
 }
 
 func todo(id, title, priority string, s tally.Status, raw string) tally.Item {
@@ -128,22 +97,7 @@ func TestSessions_SeesWALWrites(t *testing.T) {
 }
 
 func TestSessions_NotADatabase(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, dbName)
-	if err := os.WriteFile(path, []byte("definitely not SQLite, but long enough to have a header......"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := dbDecoder{}.Sessions(context.Background(), path)
-	if tally.ErrorCode(err) != tally.CodeInvalid {
-		t.Errorf("err = %v, want invalid", err)
-	}
-	other, w := buildDB(t, "built-opencode.sql")
-	if _, err := w.Exec("DROP TABLE todo"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := (dbDecoder{}).Sessions(context.Background(), other); tally.ErrorCode(err) != tally.CodeInvalid {
-		t.Errorf("no todo table: err = %v, want invalid", err)
-	}
+	fx.Invalid(t, "built-opencode.sql", "DROP TABLE todo")
 }
 
 func TestLegacy_Built(t *testing.T) {
