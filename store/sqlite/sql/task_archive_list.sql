@@ -1,1 +1,0 @@
-SELECT generation, list FROM task_archive WHERE name = ?1 ORDER BY generation;

@@ -1,1 +1,0 @@
-SELECT list FROM task_lists WHERE name = ?1;
