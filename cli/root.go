@@ -109,7 +109,9 @@ change (Ctrl-C to quit).`,
 	f.StringSliceVar(&a.g.CrushDirs, "crush-dir", nil,
 		"where Crush databases are: a project's .crush directory, or a directory above projects (repeatable; default ./.crush and $CRUSH_DATA_DIR)")
 	root.AddCommand(a.scanCommand(), a.sessionsCommand(), a.showCommand(), a.watchCommand(),
-		a.normalizeCommand(), a.followCommand())
+		a.normalizeCommand(), a.followCommand(),
+		a.mcpCommand(), a.tasksCommand(),
+		a.serveCommand())
 	return root
 }
 

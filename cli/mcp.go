@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/mcp"
+)
+
+type mcpOptions struct {
+	*app
+	List      string
+	PlanFirst bool
+}
+
+func (a *app) mcpCommand() *cobra.Command {
+	o := &mcpOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve durable task tools to an agent over MCP (stdio)",
+		Long: `Serve Tally's task tools over MCP on standard input and output, for an agent to
+start as its MCP server (claude mcp add tally -- tally mcp; see mcp/REGISTER.md
+for Codex and Gemini CLI).
+
+Tools: TaskCreate, TaskUpdate, TaskList, TaskGet (Claude Code's shapes),
+todo_write (replace, or merge by id) and update_plan (Codex). Every call is one
+transaction in the store (--db), so lists survive restarts, several agents can
+share one, and each list shows in watch, sessions and the dashboard as the
+session tally:LIST.
+
+A call's list is its "list" argument, else --list (env TALLY_LIST), else one
+list per MCP session.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd.Context(), o) },
+	}
+	cmd.Flags().StringVar(&o.List, "list", a.env.Getenv("TALLY_LIST"), "the list calls use when they name none (env TALLY_LIST)")
+	cmd.Flags().BoolVar(&o.PlanFirst, "plan", false, "start new lists in plan mode: execution waits for 'tally tasks approve LIST'")
+	return cmd
+}
+
+// taskStore is what the task commands need of the store.
+type taskStore interface {
+	mcp.Store
+	TaskLists(ctx context.Context) ([]tally.TaskList, error)
+}
+
+// openTaskStore opens the store and checks it keeps task lists.
+func (a *app) openTaskStore(ctx context.Context) (taskStore, func(), error) {
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ts, ok := st.(taskStore)
+	if !ok {
+		st.Close()
+		return nil, nil, tally.Errorf(tally.CodeUnavailable, "tasks", "this store cannot keep task lists (the embedded SQLite store can)")
+	}
+	return ts, func() { st.Close() }, nil
+}
+
+func runMCP(ctx context.Context, o *mcpOptions) error {
+	if o.List != "" {
+		if err := tally.CheckListName(o.List); err != nil {
+			return err
+		}
+	}
+	st, closeStore, err := o.openTaskStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	project, _ := os.Getwd()
+	in := o.env.In
+	if in == nil {
+		in = os.Stdin
+	}
+	return mcp.ServeStdio(ctx, mcp.Options{Store: st, List: o.List, PlanFirst: o.PlanFirst, Project: project, Now: o.env.Now}, in, o.env.Out)
+}
+
+// mcpExtra is what tally serve mounts besides the dashboard: the same task
+// tools over streamable HTTP at /mcp, behind the server's token check.
+// A store that cannot keep task lists gets no /mcp.
+func mcpExtra(st tally.Store, now func() time.Time) map[string]http.Handler {
+	ts, ok := st.(mcp.Store)
+	if !ok {
+		return nil
+	}
+	project, _ := os.Getwd()
+	return map[string]http.Handler{"/mcp": mcp.NewHTTPHandler(mcp.Options{Store: ts, Project: project, Now: now})}
+}

@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/web"
+)
+
+const (
+	defaultServeAddr = "127.0.0.1:7600"
+	// shutdownGrace bounds how long Ctrl-C waits for requests in flight.
+	shutdownGrace = 5 * time.Second
+)
+
+type serveOptions struct {
+	*app
+	Addr  string
+	Token string
+	Open  bool
+}
+
+func (a *app) serveCommand() *cobra.Command {
+	o := &serveOptions{app: a}
+	addr := a.env.Getenv("TALLY_ADDR")
+	if addr == "" {
+		addr = defaultServeAddr
+	}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the live dashboard, a JSON API and an event stream",
+		Long: `Index new history, then follow the agents' logs and serve, until Ctrl-C:
+
+  /                     the dashboard (a board of live session cards)
+  /api/sessions         sessions as JSON (agent=, project=, activity=, active=1, q=, limit=)
+  /api/sessions/ID      one session with its lists (id or unique prefix)
+  /api/events           Server-Sent Events: snapshot, session_updated, session_removed
+  /api/stats            counters: clients, events sent, drops, diagnostics
+
+It listens on 127.0.0.1:7600 (--addr, env TALLY_ADDR). Listening on any
+other address needs a token (--token, or env TALLY_TOKEN, which keeps it out
+of the process list): requests then carry "Authorization: Bearer TOKEN", or
+a browser visits /?token=TOKEN once and keeps a cookie.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Addr, "addr", addr, "host:port to listen on (env TALLY_ADDR)")
+	f.StringVar(&o.Token, "token", "", "require this token of every request (env TALLY_TOKEN); needed off loopback")
+	f.BoolVar(&o.Open, "open", false, "open the dashboard in a browser")
+	return cmd
+}
+
+func runServe(ctx context.Context, o *serveOptions) error {
+	if o.Token == "" {
+		o.Token = o.env.Getenv("TALLY_TOKEN")
+	}
+	if err := checkBind(o.Addr, o.Token); err != nil {
+		return err
+	}
+	st, err := o.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	// Listen before the scan: a port in use is reported at once, and
+	// browsers that connect meanwhile wait in the backlog.
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return tally.Errorf(tally.CodeUnavailable, "serve", "listen on %s: %v", o.Addr, err)
+	}
+	defer ln.Close()
+
+	diags := &diagnostics{}
+	b := o.newBar()
+	ix, err := o.newIndexer(ctx, st, b.update, diags)
+	if err != nil {
+		return err
+	}
+	_, err = ix.Scan(ctx)
+	b.finish()
+	diags.flush(o.env.Err)
+	if err != nil && ctx.Err() == nil {
+		diags.add(tally.Diagnostic{Msg: "scan: " + err.Error()})
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	diags.mu.Lock()
+	diags.live, diags.shown = o.env.Err, nil
+	diags.mu.Unlock()
+
+	srv := web.New(web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Diagnostics: diags.count,
+		Extra: mcpExtra(st, o.env.Now)})
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		// Clients that hang up mid-stream are routine, not news.
+		ErrorLog: log.New(io.Discard, "", 0),
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	stopped := make(chan error, 3)
+	for _, run := range []func() error{
+		func() error { return srv.Run(runCtx) },
+		func() error { return ix.Run(runCtx) },
+		func() error {
+			if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	} {
+		wg.Add(1)
+		go func() { defer wg.Done(); stopped <- run() }()
+	}
+
+	page := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintf(o.env.Out, "tally: serving %s (Ctrl-C to stop)\n", page)
+	if o.Token != "" {
+		fmt.Fprintf(o.env.Out, "tally: requests need the token; in a browser visit %s?token=TOKEN once\n", page)
+	}
+	if o.Open {
+		openBrowser(page, o.Token)
+	}
+	if o.following != nil {
+		close(o.following)
+	}
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-stopped:
+	}
+	// Streams end with the hub, then requests in flight finish, then the
+	// indexer stops between commits; the store closes last (deferred).
+	cancel()
+	sctx, scancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer scancel()
+	shutErr := hs.Shutdown(sctx)
+	wg.Wait()
+	close(stopped)
+	for err := range stopped {
+		runErr = errors.Join(runErr, err)
+	}
+	return errors.Join(runErr, shutErr)
+}
+
+// checkBind refuses to serve beyond this machine without a token: the
+// sessions name projects, prompts and plans.
+func checkBind(addr, token string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return tally.Errorf(tally.CodeInvalid, "serve", "--addr %q: want host:port, such as %s", addr, defaultServeAddr)
+	}
+	if token != "" || isLoopback(host) {
+		return nil
+	}
+	shown := addr
+	if host == "" {
+		shown = addr + " (every interface)"
+	}
+	return tally.Errorf(tally.CodeInvalid, "serve",
+		"refusing to listen on %s without a token: anyone who can reach it could read your agents' sessions; pass --token (or set TALLY_TOKEN), or listen on %s", shown, defaultServeAddr)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// openBrowser opens the page with the system's opener; failing that, the
+// address printed above is there to click.
+func openBrowser(page, token string) {
+	if token != "" {
+		page += "?token=" + url.QueryEscape(token)
+	}
+	name := "xdg-open"
+	if runtime.GOOS == "darwin" {
+		name = "open"
+	}
+	cmd := exec.Command(name, page)
+	if cmd.Start() == nil {
+		go func() { _ = cmd.Wait() }() // reap it; its status changes nothing
+	}
+}
+
+// count is how many problems with the input the indexer reported.
+func (d *diagnostics) count() int64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return int64(d.total)
+}

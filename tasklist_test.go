@@ -1,0 +1,248 @@
+package tally_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/tallyhq/tally"
+)
+
+var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+func mustCreate(t *testing.T, l *tally.TaskList, subject string) string {
+	t.Helper()
+	res, err := l.Create(tally.TaskCreate{Subject: subject, Description: subject}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Task.ID
+}
+
+func TestTaskList_Update_Rules(t *testing.T) {
+	l := tally.TaskList{Name: "w"}
+	for _, s := range []string{"Set up database", "Create API", "Add auth", "Integration tests"} {
+		mustCreate(t, &l, s)
+	}
+	// Seed 03's diagram: #2 and #3 wait on #1, #4 on #2 and #3.
+	for _, u := range []tally.TaskUpdate{{TaskID: "2", AddBlockedBy: []string{"1"}}, {TaskID: "3", AddBlockedBy: []string{"1"}}, {TaskID: "4", AddBlockedBy: []string{"2", "3"}}} {
+		if _, err := l.Update(u, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blocked := func() string {
+		var b []string
+		for _, v := range l.View() {
+			if v.Blocked {
+				b = append(b, v.ID)
+			}
+		}
+		return strings.Join(b, ",")
+	}
+	if got := blocked(); got != "2,3,4" {
+		t.Fatalf("blocked = %s, want 2,3,4", got)
+	}
+	if tk, _ := l.Task("1"); !reflect.DeepEqual(tk.Blocks, []string{"2", "3"}) {
+		t.Errorf("#1 blocks %v: links are kept both ways", tk.Blocks)
+	}
+	if _, err := l.Update(tally.TaskUpdate{TaskID: "4", Status: ptr("in_progress")}, t0); tally.ErrorCode(err) != tally.CodeConflict {
+		t.Errorf("starting a blocked task: %v", err)
+	}
+	for _, id := range []string{"1"} {
+		l.Update(tally.TaskUpdate{TaskID: id, Status: ptr("in_progress")}, t0)
+		l.Update(tally.TaskUpdate{TaskID: id, Status: ptr("completed")}, t0)
+	}
+	// Seed 03: "#1 completes: ▸ Create API → ☐, ▸ Add auth → ☐, Integration ▸".
+	if got := blocked(); got != "4" {
+		t.Errorf("after #1 completes, blocked = %s, want 4", got)
+	}
+}
+
+func TestTaskList_VerificationNudge(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		subjects []string
+		want     []bool
+	}{
+		{"third completion without a check", []string{"a", "b", "c"}, []bool{false, false, true}},
+		{"a task runs the tests", []string{"a", "b", "Run the tests"}, []bool{false, false, false}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := tally.TaskList{Name: "n"}
+			for _, s := range tt.subjects {
+				mustCreate(t, &l, s)
+			}
+			for i := range tt.subjects {
+				id := strconv.Itoa(i + 1)
+				if _, err := l.Update(tally.TaskUpdate{TaskID: id, Status: ptr("in_progress")}, t0); err != nil {
+					t.Fatal(err)
+				}
+				res, err := l.Update(tally.TaskUpdate{TaskID: id, Status: ptr("completed")}, t0)
+				if err != nil || res.VerificationNudge != tt.want[i] {
+					t.Errorf("completion %d: nudge %v, %v; want %v", i+1, res.VerificationNudge, err, tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestTaskList_Create_FreshAfterAllDone(t *testing.T) {
+	l := tally.TaskList{Name: "f"}
+	mustCreate(t, &l, "a")
+	l.Update(tally.TaskUpdate{TaskID: "1", Status: ptr("completed")}, t0)
+	res, err := l.Create(tally.TaskCreate{Subject: "b"}, t0)
+	if err != nil || !res.Fresh || res.Task.ID != "1" || l.Generation != 1 || len(l.Tasks) != 1 {
+		t.Fatalf("create on an all-done list: %+v %v (generation %d, %d tasks)", res, err, l.Generation, len(l.Tasks))
+	}
+}
+
+func TestTaskList_WriteTodos_KeepsTaskFields(t *testing.T) {
+	l := tally.TaskList{Name: "h"}
+	mustCreate(t, &l, "Write the parser")
+	l.Update(tally.TaskUpdate{TaskID: "1", Owner: ptr("ann")}, t0)
+	if _, err := l.WriteTodos([]tally.Todo{{Content: "Write the parser", Status: "in_progress"}, {Content: "Ship", Status: "pending"}}, false, t0); err != nil {
+		t.Fatal(err)
+	}
+	if tk, _ := l.Task("1"); tk.Owner != "ann" || tk.Status != tally.StatusInProgress {
+		t.Errorf("the todo of the same text lost its task's owner: %+v", tk)
+	}
+	if tk, _ := l.Task("2"); tk.Title != "Ship" {
+		t.Errorf("new todo: %+v", tk)
+	}
+}
+
+func TestParseToolWords_Errors(t *testing.T) {
+	l := tally.TaskList{Name: "e"}
+	mustCreate(t, &l, "a")
+	_, err := l.Update(tally.TaskUpdate{TaskID: "1", Status: ptr("done")}, t0)
+	if err == nil || !strings.Contains(err.Error(), "pending, in_progress, completed, deleted") {
+		t.Errorf("bad status: %v", err)
+	}
+	_, err = l.Update(tally.TaskUpdate{TaskID: "7"}, t0)
+	if tally.ErrorCode(err) != tally.CodeNotFound || !strings.Contains(err.Error(), "live tasks are 1") {
+		t.Errorf("missing task: %v", err)
+	}
+}
+
+// TestTaskList_Rules_Property drives a list with random tool calls and
+// checks the rules after every one.
+func TestTaskList_Rules_Property(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		l := tally.TaskList{Name: "p"}
+		id := rapid.SampledFrom([]string{"1", "2", "3", "4", "5", "6", "9"})
+		status := rapid.SampledFrom([]string{"pending", "in_progress", "completed", "deleted", "done"})
+		owner := rapid.SampledFrom([]string{"", "ann", "bob"})
+		for step := range rapid.IntRange(1, 60).Draw(rt, "steps") {
+			before := l.Clone()
+			beforeJSON, _ := json.Marshal(before)
+			var err error
+			action := rapid.IntRange(0, 5).Draw(rt, "action")
+			var started string
+			switch action {
+			case 0, 1:
+				_, err = l.Create(tally.TaskCreate{Subject: rapid.SampledFrom([]string{"build", "ship", "run checks"}).Draw(rt, "subject")}, t0)
+			case 2, 3:
+				u := tally.TaskUpdate{TaskID: id.Draw(rt, "id")}
+				if rapid.Bool().Draw(rt, "hasStatus") {
+					u.Status = ptr(status.Draw(rt, "status"))
+					if *u.Status == "in_progress" {
+						started = u.TaskID
+					}
+				}
+				if o := owner.Draw(rt, "owner"); o != "" {
+					u.Owner = &o
+				}
+				if rapid.Bool().Draw(rt, "link") {
+					u.AddBlockedBy = []string{id.Draw(rt, "blocker")}
+				}
+				_, err = l.Update(u, t0)
+			case 4:
+				n := rapid.IntRange(0, 3).Draw(rt, "todos")
+				todos := make([]tally.Todo, n)
+				for i := range todos {
+					todos[i] = tally.Todo{ID: id.Draw(rt, "todoID"), Content: "t" + strconv.Itoa(i), Status: rapid.SampledFrom(tally.TodoStatuses).Draw(rt, "todoStatus")}
+				}
+				_, err = l.WriteTodos(todos, rapid.Bool().Draw(rt, "merge"), t0)
+			case 5:
+				l.SetMode(tally.ListMode(rapid.IntRange(0, 1).Draw(rt, "mode")), t0)
+			}
+			where := fmt.Sprintf("step %d action %d", step, action)
+			if err != nil {
+				if got, _ := json.Marshal(l); string(got) != string(beforeJSON) {
+					rt.Fatalf("%s: refused call (%v) changed the list", where, err)
+				}
+				continue
+			}
+			checkInvariants(rt, where, &before, &l, started)
+		}
+	})
+}
+
+func checkInvariants(rt *rapid.T, where string, before, l *tally.TaskList, started string) {
+	live := map[string]*tally.ListTask{}
+	inProgress := 0
+	for i := range l.Tasks {
+		tk := &l.Tasks[i]
+		if live[tk.ID] != nil {
+			rt.Fatalf("%s: id %s twice", where, tk.ID)
+		}
+		live[tk.ID] = tk
+		if tk.Status == tally.StatusInProgress {
+			inProgress++
+		}
+	}
+	if inProgress > 1 {
+		rt.Fatalf("%s: %d tasks in progress", where, inProgress)
+	}
+	for _, tk := range l.Tasks {
+		for _, b := range tk.BlockedBy {
+			if o := live[b]; o == nil || !contains(o.Blocks, tk.ID) {
+				rt.Fatalf("%s: #%s blockedBy #%s not mirrored", where, tk.ID, b)
+			}
+		}
+		for _, b := range tk.Blocks {
+			if o := live[b]; o == nil || !contains(o.BlockedBy, tk.ID) {
+				rt.Fatalf("%s: #%s blocks #%s not mirrored", where, tk.ID, b)
+			}
+		}
+		old, _ := before.Task(tk.ID)
+		wasLive := old.ID != ""
+		if tk.Status == tally.StatusInProgress && (!wasLive || old.Status != tally.StatusInProgress) {
+			if before.Mode == tally.ModePlan && wasLive {
+				rt.Fatalf("%s: #%s started in plan mode", where, tk.ID)
+			}
+			for _, b := range tk.BlockedBy {
+				if live[b].Status.Open() {
+					rt.Fatalf("%s: #%s started with open blocker #%s", where, tk.ID, b)
+				}
+			}
+		}
+		if wasLive && old.Status == tally.StatusInProgress && old.Owner != "" && tk.Owner != old.Owner {
+			rt.Fatalf("%s: #%s in progress by %s was claimed by %q", where, tk.ID, old.Owner, tk.Owner)
+		}
+		if before.Mode == tally.ModePlan && tk.Status == tally.StatusCompleted && wasLive && old.Status != tally.StatusCompleted {
+			rt.Fatalf("%s: #%s completed in plan mode", where, tk.ID)
+		}
+	}
+	if started != "" && live[started] != nil && live[started].Status != tally.StatusInProgress {
+		rt.Fatalf("%s: start of #%s accepted but it is %s", where, started, live[started].Status)
+	}
+	if rec := l.Record(); len(rec.Lists[""]) != len(l.Tasks) || rec.Agent != tally.AgentTally {
+		rt.Fatalf("%s: record %+v", where, rec)
+	}
+}
+
+func contains(set []string, s string) bool {
+	for _, x := range set {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

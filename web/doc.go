@@ -1,0 +1,39 @@
+// Package web is `tally serve`: a JSON API over the store, a stream of
+// session changes as Server-Sent Events, and the dashboard page embedded
+// in the binary.
+//
+// What it promises:
+//
+//   - Every session is the JSON of tally.Session, the shape the CLI's
+//     --json prints (SessionJSON.md), encoded by encoding/json: text from
+//     agent logs is untrusted and never reaches a page unescaped.
+//   - The stream never blocks on a client. One hub goroutine owns the
+//     replay ring and the set of clients; it encodes each event once and
+//     offers it to every client's bounded buffer without waiting. A client
+//     whose buffer is full is disconnected and counted (Stats.Drops); its
+//     browser reconnects with Last-Event-ID and is replayed what it missed,
+//     or sent a fresh snapshot when the ring no longer holds it. A client
+//     that stops reading is cut off by a write deadline, so it holds
+//     neither the hub nor a goroutine for long.
+//   - Event ids are numbers, increasing within a run, that also say which
+//     run made them: id = (start of the run in Unix seconds) × 10⁶ +
+//     sequence. An id from an earlier run is below every id of this one
+//     and gets a snapshot, never a wrong replay. They stay below 2⁵³, so
+//     a page may compare them as numbers.
+//   - A snapshot stands for every event up to its id: the store is
+//     committed before the indexer publishes, so what the store holds when
+//     a snapshot is read is at least as new as the events the hub had
+//     sent when the client joined, and every later event reaches the
+//     client after it. Events carry whole sessions, so one that repeats
+//     what a snapshot already showed changes nothing.
+//   - Activity depends on the clock (working turns idle after 2 minutes of
+//     silence, anything ends after 30). The hub keeps the records of the
+//     sessions that have not ended — bounded by live work, not history —
+//     and re-derives them every Refresh, publishing those whose activity
+//     changed.
+//   - Safety: without a token only loopback Host names are answered (so a
+//     page on another site cannot reach the server by DNS rebinding); with
+//     a token every request needs it, as a bearer header or the cookie a
+//     visit to /?token=… sets. Every response carries a strict CSP (no
+//     inline script, no framing), nosniff and no-referrer.
+package web

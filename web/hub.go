@@ -1,0 +1,302 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/broker"
+	"github.com/tallyhq/tally/index"
+)
+
+// errStopped answers a client that arrives after the server stopped.
+var errStopped = errors.New("the server is shutting down")
+
+// hub is the one owner of the replay ring, the client set and the records
+// of live sessions. Everything else talks to it through channels; only
+// latest and seq are read from outside (atomically).
+type hub struct {
+	o     *Options
+	stats *counters
+	sub   *broker.Subscription[index.Change]
+
+	// base makes ids unique across runs (see doc.go).
+	base   uint64
+	seq    atomic.Uint64
+	latest atomic.Uint64
+
+	ring  []*event
+	start int // index of the oldest event in ring
+	n     int
+	// floor is the oldest id a client may resume after: the id just
+	// before the oldest event the ring holds (after a resync, the id of
+	// the next event).
+	floor uint64
+
+	clients map[*client]struct{}
+	live    map[string]liveSession
+	seen    int64 // indexer drops already resynchronised
+
+	join  chan joinRequest
+	leave chan *client
+	done  chan struct{}
+}
+
+// liveSession is a session that has not ended, with the activity last
+// sent for it.
+type liveSession struct {
+	rec tally.Record
+	act tally.Activity
+}
+
+// client is one event stream. The hub alone sends on and closes ch.
+type client struct {
+	ch chan *event
+}
+
+type joinRequest struct {
+	// after is the Last-Event-ID, when the client sent one.
+	after    uint64
+	hasAfter bool
+	reply    chan joined
+}
+
+type joined struct {
+	c *client
+	// at is the id a snapshot must stand for.
+	at       uint64
+	snapshot bool
+	replay   []*event
+}
+
+func newHub(o *Options, stats *counters) *hub {
+	base := uint64(o.Now().Unix()) * 1_000_000
+	h := &hub{
+		o: o, stats: stats, base: base, floor: base,
+		sub:     o.Indexer.Broker().Subscribe(o.ChangeBuffer),
+		ring:    make([]*event, o.Replay),
+		clients: make(map[*client]struct{}),
+		live:    make(map[string]liveSession),
+		join:    make(chan joinRequest),
+		leave:   make(chan *client),
+		done:    make(chan struct{}),
+	}
+	h.latest.Store(base)
+	return h
+}
+
+func (h *hub) published() uint64 { return h.seq.Load() }
+
+func (h *hub) run(ctx context.Context) error {
+	defer close(h.done)
+	defer h.sub.Close()
+	defer h.dropAll()
+	if err := h.seed(ctx); err != nil && ctx.Err() == nil {
+		return err
+	}
+	tick := time.NewTicker(h.o.Refresh)
+	defer tick.Stop()
+	changes := h.sub.C
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ch, ok := <-changes:
+			if !ok {
+				changes = nil // the indexer's broker closed: serve what is known
+				continue
+			}
+			h.apply(ch)
+			if d := h.sub.Dropped(); d > h.seen {
+				h.seen = d
+				h.resync(ctx)
+			}
+		case r := <-h.join:
+			r.reply <- h.add(r)
+		case c := <-h.leave:
+			h.remove(c)
+		case <-tick.C:
+			h.refresh()
+		}
+	}
+}
+
+// seed loads the sessions that have not ended, whose activity the clock
+// alone may change.
+func (h *hub) seed(ctx context.Context) error {
+	now := h.o.Now()
+	recs, err := h.o.Store.Sessions(ctx, tally.SessionFilter{Since: now.Add(-tally.EndedAfter)})
+	if err != nil {
+		return err
+	}
+	clear(h.live)
+	for _, r := range recs {
+		if a := tally.DeriveActivity(r.Signal, r.LastActivity, now); a != tally.ActivityEnded {
+			h.live[r.ID] = liveSession{rec: r, act: a}
+		}
+	}
+	return nil
+}
+
+// resync follows a change the indexer dropped for the hub: what clients
+// hold can no longer be patched, so the ring is emptied and every client
+// disconnected; each reconnects and gets a snapshot from the store.
+//
+// The changes still waiting were published before the drop was seen and
+// may precede the lost ones; they are applied first, so that every event
+// after the new floor was published after every lost change.
+func (h *hub) resync(ctx context.Context) {
+	for drained := false; !drained; {
+		select {
+		case ch, ok := <-h.sub.C:
+			if ok {
+				h.apply(ch)
+			} else {
+				drained = true
+			}
+		default:
+			drained = true
+		}
+	}
+	h.stats.resyncs.Add(1)
+	clear(h.ring)
+	h.start, h.n = 0, 0
+	// Nothing a client saw so far may be resumed after, not even the
+	// latest event: the next event is the first safe one.
+	h.floor = h.latest.Load() + 1
+	h.dropAll()
+	_ = h.seed(ctx) // on failure the next changes refill live
+}
+
+func (h *hub) apply(ch index.Change) {
+	switch ch.Kind {
+	case index.SessionUpdated:
+		v := ch.Record.View(h.o.Now())
+		h.track(ch.Record, v.Activity)
+		h.emit(eventSessionUpdated, v)
+	case index.SessionRemoved:
+		delete(h.live, ch.ID)
+		h.emit(eventSessionRemoved, removed{ID: ch.ID})
+	}
+}
+
+func (h *hub) track(r tally.Record, a tally.Activity) {
+	if a == tally.ActivityEnded {
+		delete(h.live, r.ID)
+		return
+	}
+	h.live[r.ID] = liveSession{rec: r, act: a}
+}
+
+// refresh publishes the sessions whose activity the passing of time
+// changed.
+func (h *hub) refresh() {
+	now := h.o.Now()
+	for _, ls := range h.live {
+		if tally.DeriveActivity(ls.rec.Signal, ls.rec.LastActivity, now) == ls.act {
+			continue
+		}
+		v := ls.rec.View(now)
+		h.track(ls.rec, v.Activity)
+		h.emit(eventSessionUpdated, v)
+	}
+}
+
+// emit encodes one event, keeps it for replay and offers it to every
+// client without waiting.
+func (h *hub) emit(kind eventKind, payload any) {
+	data, err := json.Marshal(payload)
+	if err != nil {
+		h.stats.encodeErrors.Add(1)
+		return
+	}
+	id := h.base + h.seq.Add(1)
+	ev := &event{id: id, frame: appendFrame(nil, id, kind, data)}
+	h.push(ev)
+	h.latest.Store(id)
+	for c := range h.clients {
+		select {
+		case c.ch <- ev:
+		default:
+			h.stats.drops.Add(1)
+			h.remove(c)
+		}
+	}
+}
+
+func (h *hub) push(ev *event) {
+	if h.n < len(h.ring) {
+		h.ring[(h.start+h.n)%len(h.ring)] = ev
+		h.n++
+		return
+	}
+	h.floor = h.ring[h.start].id
+	h.ring[h.start] = ev
+	h.start = (h.start + 1) % len(h.ring)
+}
+
+// add registers a client and decides what it gets first: the events after
+// its Last-Event-ID when the ring still holds them all, else a snapshot.
+func (h *hub) add(r joinRequest) joined {
+	latest := h.latest.Load()
+	j := joined{c: &client{ch: make(chan *event, h.o.ClientBuffer)}, at: latest}
+	if !r.hasAfter || r.after < h.floor || r.after > latest {
+		j.snapshot = true
+	} else {
+		for i := range h.n {
+			if ev := h.ring[(h.start+i)%len(h.ring)]; ev.id > r.after {
+				j.replay = append(j.replay, ev)
+			}
+		}
+	}
+	h.clients[j.c] = struct{}{}
+	h.stats.clients.Add(1)
+	return j
+}
+
+func (h *hub) remove(c *client) {
+	if _, ok := h.clients[c]; !ok {
+		return
+	}
+	delete(h.clients, c)
+	close(c.ch)
+	h.stats.clients.Add(-1)
+}
+
+func (h *hub) dropAll() {
+	for c := range h.clients {
+		h.remove(c)
+	}
+}
+
+// subscribe asks the hub for a place in the stream.
+func (h *hub) subscribe(ctx context.Context, after uint64, hasAfter bool) (joined, error) {
+	r := joinRequest{after: after, hasAfter: hasAfter, reply: make(chan joined, 1)}
+	select {
+	case h.join <- r:
+		return <-r.reply, nil
+	case <-h.done:
+		return joined{}, errStopped
+	case <-ctx.Done():
+		return joined{}, ctx.Err()
+	}
+}
+
+// unsubscribe leaves the stream; after the hub stopped there is nothing
+// to leave.
+func (h *hub) unsubscribe(c *client) {
+	select {
+	case h.leave <- c:
+	case <-h.done:
+	}
+}
+
+// parseID reads an event id; anything else is no id (a snapshot).
+func parseID(s string) (uint64, bool) {
+	id, err := strconv.ParseUint(s, 10, 64)
+	return id, err == nil
+}

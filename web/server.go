@@ -1,0 +1,193 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/index"
+)
+
+// Defaults of Options.
+const (
+	defaultHeartbeat     = 15 * time.Second
+	defaultRefresh       = 15 * time.Second
+	defaultReplay        = 1024
+	defaultClientBuffer  = 256
+	defaultWriteTimeout  = 10 * time.Second
+	defaultSnapshotLimit = 200
+	defaultChangeBuffer  = 4096
+)
+
+// Options configure a Server. Indexer and Store are required.
+type Options struct {
+	Indexer *index.Indexer
+	Store   tally.Store
+	// Token, when set, is required of every request (Authorization:
+	// Bearer, or the cookie /?token= sets). Without it only loopback Host
+	// names are served.
+	Token string
+	Now   func() time.Time
+	// Diagnostics counts the problems the indexer reported (for Stats).
+	Diagnostics func() int64
+	// Extra handlers are mounted on the same mux, behind the same token
+	// check and headers; keys are ServeMux patterns ("/mcp").
+	Extra map[string]http.Handler
+
+	// Heartbeat is the period of the ": ping" comment on idle streams.
+	Heartbeat time.Duration
+	// Refresh is how often the activity of live sessions is re-derived.
+	Refresh time.Duration
+	// Replay is how many recent events a reconnecting client can resume.
+	Replay int
+	// ClientBuffer is how many events may wait for one client before it
+	// is disconnected.
+	ClientBuffer int
+	// WriteTimeout bounds one write to a client: a client that stops
+	// reading is cut off after it.
+	WriteTimeout time.Duration
+	// SnapshotLimit bounds the sessions of a snapshot: every session that
+	// has not ended, and the most recent others up to this many.
+	SnapshotLimit int
+	// ChangeBuffer is the hub's backlog of indexer changes. Past it the
+	// broker drops changes for the hub, which then resynchronises every
+	// client from the store.
+	ChangeBuffer int
+}
+
+// Server serves the API, the event stream and the page. Run must be
+// running for the stream to deliver anything.
+type Server struct {
+	o     Options
+	hub   *hub
+	stats counters
+	snap  snapshotCache
+	mux   *http.ServeMux
+}
+
+// counters are the figures of Stats, updated without locks.
+type counters struct {
+	clients      atomic.Int64
+	eventsSent   atomic.Int64
+	snapshots    atomic.Int64
+	replays      atomic.Int64
+	drops        atomic.Int64
+	resyncs      atomic.Int64
+	encodeErrors atomic.Int64
+}
+
+// Stats is GET /api/stats.
+type Stats struct {
+	// Clients is the number of open event streams.
+	Clients int64 `json:"clients"`
+	// EventsPublished is how many events the hub produced this run.
+	EventsPublished uint64 `json:"eventsPublished"`
+	// EventsSent counts events written to clients (replays included).
+	EventsSent int64 `json:"eventsSent"`
+	Snapshots  int64 `json:"snapshots"`
+	Replays    int64 `json:"replays"`
+	// Drops counts clients disconnected because they fell too far behind.
+	Drops int64 `json:"drops"`
+	// IndexerDrops counts changes the indexer could not hand to the
+	// server; each led to a resync (Resyncs) of every client.
+	IndexerDrops int64 `json:"indexerDrops"`
+	Resyncs      int64 `json:"resyncs"`
+	// EncodeErrors counts sessions that could not be encoded (a timestamp
+	// JSON cannot hold, such as a year past 9999) and were not sent.
+	EncodeErrors int64 `json:"encodeErrors"`
+	// Diagnostics counts the problems with the input the indexer met.
+	Diagnostics int64  `json:"diagnostics"`
+	LastEventID string `json:"lastEventId"`
+}
+
+// New builds a Server. It subscribes to the indexer at once, so that no
+// change committed between New and Run is missed.
+func New(o Options) *Server {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = defaultHeartbeat
+	}
+	if o.Refresh <= 0 {
+		o.Refresh = defaultRefresh
+	}
+	if o.Replay <= 0 {
+		o.Replay = defaultReplay
+	}
+	if o.ClientBuffer <= 0 {
+		o.ClientBuffer = defaultClientBuffer
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = defaultWriteTimeout
+	}
+	if o.ChangeBuffer <= 0 {
+		o.ChangeBuffer = defaultChangeBuffer
+	}
+	if o.SnapshotLimit <= 0 {
+		o.SnapshotLimit = defaultSnapshotLimit
+	}
+	s := &Server{o: o}
+	s.hub = newHub(&s.o, &s.stats)
+	s.mux = s.routes()
+	return s
+}
+
+// Run runs the hub until ctx ends; then every event stream ends, so that
+// http.Server.Shutdown does not wait for them.
+func (s *Server) Run(ctx context.Context) error { return s.hub.run(ctx) }
+
+// Handler is the whole site: API, stream, page and Extra, behind the
+// token check and security headers.
+func (s *Server) Handler() http.Handler { return s.guard(s.mux) }
+
+// Stats reads the counters.
+func (s *Server) Stats() Stats {
+	st := Stats{
+		Clients:         s.stats.clients.Load(),
+		EventsPublished: s.hub.published(),
+		EventsSent:      s.stats.eventsSent.Load(),
+		Snapshots:       s.stats.snapshots.Load(),
+		Replays:         s.stats.replays.Load(),
+		Drops:           s.stats.drops.Load(),
+		IndexerDrops:    s.hub.sub.Dropped(),
+		Resyncs:         s.stats.resyncs.Load(),
+		EncodeErrors:    s.stats.encodeErrors.Load(),
+		LastEventID:     strconv.FormatUint(s.hub.latest.Load(), 10),
+	}
+	if s.o.Diagnostics != nil {
+		st.Diagnostics = s.o.Diagnostics()
+	}
+	return st
+}
+
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/sessions", s.listSessions)
+	mux.HandleFunc("GET /api/sessions/{id}", s.getSession)
+	mux.HandleFunc("GET /api/events", s.events)
+	mux.HandleFunc("GET /api/stats", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, s.Stats()) })
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
+	})
+	mux.HandleFunc("GET /{$}", serveIndex)
+	mux.Handle("GET /static/", staticHandler())
+	for pattern, h := range s.o.Extra {
+		mux.Handle(pattern, h)
+	}
+	return mux
+}
+
+// snapshotCache shares one encoded snapshot among the clients that join
+// at the same event id within a second: a thousand browsers reconnecting
+// after a restart cost one store query, not a thousand.
+type snapshotCache struct {
+	mu   sync.Mutex
+	id   uint64
+	at   time.Time
+	data []byte
+}

@@ -1,0 +1,164 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+// retryFrame tells EventSource how long to wait before reconnecting.
+const retryFrame = "retry: 2000\n\n"
+
+var pingFrame = []byte(": ping\n\n")
+
+// snapshotData is the data of a snapshot event.
+type snapshotData struct {
+	Sessions []tally.Session `json:"sessions"`
+	Now      time.Time       `json:"now"`
+}
+
+// events is GET /api/events. The stream starts with what the client
+// missed — a replay after its Last-Event-ID, or a snapshot — then follows
+// the hub until the client leaves, falls behind, or the server stops.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	after, hasAfter := parseID(r.Header.Get("Last-Event-ID"))
+	if !hasAfter {
+		// A page that read /api/sessions may start the stream where
+		// that list stood (EventSource cannot set the header itself).
+		after, hasAfter = parseID(r.URL.Query().Get("lastEventId"))
+	}
+	j, err := s.hub.subscribe(ctx, after, hasAfter)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	defer s.hub.unsubscribe(j.c)
+
+	buf := []byte(retryFrame)
+	if j.snapshot {
+		data, err := s.snapshot(ctx, j.at)
+		if err != nil {
+			writeError(w, statusOf(err), err.Error())
+			return
+		}
+		buf = appendFrame(buf, j.at, eventSnapshot, data)
+		s.stats.snapshots.Add(1)
+	} else {
+		s.stats.replays.Add(1)
+	}
+	for _, ev := range j.replay {
+		buf = append(buf, ev.frame...)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // a proxy in front must not hold events back
+	w.WriteHeader(http.StatusOK)
+
+	out := stream{w: w, rc: http.NewResponseController(w), timeout: s.o.WriteTimeout}
+	if out.write(buf) != nil {
+		return
+	}
+	s.stats.eventsSent.Add(int64(len(j.replay)))
+	ping := time.NewTicker(s.o.Heartbeat)
+	defer ping.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ping.C:
+			if out.write(pingFrame) != nil {
+				return
+			}
+		case ev, ok := <-j.c.ch:
+			if !ok {
+				return // fell behind, or the server stops: the client reconnects
+			}
+			// Whatever else is already waiting goes in the same write.
+			buf = append(buf[:0], ev.frame...)
+			n := int64(1)
+			for more := true; more; {
+				select {
+				case ev, ok := <-j.c.ch:
+					if !ok {
+						more = false
+						break
+					}
+					buf = append(buf, ev.frame...)
+					n++
+				default:
+					more = false
+				}
+			}
+			if out.write(buf) != nil {
+				return
+			}
+			s.stats.eventsSent.Add(n)
+		}
+	}
+}
+
+// stream writes frames and flushes them at once, each write bounded by a
+// deadline so that a client that stopped reading is let go.
+type stream struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func (s stream) write(b []byte) error {
+	if err := s.rc.SetWriteDeadline(time.Now().Add(s.timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	if _, err := s.w.Write(b); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}
+
+// snapshot encodes the sessions a page starts from, standing for every
+// event up to id. Clients joining at the same id within a second share
+// one encoding.
+func (s *Server) snapshot(ctx context.Context, id uint64) ([]byte, error) {
+	c := &s.snap
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := s.o.Now()
+	if c.data != nil && c.id == id && now.Sub(c.at).Abs() < time.Second {
+		return c.data, nil
+	}
+	recs, err := s.snapshotRecords(ctx, now)
+	if err != nil {
+		return nil, err
+	}
+	d := snapshotData{Sessions: make([]tally.Session, 0, len(recs)), Now: now}
+	for i := range recs {
+		d.Sessions = append(d.Sessions, recs[i].View(now))
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		s.stats.encodeErrors.Add(1)
+		return nil, tally.Errorf(tally.CodeInternal, "snapshot", "encode: %v", err)
+	}
+	c.id, c.at, c.data = id, now, data
+	return data, nil
+}
+
+// snapshotRecords are the SnapshotLimit most recent sessions, or every
+// session that has not ended when there are more of those.
+func (s *Server) snapshotRecords(ctx context.Context, now time.Time) ([]tally.Record, error) {
+	limit := s.o.SnapshotLimit
+	recs, err := s.o.Store.Sessions(ctx, tally.SessionFilter{Limit: limit})
+	if err != nil || len(recs) < limit {
+		return recs, err
+	}
+	if since := now.Add(-tally.EndedAfter); !recs[len(recs)-1].LastActivity.Before(since) {
+		return s.o.Store.Sessions(ctx, tally.SessionFilter{Since: since})
+	}
+	return recs, nil
+}
