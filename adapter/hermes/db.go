@@ -4,9 +4,7 @@ import (
 	"context"
 	"database/sql"
 	_ "embed"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
@@ -177,25 +175,9 @@ func (st *dbState) readLast(ctx context.Context, tx *sql.Tx) error {
 		if err := rows.Scan(&sid, &rowID, &text); err != nil {
 			return err
 		}
-		st.prompt[sid] = promptTitle(text)
+		st.prompt[sid] = tally.PromptTitle(text)
 	}
 	return rows.Err()
-}
-
-// promptTitle is the first line of a prompt, short enough for a list.
-func promptTitle(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = strings.TrimSpace(s[:i])
-	}
-	if len(s) > 80 {
-		cut := 80
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return strings.ToValidUTF8(s, "")
 }
 
 // chain returns the root of id's compression chain. Hermes splits a

@@ -35,7 +35,7 @@ func TestSessions_Built(t *testing.T) {
 				todo("3", "Ship it", tally.StatusCancelled),
 				todo("4", "Update the docs", tally.StatusPending),
 			},
-			title:  "Refactor the parser",
+			title:  "Refactor the parser …", // the prompt has more lines: tally.PromptTitle says so
 			weak:   true,
 			signal: tally.SignalWaiting,
 			last:   time.Unix(1767609200, 0),
