@@ -93,9 +93,13 @@ type Indexer struct {
 	broker *broker.Broker[Change]
 	// w is set while Run follows the homes: Scan adds every directory it
 	// walks to it.
-	w         *tail.Watcher
-	ready     chan struct{}
-	readyOnce sync.Once
+	w *tail.Watcher
+	// unsaved holds what a failed commit could not save, for the next
+	// round to commit.
+	unsaved     map[string]*entry
+	unsavedGone []string
+	ready       chan struct{}
+	readyOnce   sync.Once
 }
 
 type entry struct {
@@ -156,7 +160,7 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change](), ready: make(chan struct{})}
+	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change](), ready: make(chan struct{}), unsaved: make(map[string]*entry)}
 	marks, err := o.Store.FileMarks(ctx)
 	if err != nil {
 		return nil, err
@@ -309,7 +313,10 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 	go func() { wg.Wait(); close(results) }()
 
 	var errs []error
-	pending := make(map[string]*entry)
+	pending := ix.unsaved
+	ix.unsaved = make(map[string]*entry)
+	gone = append(gone, ix.unsavedGone...)
+	ix.unsavedGone = nil
 	lastCommit := time.Now()
 	for res := range results {
 		res.e.busy = false
@@ -349,6 +356,10 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 	for _, j := range work {
 		j.e.busy = false // those a cancelled scan never handed out
 	}
+	for path, e := range ix.unsaved { // a mid-scan commit that failed
+		pending[path] = e
+	}
+	ix.unsaved = make(map[string]*entry)
 	if len(pending) > 0 || len(gone) > 0 {
 		if err := ix.commit(ctx, pending, gone); err != nil {
 			errs = append(errs, err)
@@ -395,7 +406,7 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 	if e.found.Info.Whole {
 		if dec, err := newDec(); err == nil {
 			if md, ok := dec.(tally.MultiDecoder); ok {
-				return ix.syncMulti(j, md, res)
+				return ix.syncMulti(ctx, j, md, res)
 			}
 		}
 	}
@@ -413,6 +424,19 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 // commit writes the changed files, their sessions' records and removals in
 // one transaction, then publishes.
 func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone []string) error {
+	err := ix.tryCommit(ctx, changed, gone)
+	if err != nil {
+		// The folded state is ahead of the store: keep it to commit with
+		// the next round, or its offsets would say it was saved.
+		for path, e := range changed {
+			ix.unsaved[path] = e
+		}
+		ix.unsavedGone = append(ix.unsavedGone, gone...)
+	}
+	return err
+}
+
+func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gone []string) error {
 	var b tally.Batch
 	touched := make(map[string]bool)
 	for _, e := range changed {
@@ -421,13 +445,13 @@ func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone [
 			touched[e.st.Session] = true
 		}
 	}
+	removed := make(map[string]bool, len(gone))
 	for _, path := range gone {
 		e := ix.files[path]
-		if e == nil {
+		if e == nil || removed[path] {
 			continue
 		}
-		delete(ix.files, path)
-		delete(ix.bySess[e.st.Session], path)
+		removed[path] = true
 		b.RemovedFiles = append(b.RemovedFiles, path)
 		if e.st.Session != "" {
 			touched[e.st.Session] = true
@@ -435,19 +459,20 @@ func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone [
 	}
 	var changes []Change
 	for id := range touched {
-		paths := ix.bySess[id]
-		if len(paths) == 0 {
-			delete(ix.bySess, id)
-			b.RemovedSessions = append(b.RemovedSessions, id)
-			changes = append(changes, Change{Kind: SessionRemoved, ID: id})
-			continue
-		}
-		states := make([]*tally.FileState, 0, len(paths))
-		for p := range paths {
+		var states []*tally.FileState
+		for p := range ix.bySess[id] {
+			if removed[p] {
+				continue
+			}
 			if err := ix.warm(ctx, ix.files[p]); err != nil {
 				return err
 			}
 			states = append(states, ix.files[p].st)
+		}
+		if len(states) == 0 {
+			b.RemovedSessions = append(b.RemovedSessions, id)
+			changes = append(changes, Change{Kind: SessionRemoved, ID: id})
+			continue
 		}
 		rec := tally.Merge(states)
 		b.Sessions = append(b.Sessions, rec)
@@ -455,6 +480,17 @@ func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone [
 	}
 	if err := ix.o.Store.Commit(ctx, b); err != nil {
 		return err
+	}
+	// Only now, with the store agreeing, does memory forget removed files.
+	for path := range removed {
+		e := ix.files[path]
+		delete(ix.files, path)
+		if m := ix.bySess[e.st.Session]; m != nil {
+			delete(m, path)
+			if len(m) == 0 {
+				delete(ix.bySess, e.st.Session)
+			}
+		}
 	}
 	for _, c := range changes {
 		ix.broker.Publish(c)
@@ -465,7 +501,9 @@ func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone [
 		}
 	}
 	for _, e := range changed {
-		ix.cool(e) // a multi-session file's own state
+		if ix.files[e.st.Path] == e {
+			ix.cool(e) // a multi-session file's own state
+		}
 	}
 	return nil
 }
@@ -601,9 +639,9 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
 
 // syncMulti reads a multi-session file whole and folds each session it
 // holds from scratch.
-func (ix *Indexer) syncMulti(j job, md tally.MultiDecoder, res result) result {
+func (ix *Indexer) syncMulti(ctx context.Context, j job, md tally.MultiDecoder, res result) result {
 	e := j.e
-	sessions, diags, err := md.Sessions(context.Background(), e.st.Path)
+	sessions, diags, err := md.Sessions(ctx, e.st.Path)
 	if err != nil {
 		res.err = err
 		return res

@@ -316,3 +316,50 @@ func TestIndexer_Run_PublishesRecordsOtherProcessesCommit(t *testing.T) {
 		t.Fatalf("record = %+v", got)
 	}
 }
+
+// failingStore fails the commits it is told to, like a database locked by
+// another writer past its busy timeout.
+type failingStore struct {
+	tally.Store
+	fail bool
+}
+
+func (f *failingStore) Commit(ctx context.Context, b tally.Batch) error {
+	if f.fail {
+		return tally.Errorf(tally.CodeUnavailable, "test", "database is locked")
+	}
+	return f.Store.Commit(ctx, b)
+}
+
+func TestIndexer_Scan_AFailedCommitIsRetriedNotLost(t *testing.T) {
+	home := t.TempDir()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	fs := &failingStore{Store: st, fail: true}
+	ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{claude.New(claude.Options{ConfigDir: home})}, Store: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid, lines := capture(t, "todowrite")
+	dir := filepath.Join(home, "projects", "p")
+	os.MkdirAll(dir, 0o755)
+	appendTo(t, filepath.Join(dir, sid+".jsonl"), bytes.Join(lines, nil))
+	if _, err := ix.Scan(ctx); err == nil {
+		t.Fatal("the scan hid a failed commit")
+	}
+	fs.fail = false
+	if _, err := ix.Scan(ctx); err != nil { // nothing new on disk: only the retry
+		t.Fatal(err)
+	}
+	rec, err := st.Session(ctx, sid)
+	if err != nil {
+		t.Fatalf("the session folded before the failed commit never reached the store: %v", err)
+	}
+	if len(rec.Lists[""]) != 3 {
+		t.Fatalf("list = %+v", rec.Lists[""])
+	}
+}

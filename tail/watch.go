@@ -65,6 +65,13 @@ func (w *Watcher) Run(ctx context.Context) {
 			if ev.Op&(fsnotify.Create|fsnotify.Write|fsnotify.Rename|fsnotify.Remove) == 0 {
 				continue
 			}
+			if ev.Op&(fsnotify.Rename|fsnotify.Remove) != 0 {
+				// The kernel drops the watch of a directory that goes: one
+				// made again under the name must be watched again.
+				w.mu.Lock()
+				delete(w.watched, filepath.Clean(ev.Name))
+				w.mu.Unlock()
+			}
 			if ev.Op&fsnotify.Create != 0 {
 				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
 					w.addTree(ctx, ev.Name)
