@@ -246,3 +246,29 @@ func contains(set []string, s string) bool {
 	}
 	return false
 }
+
+func TestTaskList_WriteTodos_ExplicitIdsNeverCollide(t *testing.T) {
+	// A todo without an id must not get, or take by its text, an id a
+	// later todo of the same call names.
+	var l tally.TaskList
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	if _, err := l.WriteTodos([]tally.Todo{{Content: "B", Status: "pending"}}, false, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.WriteTodos([]tally.Todo{{Content: "B", Status: "pending"}, {ID: "1", Content: "A", Status: "pending"}, {ID: "x", Content: "C2", Status: "completed"}}, false, now); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, it := range l.View() {
+		if seen[it.ID] {
+			t.Fatalf("id %s twice: %+v", it.ID, l.View())
+		}
+		seen[it.ID] = true
+		if it.ID == "x" && it.Title != "C2" {
+			t.Errorf("duplicate id x kept %q, want the last occurrence", it.Title)
+		}
+	}
+	if len(seen) != 3 {
+		t.Fatalf("tasks %+v, want B, A and C2", l.View())
+	}
+}

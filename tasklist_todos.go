@@ -122,7 +122,16 @@ func checkTodos(todos []Todo, merge bool) error {
 }
 
 func (c *TaskList) replace(todos []Todo, now time.Time) {
+	// Ids the call names itself (unique: checked with the arguments) are
+	// spoken for before any todo without one gets a new id or takes an
+	// old task by its text.
 	kept := make(map[string]bool, len(todos))
+	for _, td := range todos {
+		if td.ID != "" {
+			kept[td.ID] = true
+			c.reserveID(td.ID)
+		}
+	}
 	next := make([]ListTask, 0, len(todos))
 	for _, td := range todos {
 		var t ListTask
