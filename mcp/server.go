@@ -74,12 +74,19 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
+// httpSessionTimeout closes an HTTP session idle this long, so sessions of
+// clients that went away do not pile up in a server that runs for days.
+const httpSessionTimeout = 30 * time.Minute
+
 // NewHTTPHandler serves the same tools over streamable HTTP, one MCP
-// session per client. It does no authentication: mount it behind the
-// token check of whatever serves it (tally serve does).
+// session per client. Requests a browser sends from another site are
+// refused (they could change lists); it does no authentication: mount it
+// behind the token check of whatever serves it (tally serve does).
 func NewHTTPHandler(o Options) http.Handler {
 	srv := NewServer(o)
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{SessionTimeout: httpSessionTimeout})
+	return http.NewCrossOriginProtection().Handler(h)
 }
 
 // listName picks the list of a call: its own argument, else the server's
