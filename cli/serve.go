@@ -167,7 +167,7 @@ func checkBind(addr, token string) error {
 	if err != nil {
 		return tally.Errorf(tally.CodeInvalid, "serve", "--addr %q: want host:port, such as %s", addr, defaultServeAddr)
 	}
-	if token != "" || isLoopback(host) {
+	if token != "" || web.LoopbackName(host) {
 		return nil
 	}
 	shown := addr
@@ -176,14 +176,6 @@ func checkBind(addr, token string) error {
 	}
 	return tally.Errorf(tally.CodeInvalid, "serve",
 		"refusing to listen on %s without a token: anyone who can reach it could read your agents' sessions; pass --token (or set TALLY_TOKEN), or listen on %s", shown, defaultServeAddr)
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // openBrowser opens the page with the system's opener; failing that, the
