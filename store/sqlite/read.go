@@ -123,7 +123,9 @@ func (s *Store) Session(ctx context.Context, id string) (tally.Record, error) {
 	case err == nil:
 		if err := json.Unmarshal(js, &rec); err != nil {
 			s.skip("sessions", id, err)
-			return tally.Record{}, tally.Errorf(tally.CodeInvalid, op,
+			// Not the caller's mistake (CodeInvalid is a bad request):
+			// the record cannot be had until it is rewritten.
+			return tally.Record{}, tally.Errorf(tally.CodeUnavailable, op,
 				"session %s: the stored record is damaged (%v); it is rewritten when the session next changes", id, err)
 		}
 		return rec, nil

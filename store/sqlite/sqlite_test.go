@@ -223,8 +223,8 @@ func TestStore_SkipsDamagedRows(t *testing.T) {
 		t.Errorf("Sessions with s1 damaged = %+v, %v; want s2 alone and no error", recs, err)
 	}
 	_, err = s.Session(ctx, "s1")
-	if tally.ErrorCode(err) != tally.CodeInvalid || !strings.Contains(err.Error(), "damaged") {
-		t.Errorf("Session(damaged s1): %v, want invalid saying it is damaged", err)
+	if tally.ErrorCode(err) != tally.CodeUnavailable || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("Session(damaged s1): %v, want unavailable saying it is damaged", err)
 	}
 	n, diags := s.Skipped()
 	// Four reads met damage: FileMarks and File (/b), Sessions and Session (s1).
