@@ -29,6 +29,9 @@ type Store interface {
 	// processes show here too: it is how a server learns of a list that
 	// `tally mcp`, another process, changed.
 	Changed(ctx context.Context, since int64) ([]Record, int64, error)
+	// ChangeMark is the newest change mark, for a reader that starts
+	// from now rather than from every record ever written.
+	ChangeMark(ctx context.Context) (int64, error)
 	Close() error
 }
 

@@ -539,7 +539,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	if err := scan(); err != nil && ctx.Err() == nil {
 		ix.diag(tally.Diagnostic{Msg: "scan: " + err.Error()})
 	}
-	_, mark, err := ix.o.Store.Changed(ctx, 0)
+	mark, err := ix.o.Store.ChangeMark(ctx)
 	if err != nil && ctx.Err() == nil {
 		ix.diag(tally.Diagnostic{Msg: "store: " + err.Error()})
 	}

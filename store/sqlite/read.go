@@ -231,3 +231,10 @@ func (s *Store) Changed(ctx context.Context, since int64) ([]tally.Record, int64
 	}
 	return out, next, s.wrap(op, rows.Err())
 }
+
+// ChangeMark is the newest change mark (an index lookup: sessions_seq).
+func (s *Store) ChangeMark(ctx context.Context) (int64, error) {
+	var mark int64
+	err := s.stmts.changeMark.QueryRowContext(ctx).Scan(&mark)
+	return mark, s.wrap("sqlite.ChangeMark", err)
+}

@@ -18,7 +18,7 @@ var queryFS embed.FS
 type statements struct {
 	upsertFile, upsertSession, deleteFile, deleteSession         *sql.Stmt
 	files, sessions, sessionsAgent, sessionByID, sessionByPrefix *sql.Stmt
-	changed, fileByPath                                          *sql.Stmt
+	changed, fileByPath, changeMark                              *sql.Stmt
 	all                                                          []*sql.Stmt
 }
 
@@ -39,6 +39,7 @@ func (st *statements) prepare(ctx context.Context, w, r *sql.DB) error {
 		{r, "session_by_prefix", &st.sessionByPrefix},
 		{r, "changed", &st.changed},
 		{r, "file_by_path", &st.fileByPath},
+		{r, "change_mark", &st.changeMark},
 	} {
 		text, err := queryFS.ReadFile("sql/" + p.name + ".sql")
 		if err != nil {

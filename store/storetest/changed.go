@@ -21,6 +21,9 @@ func testChanged(t *testing.T, open Opener) {
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("after the first commit: %d records, %v", len(recs), err)
 	}
+	if now, err := s.ChangeMark(ctx); err != nil || now != mark {
+		t.Fatalf("ChangeMark = %d, %v; Changed said %d", now, err, mark)
+	}
 	again, mark2, _ := s.Changed(ctx, mark)
 	if len(again) != 0 || mark2 != mark {
 		t.Fatalf("nothing committed, yet Changed gave %d records (mark %d → %d)", len(again), mark, mark2)

@@ -30,6 +30,12 @@ type memStore struct {
 	mark     int64
 }
 
+func (m *memStore) ChangeMark(context.Context) (int64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.mark, nil
+}
+
 func (m *memStore) Changed(_ context.Context, since int64) ([]tally.Record, int64, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
