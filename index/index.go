@@ -186,6 +186,14 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 	return ix, nil
 }
 
+// newEntry starts following a file an adapter claimed.
+func (ix *Indexer) newEntry(f tail.Found) *entry {
+	e := &entry{found: f, st: &tally.FileState{Path: f.Info.Path, Agent: f.Adapter.Agent(), Session: f.Info.Session}}
+	ix.files[f.Info.Path] = e
+	ix.link(e.st)
+	return e
+}
+
 func (ix *Indexer) link(st *tally.FileState) {
 	if st.Session == "" {
 		return // a multi-session file: its parts carry the sessions
@@ -225,9 +233,7 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 		seen[path] = true
 		e := ix.files[path]
 		if e == nil {
-			e = &entry{found: f, st: &tally.FileState{Path: path, Agent: f.Adapter.Agent(), Session: f.Info.Session}}
-			ix.files[path] = e
-			ix.link(e.st)
+			e = ix.newEntry(f)
 		}
 		e.found = f
 		if j, ok := ix.check(e); ok {
@@ -607,6 +613,7 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
 	defer ix.round.Unlock()
 	var work []job
 	var gone []string
+	queued := make(map[*entry]bool)
 	for p := range paths {
 		e := ix.files[p]
 		if e == nil {
@@ -614,12 +621,14 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
 			if !ok {
 				continue
 			}
-			e = &entry{found: f, st: &tally.FileState{Path: p, Agent: f.Adapter.Agent(), Session: f.Info.Session}}
-			if _, err := tail.Stat(p, f.Info.Whole); err != nil {
-				continue
+			// A database's -wal names the database: the entry is its.
+			p = f.Info.Path
+			if e = ix.files[p]; e == nil {
+				if _, err := tail.Stat(p, f.Info.Whole); err != nil {
+					continue
+				}
+				e = ix.newEntry(f)
 			}
-			ix.files[p] = e
-			ix.link(e.st)
 		}
 		j, ok := ix.check(e)
 		if !ok {
@@ -628,7 +637,10 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
 			}
 			continue
 		}
-		work = append(work, j)
+		if !queued[e] { // a database and its -wal in one burst: one job
+			queued[e] = true
+			work = append(work, j)
+		}
 	}
 	if len(work) == 0 && len(gone) == 0 {
 		return nil
