@@ -87,3 +87,13 @@ func (s *Status) UnmarshalText(b []byte) error {
 	*s = v
 	return nil
 }
+
+// StatusOf maps an agent's status word for an item: the Status, and the
+// word itself when Tally does not know it (kept as Item.RawStatus, so an
+// unknown word stays visible instead of passing for "pending").
+func StatusOf(word string) (Status, string) {
+	if s, ok := ParseStatus(word); ok {
+		return s, ""
+	}
+	return StatusUnknown, word
+}

@@ -33,15 +33,8 @@ func item(e *fastjson.Value, key string) (tally.Item, bool) {
 		return tally.Item{}, false
 	}
 	it := tally.Item{Title: title, ActiveForm: string(e.GetStringBytes("activeForm"))}
-	it.Status, it.RawStatus = status(e.GetStringBytes("status"))
+	it.Status, it.RawStatus = tally.StatusOf(string(e.GetStringBytes("status")))
 	return it, true
-}
-
-func status(word []byte) (tally.Status, string) {
-	if s, ok := tally.ParseStatus(string(word)); ok {
-		return s, ""
-	}
-	return tally.StatusUnknown, string(word)
 }
 
 // toolCall upserts one runtime item, and reads a todo list out of the
@@ -57,7 +50,7 @@ func toolCall(u *fastjson.Value, emit func(tally.Event)) error {
 		p.Subject = &title
 	}
 	if s := u.Get("status"); s != nil && s.Type() == fastjson.TypeString {
-		st, raw := status(s.GetStringBytes())
+		st, raw := tally.StatusOf(string(s.GetStringBytes()))
 		p.Status, p.RawStatus = &st, raw
 	}
 	emit(tally.Event{Kind: tally.EventTaskCreate, List: RuntimeList, ToolUseID: id, Patch: p})

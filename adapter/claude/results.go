@@ -173,7 +173,7 @@ func taskList(r *fastjson.Value) ([]tally.Item, error) {
 		if err != nil {
 			return nil, err
 		}
-		it.Status, it.RawStatus = status(word)
+		it.Status, it.RawStatus = tally.StatusOf(word)
 		if it.BlockedBy, err = ids(t, "blockedBy"); err != nil {
 			return nil, err
 		}

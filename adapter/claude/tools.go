@@ -91,18 +91,10 @@ func todos(input *fastjson.Value) ([]tally.Item, error) {
 		if err != nil {
 			return nil, err
 		}
-		it.Status, it.RawStatus = status(word)
+		it.Status, it.RawStatus = tally.StatusOf(word)
 		items = append(items, it)
 	}
 	return items, nil
-}
-
-// status maps a status word, keeping a word Tally does not know.
-func status(word string) (tally.Status, string) {
-	if s, ok := tally.ParseStatus(word); ok {
-		return s, ""
-	}
-	return tally.StatusUnknown, word
 }
 
 // deletedWord is TaskUpdate's status meaning "remove the task".
@@ -144,7 +136,7 @@ func patch(input *fastjson.Value, update bool) (tally.TaskPatch, error) {
 		if word == deletedWord {
 			p.Deleted = true
 		} else {
-			s, raw := status(word)
+			s, raw := tally.StatusOf(word)
 			p.Status, p.RawStatus = &s, raw
 		}
 	}

@@ -108,12 +108,7 @@ func (d *decoder) parsePlan(b []byte) ([]tally.Item, bool) {
 			return nil, false
 		}
 		it := tally.Item{Title: string(step.GetStringBytes()), Source: tally.SourceTodo}
-		word := string(status.GetStringBytes())
-		if s, ok := tally.ParseStatus(word); ok {
-			it.Status = s
-		} else {
-			it.RawStatus = word
-		}
+		it.Status, it.RawStatus = tally.StatusOf(string(status.GetStringBytes()))
 		items = append(items, it)
 	}
 	return items, true

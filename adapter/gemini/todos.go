@@ -40,10 +40,6 @@ func todoItems(v *fastjson.Value) ([]tally.Item, error) {
 
 // withStatus sets an item's status from the agent's word.
 func withStatus(it tally.Item, word string) tally.Item {
-	s, ok := tally.ParseStatus(word)
-	it.Status = s
-	if !ok {
-		it.RawStatus = word
-	}
+	it.Status, it.RawStatus = tally.StatusOf(word)
 	return it
 }
