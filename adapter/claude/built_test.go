@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
 func task(id, title, desc, activeForm string, st tally.Status) tally.Item {
@@ -107,9 +108,9 @@ func TestDecoder_Built(t *testing.T) {
 func TestDecoder_TodoListSteps(t *testing.T) {
 	fi := tally.FileInfo{Path: "testdata/built-todo-misc.jsonl", Session: "built-session"}
 	fo := newFolder(t, fi)
-	ls := lines(read(t, fi.Path))
+	ls := adaptertest.Lines(read(t, fi.Path))
 	for _, l := range ls[:3] {
-		fo.feed(l)
+		fo.Feed(l)
 	}
 	want := []tally.Item{
 		todo("Lint", "Linting", tally.StatusCompleted),
@@ -120,19 +121,19 @@ func TestDecoder_TodoListSteps(t *testing.T) {
 			return it
 		}(),
 	}
-	if got := fo.list(""); !reflect.DeepEqual(got, want) {
+	if got := fo.List(""); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after the first TodoWrite\n got %+v\nwant %+v", got, want)
 	}
 	for _, l := range ls[3:] {
-		fo.feed(l)
+		fo.Feed(l)
 	}
-	if got := fo.list(""); len(got) != 0 {
+	if got := fo.List(""); len(got) != 0 {
 		t.Errorf("after an empty TodoWrite the list is %+v, want empty", got)
 	}
-	if fo.st.Title != "Tidy the repository" || fo.st.TitleWeak {
-		t.Errorf("title %q weak=%v, want the ai-title", fo.st.Title, fo.st.TitleWeak)
+	if fo.St.Title != "Tidy the repository" || fo.St.TitleWeak {
+		t.Errorf("title %q weak=%v, want the ai-title", fo.St.Title, fo.St.TitleWeak)
 	}
-	if fo.st.Signal != tally.SignalWaiting {
-		t.Errorf("signal %v after an end_turn reply, want waiting", fo.st.Signal)
+	if fo.St.Signal != tally.SignalWaiting {
+		t.Errorf("signal %v after an end_turn reply, want waiting", fo.St.Signal)
 	}
 }

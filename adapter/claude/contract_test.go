@@ -21,7 +21,7 @@ func TestAdapter_Contract(t *testing.T) {
 func FuzzDecoder(f *testing.F) {
 	var seeds [][]byte
 	for _, lf := range fixtureFiles(f) {
-		for _, l := range lines(read(f, lf.path)) {
+		for _, l := range adaptertest.Lines(read(f, lf.path)) {
 			if hasToolNeedle(l) || bytes.Contains(l, sidechainNeedle) || bytes.Contains(l, []byte("created successfully")) {
 				seeds = append(seeds, append(append([]byte(nil), l...), '\n'))
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
 // rawLine is what the tests read of a line, with encoding/json: an
@@ -116,7 +117,7 @@ func TestDecoder_TodoWriteMatchesAgentRecord(t *testing.T) {
 		data := read(t, f.path)
 		var parsed []*rawLine
 		al := &agentLists{file: f.info, byUUID: map[string]*rawLine{}}
-		for _, b := range lines(data) {
+		for _, b := range adaptertest.Lines(data) {
 			var l rawLine
 			if err := json.Unmarshal(b, &l); err != nil {
 				parsed = append(parsed, nil)
@@ -146,8 +147,8 @@ func TestDecoder_TodoWriteMatchesAgentRecord(t *testing.T) {
 		}
 		fo := newFolder(t, f.info)
 		callList := map[string]string{}
-		for i, b := range lines(data) {
-			fo.feed(b)
+		for i, b := range adaptertest.Lines(data) {
+			fo.Feed(b)
 			l := parsed[i]
 			if l == nil {
 				continue
@@ -165,7 +166,7 @@ func TestDecoder_TodoWriteMatchesAgentRecord(t *testing.T) {
 						t.Fatalf("%s: TodoWrite input: %v", f.path, err)
 					}
 					byInput++
-					if got, want := fo.list(list), wantTodos(in.Todos); !reflect.DeepEqual(got, want) {
+					if got, want := fo.List(list), wantTodos(in.Todos); !reflect.DeepEqual(got, want) {
 						t.Errorf("%s line %d: list %q after call %s\n got %+v\nwant %+v", f.path, i+1, list, blk.ID, got, want)
 					}
 				case blk.Type == "tool_result" && answered[blk.ToolUseID] && l.Type == "user":
@@ -176,7 +177,7 @@ func TestDecoder_TodoWriteMatchesAgentRecord(t *testing.T) {
 					var r struct{ NewTodos []rawTodo }
 					_ = json.Unmarshal(l.result(), &r)
 					byResult++
-					got, want := fo.list(list), wantTodos(r.NewTodos)
+					got, want := fo.List(list), wantTodos(r.NewTodos)
 					if strings.HasPrefix(l.Version, "1.0.3") {
 						// 1.0.31 re-sorts newTodos by priority: same items, other order.
 						got, want = sortedItems(got), sortedItems(want)
@@ -187,8 +188,8 @@ func TestDecoder_TodoWriteMatchesAgentRecord(t *testing.T) {
 				}
 			}
 		}
-		if len(fo.diags) > 0 {
-			t.Errorf("%s: unexpected diagnostics %v", f.path, fo.diags)
+		if len(fo.Diags) > 0 {
+			t.Errorf("%s: unexpected diagnostics %v", f.path, fo.Diags)
 		}
 	}
 	t.Logf("TodoWrite calls checked: %d against toolUseResult.newTodos, %d against their own input", byResult, byInput)

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -74,48 +73,11 @@ func read(t testing.TB, p string) []byte {
 	return b
 }
 
-// folder feeds a file one line at a time so a test can look at the state
-// between lines, the way a live tail sees it.
-type folder struct {
-	t     testing.TB
-	st    *tally.FileState
-	dec   tally.Decoder
-	diags []tally.Diagnostic
-}
-
-func newFolder(t testing.TB, fi tally.FileInfo) *folder {
-	t.Helper()
-	dec, err := New(Options{}).NewDecoder(fi, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &folder{t: t, st: &tally.FileState{Path: fi.Path, Agent: tally.AgentClaude, Session: fi.Session}, dec: dec}
-}
-
-func (f *folder) feed(line []byte) {
-	chunk := append(append([]byte(nil), line...), '\n')
-	_, d := f.st.Feed(f.dec, chunk)
-	f.diags = append(f.diags, d...)
-}
-
-func (f *folder) list(name string) []tally.Item {
-	if l := f.st.Lists[name]; l != nil {
-		return l.Items()
-	}
-	return nil
+func newFolder(t testing.TB, fi tally.FileInfo) *adaptertest.Folder {
+	return adaptertest.NewFolder(t, New(Options{}), fi)
 }
 
 // foldAll folds a whole file the indexer's way.
 func foldAll(t testing.TB, fi tally.FileInfo, data []byte) *tally.FileState {
 	return adaptertest.Fold(t, New(Options{}), fi, data, 0)
-}
-
-func lines(data []byte) [][]byte {
-	var out [][]byte
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		if len(bytes.TrimSpace(l)) > 0 {
-			out = append(out, l)
-		}
-	}
-	return out
 }

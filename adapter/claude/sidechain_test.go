@@ -21,7 +21,7 @@ func TestDecoder_Sidechains(t *testing.T) {
 	// list's last TodoWrite, attributed by walking parentUuid.
 	al := &agentLists{file: fi, byUUID: map[string]*rawLine{}}
 	var all []*rawLine
-	for _, b := range lines(data) {
+	for _, b := range adaptertest.Lines(data) {
 		var l rawLine
 		if err := json.Unmarshal(b, &l); err != nil {
 			t.Fatal(err)

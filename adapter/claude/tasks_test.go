@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
 // taskFile is Claude Code's own task file, config/tasks/<sid>/<id>.json.
@@ -97,7 +98,7 @@ func TestDecoder_TaskScenarios(t *testing.T) {
 			for _, p := range []string{mains[0], filepath.Join(dir, "stream-json.stdout.jsonl")} {
 				fo := newFolder(t, tally.FileInfo{Path: p, Session: sid})
 				requests, lists := 0, 0
-				for _, l := range lines(read(t, p)) {
+				for _, l := range adaptertest.Lines(read(t, p)) {
 					var env rawLine
 					_ = json.Unmarshal(l, &env)
 					if env.Type == "api-request" && sc != "tasks-subagent" {
@@ -109,11 +110,11 @@ func TestDecoder_TaskScenarios(t *testing.T) {
 						if _, err := os.Stat(snap); err == nil {
 							want = readTaskDir(t, snap)
 						}
-						if got := taskViews(fo.list(""), nil); !reflect.DeepEqual(got, want) {
+						if got := taskViews(fo.List(""), nil); !reflect.DeepEqual(got, want) {
 							t.Errorf("%s: before request %d\n got %+v\nwant %+v", filepath.Base(p), requests, got, want)
 						}
 					}
-					fo.feed(l)
+					fo.Feed(l)
 					var r struct{ Tasks *[]taskFile }
 					if env.Type == "user" && json.Unmarshal(env.result(), &r) == nil && r.Tasks != nil {
 						lists++
@@ -125,7 +126,7 @@ func TestDecoder_TaskScenarios(t *testing.T) {
 							onlyListed(&want[i])
 						}
 						sort.Slice(want, func(i, j int) bool { return want[i].ID < want[j].ID })
-						if got := taskViews(fo.list(""), onlyListed); !reflect.DeepEqual(got, want) {
+						if got := taskViews(fo.List(""), onlyListed); !reflect.DeepEqual(got, want) {
 							t.Errorf("%s: after TaskList result %d\n got %+v\nwant %+v", filepath.Base(p), lists, got, want)
 						}
 					}
@@ -133,7 +134,7 @@ func TestDecoder_TaskScenarios(t *testing.T) {
 				if lists == 0 {
 					t.Errorf("%s: no TaskList result seen", p)
 				}
-				final := taskViews(fo.list(""), nil)
+				final := taskViews(fo.List(""), nil)
 				want := atExit
 				if sc == "tasks-subagent" {
 					// Task 3 was created by the sub-agent: the main

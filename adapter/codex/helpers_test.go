@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
 const fixtures = "../../../shared/fixtures"
@@ -68,22 +69,14 @@ func fileInfo(t testing.TB, a *Adapter, path string) tally.FileInfo {
 // grow, calling after with each line and the state just after it.
 func lineByLine(t testing.TB, a *Adapter, fi tally.FileInfo, data []byte, after func(line []byte, st *tally.FileState)) *tally.FileState {
 	t.Helper()
-	st := &tally.FileState{Path: fi.Path, Agent: a.Agent(), Session: fi.Session}
-	dec, err := a.NewDecoder(fi, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		_, diags := st.Feed(dec, line)
-		for _, d := range diags {
+	f := adaptertest.NewFolder(t, a, fi)
+	for _, line := range adaptertest.Lines(data) {
+		for _, d := range f.Feed(line) {
 			t.Errorf("diagnostic at %d: %s", d.Offset, d.Msg)
 		}
-		after(bytes.TrimSpace(line), st)
+		after(bytes.TrimSpace(line), f.St)
 	}
-	return st
+	return f.St
 }
 
 // step is an item reduced to what a user sees: its text and status word.

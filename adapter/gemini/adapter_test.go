@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
 func TestAdapter_Match(t *testing.T) {
@@ -76,7 +77,7 @@ func TestNew_Home(t *testing.T) {
 func TestAdapter_Sniff(t *testing.T) {
 	a := New(Options{Home: t.TempDir()})
 	for _, f := range fixtureFiles(t) {
-		first := lines(read(t, f.path))[0]
+		first := adaptertest.Lines(read(t, f.path))[0]
 		if !a.Sniff(first) {
 			t.Errorf("%s: first line not recognised", f.path)
 		}

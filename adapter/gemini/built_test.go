@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
 // The built fixtures follow FORMATS.md §3 and chatRecordingService.ts:
@@ -63,12 +64,12 @@ func TestChat_BuiltSequences(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			p := filepath.Join("testdata", tt.file)
 			f := newFolder(t, tally.FileInfo{Path: p, Session: "s"})
-			for i, line := range lines(read(t, p)) {
-				if d := f.feed(line); len(d) > 0 {
+			for i, line := range adaptertest.Lines(read(t, p)) {
+				if d := f.Feed(line); len(d) > 0 {
 					t.Fatalf("line %d: %v", i+1, d)
 				}
 				if exp, ok := tt.after[i+1]; ok {
-					sameItems(t, tt.file+" after line "+itoa(i+1), f.items(""), exp)
+					sameItems(t, tt.file+" after line "+itoa(i+1), f.List(""), exp)
 				}
 			}
 		})

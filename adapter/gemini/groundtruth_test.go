@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
 // The tests here check the decoder against the agent's own record: every
@@ -35,8 +36,8 @@ func TestStreamJSON_ListFollowsEveryWriteTodos(t *testing.T) {
 	calls := map[string][]rawTodo{}
 	checked := 0
 	sawCancelled := false
-	for _, line := range lines(read(t, p)) {
-		if d := f.feed(line); len(d) > 0 {
+	for _, line := range adaptertest.Lines(read(t, p)) {
+		if d := f.Feed(line); len(d) > 0 {
 			t.Fatalf("diagnostics on a real capture: %v", d)
 		}
 		var ev struct {
@@ -60,7 +61,7 @@ func TestStreamJSON_ListFollowsEveryWriteTodos(t *testing.T) {
 			if !ok || ev.Status != "success" {
 				continue
 			}
-			sameItems(t, "after "+ev.ToolID, f.items(""), wants(todos))
+			sameItems(t, "after "+ev.ToolID, f.List(""), wants(todos))
 			for _, td := range todos {
 				sawCancelled = sawCancelled || td.Status == "cancelled"
 			}
@@ -70,11 +71,11 @@ func TestStreamJSON_ListFollowsEveryWriteTodos(t *testing.T) {
 	if checked != 4 || !sawCancelled {
 		t.Fatalf("checked %d write_todos calls (cancelled seen: %v), want the capture's 4 with a cancelled item", checked, sawCancelled)
 	}
-	if f.st.Title == "" || !strings.HasPrefix("Create greet.py with a greet(name) function, add a test and update the README. Track your steps.", strings.TrimSuffix(f.st.Title, "…")) {
-		t.Errorf("title %q, want the prompt", f.st.Title)
+	if f.St.Title == "" || !strings.HasPrefix("Create greet.py with a greet(name) function, add a test and update the README. Track your steps.", strings.TrimSuffix(f.St.Title, "…")) {
+		t.Errorf("title %q, want the prompt", f.St.Title)
 	}
-	if f.st.Signal != tally.SignalWaiting {
-		t.Errorf("signal after the final result = %v, want waiting", f.st.Signal)
+	if f.St.Signal != tally.SignalWaiting {
+		t.Errorf("signal after the final result = %v, want waiting", f.St.Signal)
 	}
 }
 
@@ -104,8 +105,8 @@ func TestChat_ListFollowsEveryWriteTodos(t *testing.T) {
 			t.Run(scen+"/"+filepath.Base(p), func(t *testing.T) {
 				f := newFolder(t, tally.FileInfo{Path: p, Session: "s"})
 				seen := map[string]bool{}
-				for _, line := range lines(read(t, p)) {
-					if d := f.feed(line); len(d) > 0 {
+				for _, line := range adaptertest.Lines(read(t, p)) {
+					if d := f.Feed(line); len(d) > 0 {
 						t.Fatalf("diagnostics on a real capture: %v", d)
 					}
 					var m rawMessage
@@ -125,7 +126,7 @@ func TestChat_ListFollowsEveryWriteTodos(t *testing.T) {
 						}
 					}
 					if last != nil {
-						sameItems(t, "after "+last.ID, f.items(""), wants(last.Args.Todos))
+						sameItems(t, "after "+last.ID, f.List(""), wants(last.Args.Todos))
 					}
 				}
 				total += len(seen)
@@ -152,7 +153,7 @@ func TestChat_SessionFacts(t *testing.T) {
 	}
 	data := read(t, paths[0])
 	st := foldAll(t, a, fi, data)
-	ls := lines(data)
+	ls := adaptertest.Lines(data)
 	var header struct{ SessionID string }
 	_ = json.Unmarshal(ls[0], &header)
 	if !strings.HasPrefix(header.SessionID, fi.Session) {

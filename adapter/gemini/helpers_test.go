@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
 // captured is the Gemini CLI 0.61.0 capture tree, beside the checkout.
@@ -65,48 +65,12 @@ func read(t testing.TB, p string) []byte {
 	return b
 }
 
-func lines(data []byte) [][]byte {
-	var out [][]byte
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		if len(bytes.TrimSpace(l)) > 0 {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// folder feeds a file one line at a time, rebuilding the decoder from its
-// saved state before every line as a restart would, so a test can look at
-// the state between lines the way a live tail sees it.
-type folder struct {
-	t  testing.TB
-	a  *Adapter
-	fi tally.FileInfo
-	st *tally.FileState
-}
-
-func newFolder(t testing.TB, fi tally.FileInfo) *folder {
-	a := New(Options{Home: t.TempDir()})
-	return &folder{t: t, a: a, fi: fi, st: &tally.FileState{Path: fi.Path, Agent: tally.AgentGemini, Session: fi.Session}}
-}
-
-func (f *folder) feed(line []byte) []tally.Diagnostic {
-	f.t.Helper()
-	dec, err := f.a.NewDecoder(f.fi, f.st.Decoder)
-	if err != nil {
-		f.t.Fatalf("NewDecoder: %v", err)
-	}
-	_, diags := f.st.Feed(dec, append(append([]byte(nil), line...), '\n'))
-	return diags
-}
-
-// todos is the main list's items.
-func (f *folder) items(list string) []tally.Item {
-	l := f.st.Lists[list]
-	if l == nil {
-		return nil
-	}
-	return l.Items()
+// newFolder feeds a file one line at a time, rebuilding the decoder from
+// its saved state before every line as a restart would.
+func newFolder(t testing.TB, fi tally.FileInfo) *adaptertest.Folder {
+	f := adaptertest.NewFolder(t, New(Options{Home: t.TempDir()}), fi)
+	f.Restart = true
+	return f
 }
 
 // want is an expected item in the agent's own words.
