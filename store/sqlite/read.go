@@ -185,20 +185,34 @@ func prefixEnd(prefix string) (string, bool) {
 }
 
 func (s *Store) scanRecords(rows *sql.Rows) ([]tally.Record, error) {
+	return scanJSON[tally.Record](s, rows, "sessions", nil)
+}
+
+// scanJSON decodes rows of (key, JSON) into values, closing rows. A row
+// whose JSON is damaged is skipped and counted (Skipped) under its table and
+// key, or under label when it is given; set, if given, completes a value
+// from its key.
+func scanJSON[T any](s *Store, rows *sql.Rows, table string, set func(key string, v *T), label ...string) ([]T, error) {
 	defer rows.Close()
-	var out []tally.Record
+	var out []T
 	for rows.Next() {
-		var id string
+		var key string
 		var js []byte
-		if err := rows.Scan(&id, &js); err != nil {
+		if err := rows.Scan(&key, &js); err != nil {
 			return nil, err
 		}
-		var rec tally.Record
-		if err := json.Unmarshal(js, &rec); err != nil {
-			s.skip("sessions", id, err)
+		var v T
+		if err := json.Unmarshal(js, &v); err != nil {
+			if len(label) > 0 {
+				key = label[0]
+			}
+			s.skip(table, key, err)
 			continue
 		}
-		out = append(out, rec)
+		if set != nil {
+			set(key, &v)
+		}
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }

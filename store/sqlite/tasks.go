@@ -160,23 +160,8 @@ func (s *Store) TaskLists(ctx context.Context) ([]tally.TaskList, error) {
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
-	defer rows.Close()
-	var out []tally.TaskList
-	for rows.Next() {
-		var name string
-		var raw []byte
-		if err := rows.Scan(&name, &raw); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		var l tally.TaskList
-		if err := json.Unmarshal(raw, &l); err != nil {
-			s.skip("task_lists", name, err)
-			continue
-		}
-		l.Name = name
-		out = append(out, l)
-	}
-	return out, s.wrap(op, rows.Err())
+	out, err := scanJSON(s, rows, "task_lists", func(name string, l *tally.TaskList) { l.Name = name })
+	return out, s.wrap(op, err)
 }
 
 // ArchivedTaskLists returns the finished rounds of list name, oldest first.
@@ -186,20 +171,6 @@ func (s *Store) ArchivedTaskLists(ctx context.Context, name string) ([]tally.Tas
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
-	defer rows.Close()
-	var out []tally.TaskList
-	for rows.Next() {
-		var gen int
-		var raw []byte
-		if err := rows.Scan(&gen, &raw); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		var l tally.TaskList
-		if err := json.Unmarshal(raw, &l); err != nil {
-			s.skip("task_archive", name, err)
-			continue
-		}
-		out = append(out, l)
-	}
-	return out, s.wrap(op, rows.Err())
+	out, err := scanJSON[tally.TaskList](s, rows, "task_archive", nil, name)
+	return out, s.wrap(op, err)
 }
