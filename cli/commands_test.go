@@ -13,7 +13,7 @@ import (
 	"github.com/tallyhq/tally"
 )
 
-const captured = "../../shared/fixtures/captured/claude-code-2.1.330"
+const captured = "../testdata/fixtures/captured/claude-code-2.1.330"
 
 // run runs tally once against st and returns its exit code and streams.
 func run(t *testing.T, st tally.Store, env map[string]string, args ...string) (ExitCode, string, string) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-const codexExec = "../../shared/fixtures/captured/codex-0.169.0/update-plan-resume/exec-json.stdout.jsonl"
+const codexExec = "../testdata/fixtures/captured/codex-0.169.0/update-plan-resume/exec-json.stdout.jsonl"
 
 func TestNormalize_FileArgumentFollowsTheAgentsOwnList(t *testing.T) {
 	code, out, errOut := run(t, newStore(t), nil, "normalize", codexExec)

@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-const fixtures = "../../shared/fixtures/"
+const fixtures = "../testdata/fixtures/"
 
 // claudeHome makes a Claude Code config dir holding copies of the real
 // captures: n files in all, under several projects, each copy its own

@@ -19,7 +19,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
-const captured = "../../shared/fixtures/captured/"
+const captured = "../testdata/fixtures/captured/"
 
 func streamOpts() normalize.Options {
 	return normalize.Options{

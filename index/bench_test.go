@@ -41,7 +41,7 @@ func history(b *testing.B, files, perFile int, dense bool) (home string, total i
 	b.Helper()
 	const todoEvery = 50
 	var lines, todo, plain [][]byte
-	srcs, _ := filepath.Glob("../../shared/fixtures/claude/*.jsonl")
+	srcs, _ := filepath.Glob("../testdata/fixtures/claude/*.jsonl")
 	more, _ := filepath.Glob(captured + "*/config/projects/*/*.jsonl")
 	for _, src := range append(srcs, more...) {
 		data, err := os.ReadFile(src)

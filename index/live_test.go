@@ -18,7 +18,7 @@ import (
 	"github.com/tallyhq/tally/store/sqlite"
 )
 
-const captured = "../../shared/fixtures/captured/claude-code-2.1.330/"
+const captured = "../testdata/fixtures/captured/claude-code-2.1.330/"
 
 func capture(t *testing.T, scenario string) (sid string, lines [][]byte) {
 	t.Helper()

@@ -17,7 +17,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-const captured = "../../shared/fixtures/captured/"
+const captured = "../testdata/fixtures/captured/"
 
 // fixedNow stamps events of formats without timestamps in golden files.
 var fixedNow = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }

@@ -12,7 +12,7 @@ import (
 	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
-const geminiCapture = "../../../shared/fixtures/captured/gemini-cli-0.61.0/acp-write-todos/acp/agent-stdout.jsonl"
+const geminiCapture = "../../testdata/fixtures/captured/gemini-cli-0.61.0/acp-write-todos/acp/agent-stdout.jsonl"
 
 var fi = tally.FileInfo{Path: "stdin"}
 

@@ -12,7 +12,7 @@ import (
 )
 
 // fixtures is the shared fixture tree, beside the repository checkout.
-const fixtures = "../../../shared/fixtures"
+const fixtures = "../../testdata/fixtures"
 
 const captured = fixtures + "/captured/claude-code-2.1.330"
 

@@ -11,7 +11,7 @@ import (
 	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
-const fixtures = "../../../shared/fixtures"
+const fixtures = "../../testdata/fixtures"
 
 // captures lists the real files of a glob under the fixtures, sorted.
 func captures(t testing.TB, glob string) []string {

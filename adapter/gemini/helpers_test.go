@@ -12,7 +12,7 @@ import (
 )
 
 // captured is the Gemini CLI 0.61.0 capture tree, beside the checkout.
-const captured = "../../../shared/fixtures/captured/gemini-cli-0.61.0"
+const captured = "../../testdata/fixtures/captured/gemini-cli-0.61.0"
 
 // logFile is one fixture with the FileInfo it is read with.
 type logFile struct {
