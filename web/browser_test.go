@@ -32,7 +32,7 @@ import (
 
 const (
 	chromiumPath = "/usr/bin/chromium"
-	captureRoot  = "../../shared/fixtures/captured/claude-code-2.1.330/"
+	captureRoot  = "../testdata/fixtures/captured/claude-code-2.1.330/"
 	tasksProject = "-tmp-capture-cc-tasks-work"
 	tasksSession = "ff833579-73c0-4d20-92ee-931086a0b9c3"
 	subProject   = "-tmp-capture-cc-tasks-subagent-work"

@@ -23,7 +23,7 @@ import (
 	"github.com/tallyhq/tally/web"
 )
 
-const captured = "../../shared/fixtures/captured/claude-code-2.1.330/"
+const captured = "../testdata/fixtures/captured/claude-code-2.1.330/"
 
 // The two captured sessions every test serves (captured/README.md).
 const (

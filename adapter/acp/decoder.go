@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/tallyhq/tally"
-	"github.com/tallyhq/tally/adapter/marker"
+	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
 
