@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // The overview redraws at most this often while changes pour in, and at
@@ -89,9 +90,9 @@ func runLive(ctx context.Context, o *liveOptions) error {
 func (o *liveOptions) drawOverview(list []tally.Session, drawn int) error {
 	w := o.env.Out
 	if o.env.OutTTY {
-		st := style{on: o.env.color()}
+		st := termstyle.Painter{On: o.env.color()}
 		header := fmt.Sprintf("tally · %d active · %s · Ctrl-C to quit", len(list), o.now().Format(time.TimeOnly))
-		if _, err := io.WriteString(w, clearScreen+st.paint(ansiBold, header)+"\n\n"); err != nil {
+		if _, err := io.WriteString(w, clearScreen+st.Paint(termstyle.Bold, header)+"\n\n"); err != nil {
 			return err
 		}
 	} else if drawn > 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // LineOptions shape RenderChange's output.
@@ -23,10 +24,10 @@ type LineOptions struct {
 //
 //	14:03:07 claude ~/src/shop Fix checkout rounding  1/4  ▸ Running tests
 func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
-	st := style{on: o.Color}
-	stamp := st.paint(ansiGray, o.Now.Format(time.TimeOnly))
+	st := termstyle.Painter{On: o.Color}
+	stamp := st.Paint(termstyle.Fg(termstyle.Gray), o.Now.Format(time.TimeOnly))
 	if ch.Kind == index.SessionRemoved {
-		_, err := io.WriteString(w, stamp+" "+truncate(ch.ID+"  removed", max(o.Width-9, 0))+"\n")
+		_, err := io.WriteString(w, stamp+" "+termstyle.Truncate(ch.ID+"  removed", max(o.Width-9, 0))+"\n")
 		return err
 	}
 	s := ch.Record.View(o.Now)
@@ -38,7 +39,7 @@ func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 	if cur := s.Progress.Current; cur != nil {
 		text += "  ▸ " + oneLine(cur.Label())
 	}
-	_, err := io.WriteString(w, stamp+" "+truncate(text, max(o.Width-9, 0))+"\n")
+	_, err := io.WriteString(w, stamp+" "+termstyle.Truncate(text, max(o.Width-9, 0))+"\n")
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // TableOptions shape RenderSessions' output.
@@ -59,21 +60,21 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		return err
 	}
 	widths := columnWidths(rows, o.Width)
-	st := style{on: o.Color}
+	st := termstyle.Painter{On: o.Color}
 	writeRow := func(r [numColumns]string, act tally.Activity, header bool) {
 		var line strings.Builder
 		for c := range numColumns {
-			cell := truncate(r[c], widths[c])
+			cell := termstyle.Truncate(r[c], widths[c])
 			if c < numColumns-1 {
-				cell = pad(cell, widths[c]) + "  "
+				cell = termstyle.Pad(cell, widths[c]) + "  "
 			}
 			switch {
 			case header:
-				cell = st.paint(ansiBold, cell)
+				cell = st.Paint(termstyle.Bold, cell)
 			case c == colActivity:
-				cell = strings.Replace(cell, r[c], st.activity(act), 1)
+				cell = strings.Replace(cell, r[c], st.Activity(act), 1)
 			case c == colID || c == colLast:
-				cell = st.paint(ansiGray, cell)
+				cell = st.Paint(termstyle.Fg(termstyle.Gray), cell)
 			}
 			line.WriteString(cell)
 		}
@@ -95,7 +96,7 @@ func sessionRow(s *tally.Session, o TableOptions) [numColumns]string {
 	var r [numColumns]string
 	r[colAgent] = s.Agent.String()
 	r[colTitle] = oneLine(s.Title)
-	r[colActivity] = activityLabel(s.Activity)
+	r[colActivity] = termstyle.ActivityLabel(s.Activity)
 	r[colProgress] = fraction(s.Progress.Done, s.Progress.Total)
 	r[colStep] = step
 	if o.Terminal {
@@ -128,11 +129,11 @@ func sessionRow(s *tally.Session, o TableOptions) [numColumns]string {
 func columnWidths(rows [][numColumns]string, total int) [numColumns]int {
 	var w [numColumns]int
 	for c := range numColumns {
-		w[c] = width(headers[c])
+		w[c] = termstyle.Width(headers[c])
 	}
 	for _, r := range rows {
 		for c := range numColumns {
-			w[c] = max(w[c], width(r[c]))
+			w[c] = max(w[c], termstyle.Width(r[c]))
 		}
 	}
 	if total <= 0 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // ShowOptions shape RenderShow's output.
@@ -24,27 +25,27 @@ type ShowOptions struct {
 // RenderShow writes one session: a header, its own list, then each
 // sub-agent's list.
 func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
-	st := style{on: o.Color}
+	st := termstyle.Painter{On: o.Color}
 	var b strings.Builder
 	title := oneLine(s.Title)
 	if title == "" {
 		title = "(untitled)"
 	}
 	line := func(text string) { b.WriteString(text + "\n") }
-	line(st.paint(ansiBold, truncate(title, o.Width)))
-	line(truncate(strings.Join([]string{s.Agent.String(), shortProject(s.Project, o.Home), "session " + s.ID}, " · "), o.Width))
-	facts := truncate(activityLabel(s.Activity)+" · "+doneText(s.Progress)+" · last activity "+ago(s.LastActivity, o.Now), o.Width)
-	line(strings.Replace(facts, activityLabel(s.Activity), st.activity(s.Activity), 1))
+	line(st.Paint(termstyle.Bold, termstyle.Truncate(title, o.Width)))
+	line(termstyle.Truncate(strings.Join([]string{s.Agent.String(), shortProject(s.Project, o.Home), "session " + s.ID}, " · "), o.Width))
+	facts := termstyle.Truncate(termstyle.ActivityLabel(s.Activity)+" · "+doneText(s.Progress)+" · last activity "+ago(s.LastActivity, o.Now), o.Width)
+	line(strings.Replace(facts, termstyle.ActivityLabel(s.Activity), st.Activity(s.Activity), 1))
 	line("")
 	if len(s.Items) == 0 && len(s.SubAgents) == 0 {
 		line("No todo list yet.")
 	} else {
-		line(st.paint(ansiBold, "Tasks "+fraction(s.Progress.Done, s.Progress.Total)))
+		line(st.Paint(termstyle.Bold, "Tasks "+fraction(s.Progress.Done, s.Progress.Total)))
 		renderItems(&b, s.Items, o, st)
 	}
 	for _, sub := range s.SubAgents {
 		line("")
-		line(st.paint(ansiBold, truncate("Sub-agent "+sub.ID+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
+		line(st.Paint(termstyle.Bold, termstyle.Truncate("Sub-agent "+sub.ID+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
 		renderItems(&b, sub.Items, o, st)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -64,9 +65,9 @@ const itemIndent = "  "
 // renderItems writes a list, one item a line. In compact mode completed
 // and cancelled items are counted into one closing line instead: what is
 // left to do is what a glance is for.
-func renderItems(b *strings.Builder, items []tally.ItemView, o ShowOptions, st style) {
+func renderItems(b *strings.Builder, items []tally.ItemView, o ShowOptions, st termstyle.Painter) {
 	if len(items) == 0 {
-		b.WriteString(itemIndent + st.paint(ansiGray, "(empty)") + "\n")
+		b.WriteString(itemIndent + st.Paint(termstyle.Fg(termstyle.Gray), "(empty)") + "\n")
 		return
 	}
 	open := openIDs(items)
@@ -87,7 +88,7 @@ func renderItems(b *strings.Builder, items []tally.ItemView, o ShowOptions, st s
 		b.WriteString(itemLine(it, open, o, st) + "\n")
 	}
 	if fold := foldText(done, cancelled); fold != "" {
-		b.WriteString(itemIndent + st.paint(ansiGray, fold) + "\n")
+		b.WriteString(itemIndent + st.Paint(termstyle.Fg(termstyle.Gray), fold) + "\n")
 	}
 }
 
@@ -103,37 +104,37 @@ func foldText(done, cancelled int) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return ellipsis + " " + strings.Join(parts, ", ")
+	return termstyle.Ellipsis + " " + strings.Join(parts, ", ")
 }
 
 // itemLine is "icon label  (note)". The label is the activeForm while the
 // item is worked on; the note says what the icon cannot: which open items
 // block it, the agent's own word for a status Tally does not know, or
 // whether ✗ means failed or cancelled.
-func itemLine(it *tally.ItemView, open map[string]bool, o ShowOptions, st style) string {
-	m := markOf(it)
+func itemLine(it *tally.ItemView, open map[string]bool, o ShowOptions, st termstyle.Painter) string {
+	m := termstyle.MarkOf(it)
 	label := oneLine(it.Label())
 	var note string
 	switch m {
-	case markBlocked:
+	case termstyle.MarkBlocked:
 		note = blockedNote(it, open)
-	case markStopped, markUnknown:
+	case termstyle.MarkStopped, termstyle.MarkUnknown:
 		note = it.StatusWord()
-	case markPending, markActive, markDone:
+	case termstyle.MarkPending, termstyle.MarkActive, termstyle.MarkDone:
 	}
 	text := label
 	if note != "" {
 		text += "  (" + note + ")"
 	}
 	// The icon is one column wide; the indent and a space follow it.
-	text = truncate(text, max(o.Width-width(itemIndent)-2, 0))
+	text = termstyle.Truncate(text, max(o.Width-termstyle.Width(itemIndent)-2, 0))
 	if note != "" && strings.HasSuffix(text, "("+note+")") {
-		text = strings.TrimSuffix(text, "("+note+")") + st.paint(ansiGray, "("+note+")")
+		text = strings.TrimSuffix(text, "("+note+")") + st.Paint(termstyle.Fg(termstyle.Gray), "("+note+")")
 	}
-	if m == markActive {
-		text = st.paint(ansiYellow, text)
+	if m == termstyle.MarkActive {
+		text = st.Paint(termstyle.Fg(termstyle.Amber), text)
 	}
-	return itemIndent + st.icon(m) + " " + text
+	return itemIndent + st.Icon(m) + " " + text
 }
 
 func blockedNote(it *tally.ItemView, open map[string]bool) string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 func item(id, title, active string, st tally.Status, blockedBy ...string) tally.Item {
@@ -88,7 +89,7 @@ func TestRenderShow(t *testing.T) {
 	t.Run("narrow terminal truncates with an ellipsis", func(t *testing.T) {
 		got := renderShow(t, seedRecord(), ShowOptions{Width: 24})
 		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
-			if w := width(l); w > 24 {
+			if w := termstyle.Width(l); w > 24 {
 				t.Errorf("line %q is %d columns wide, over 24", l, w)
 			}
 		}
@@ -146,7 +147,7 @@ func TestRenderSessions(t *testing.T) {
 			}
 		}
 		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
-			if width(l) > 120 {
+			if termstyle.Width(l) > 120 {
 				t.Errorf("row over 120 columns: %q", l)
 			}
 		}
@@ -232,21 +233,6 @@ func TestShortProject(t *testing.T) {
 	} {
 		if got := shortProject(c.in, "/home/dev"); got != c.want {
 			t.Errorf("shortProject(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
-func TestTruncate(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		w    int
-		want string
-	}{
-		{"hello", 0, "hello"}, {"hello", 5, "hello"}, {"hello", 4, "hel…"}, {"hello", 1, "…"},
-		{"日本語テキスト", 7, "日本語…"}, // wide runes take two columns
-	} {
-		if got := truncate(c.in, c.w); got != c.want || (c.w > 0 && width(got) > c.w) {
-			t.Errorf("truncate(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
 		}
 	}
 }

@@ -6,48 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rivo/uniseg"
+	"github.com/tallyhq/tally/termstyle"
 )
-
-// ellipsis marks text cut to fit.
-const ellipsis = "…"
-
-// width is the number of terminal columns s takes (wide CJK and emoji
-// count two), which is what alignment and truncation must measure.
-func width(s string) int { return uniseg.StringWidth(s) }
-
-// truncate cuts s to at most w columns, ending in an ellipsis when cut.
-// w <= 0 means no limit.
-func truncate(s string, w int) string {
-	if w <= 0 || width(s) <= w {
-		return s
-	}
-	if w == 1 {
-		return ellipsis
-	}
-	var b strings.Builder
-	used, state := 0, -1
-	rest := s
-	for rest != "" {
-		var cluster string
-		var cw int
-		cluster, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
-		if used+cw > w-1 {
-			break
-		}
-		b.WriteString(cluster)
-		used += cw
-	}
-	return b.String() + ellipsis
-}
-
-// pad left-aligns s in a column of w columns.
-func pad(s string, w int) string {
-	if n := w - width(s); n > 0 {
-		return s + strings.Repeat(" ", n)
-	}
-	return s
-}
 
 // oneLine keeps a title on one row: agents' titles and steps sometimes
 // carry newlines or tabs, which would break every table.
@@ -96,10 +56,10 @@ func shortProject(p, home string) string {
 		}
 	}
 	parts := strings.Split(p, sep)
-	for keep := 2; keep >= 1 && width(p) > maxProject && len(parts) > keep; keep-- {
-		p = ellipsis + sep + strings.Join(parts[len(parts)-keep:], sep)
+	for keep := 2; keep >= 1 && termstyle.Width(p) > maxProject && len(parts) > keep; keep-- {
+		p = termstyle.Ellipsis + sep + strings.Join(parts[len(parts)-keep:], sep)
 	}
-	return truncate(p, maxProject)
+	return termstyle.Truncate(p, maxProject)
 }
 
 // fraction is a list's "X/Y", or "-" when it has no items.

@@ -15,6 +15,7 @@ import (
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/normalize"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -115,3 +116,34 @@ func TestRun_lifecycle(t *testing.T) {
 }
 
 func fmtf(format string, n int) string { return strings.Replace(format, "%d", string(rune('0'+n)), 1) }
+
+// TestRun_terminalRowsFitTheWidthInColour: on a terminal every row of the
+// list, colours and wide markers included, is cut to one cell less than the
+// width, so none wraps (a wrapped row could not be erased), and a colour
+// cut into is closed.
+func TestRun_terminalRowsFitTheWidthInColour(t *testing.T) {
+	long := `{"type":"item.started","item":{"id":"item_1","type":"todo_list","items":[` +
+		`{"text":"Write the migration that moves every legacy order into the new schema","completed":true},` +
+		`{"text":"検証スクリプトを書いて全ての注文が移行されたことを確認する","completed":false}]}}`
+	var out bytes.Buffer
+	err := Run(context.Background(), strings.NewReader(long+"\n"), &out,
+		Options{Stream: streamOpts(), Mode: ModeTerminal, Width: 40, Height: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(rows) != 3 {
+		t.Fatalf("want a header and two items, got %q", rows)
+	}
+	for _, row := range rows {
+		if w := termstyle.Width(row); w > 39 {
+			t.Errorf("row is %d cells on a 40-cell terminal: %q", w, row)
+		}
+		if strings.Count(row, "\x1b[0m") < strings.Count(row, "\x1b[")-strings.Count(row, "\x1b[0m") {
+			t.Errorf("a colour is left open: %q", row)
+		}
+	}
+	if !strings.Contains(rows[1], "✅ \x1b[32mWrite the migration") || !strings.HasSuffix(termstyle.Strip(rows[2]), "…") {
+		t.Errorf("rows:\n%s", strings.Join(rows, "\n"))
+	}
+}

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rivo/uniseg"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/normalize"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 type renderer struct {
@@ -21,22 +22,6 @@ type renderer struct {
 	drawn int
 	// text is assistant text not yet ended by a newline.
 	text strings.Builder
-}
-
-const (
-	esc       = "\x1b["
-	reset     = esc + "0m"
-	clearDown = esc + "J"
-)
-
-// agentColours are 256-colour codes, one per agent so that two agents in
-// one pipeline are told apart at a glance.
-var agentColours = map[tally.Agent]string{
-	tally.AgentClaude: "38;5;208",
-	tally.AgentCodex:  "38;5;42",
-	tally.AgentGemini: "38;5;33",
-	tally.AgentACP:    "38;5;135",
-	tally.AgentHermes: "38;5;178",
 }
 
 // above writes text (whole lines) above the list.
@@ -71,7 +56,7 @@ func (r *renderer) show(l, cleared *normalize.TodoList) {
 
 func (r *renderer) erase() {
 	if r.drawn > 0 {
-		fmt.Fprintf(r.w, "%s%dF%s", esc, r.drawn, clearDown)
+		r.w.WriteString(ansi.CursorPreviousLine(r.drawn) + ansi.EraseScreenBelow)
 		r.drawn = 0
 	}
 }
@@ -97,21 +82,22 @@ func (r *renderer) rows() []string {
 	}
 	for i, it := range l.Items {
 		if len(rows) == maxRows-1 && i < len(l.Items)-1 {
-			rows = append(rows, r.paint("2", fmt.Sprintf("   … %d more", len(l.Items)-i)))
+			rows = append(rows, r.paint(termstyle.Faint, fmt.Sprintf("   … %d more", len(l.Items)-i)))
 			break
 		}
 		rows = append(rows, r.item(it))
 	}
 	if r.live {
 		for i, row := range rows {
-			rows[i] = cut(row, r.width-1)
+			rows[i] = termstyle.Truncate(row, r.width-1)
 		}
 	}
 	return rows
 }
 
 func (r *renderer) header(l *normalize.TodoList, withProgress bool) string {
-	name := r.paint(colourOf(l.AgentID), l.AgentID)
+	agent, _, _ := strings.Cut(l.AgentID, "/")
+	name := r.paint(termstyle.Fg(termstyle.AgentColor(tally.Agent(agent))), l.AgentID)
 	h := "📋 Plan (" + name + ")"
 	if l.List == runtimeList {
 		h = "🔧 Tool calls (" + name + ")"
@@ -122,28 +108,35 @@ func (r *renderer) header(l *normalize.TodoList, withProgress bool) string {
 	return h
 }
 
-func colourOf(agentID string) string {
-	agent, _, _ := strings.Cut(agentID, "/")
-	if c, ok := agentColours[tally.Agent(agent)]; ok {
-		return c
+// textStyles set a streamed item's text apart by its state: done in
+// green, stopped faint, the one being worked on bold.
+var textStyles = map[termstyle.Mark]ansi.Style{
+	termstyle.MarkDone:    termstyle.Fg(termstyle.Green),
+	termstyle.MarkStopped: termstyle.Faint,
+	termstyle.MarkActive:  termstyle.Bold,
+}
+
+// markOf is a streamed item's mark. The unified vocabulary has four words
+// (failed arrives as cancelled); blocked items keep the pending marker
+// and say "(blocked)" in words.
+func markOf(it *normalize.TodoItem) termstyle.Mark {
+	switch it.Status {
+	case normalize.TodoCompleted:
+		return termstyle.MarkDone
+	case normalize.TodoCancelled:
+		return termstyle.MarkStopped
+	case normalize.TodoInProgress:
+		return termstyle.MarkActive
+	case normalize.TodoPending:
+		if it.Lossy {
+			return termstyle.MarkOpen
+		}
 	}
-	return "36"
+	return termstyle.MarkPending
 }
 
 func (r *renderer) item(it normalize.TodoItem) string {
-	icon, style := "◻", ""
-	switch it.Status {
-	case normalize.TodoCompleted:
-		icon, style = "✅", "32"
-	case normalize.TodoCancelled:
-		icon, style = "❌", "2"
-	case normalize.TodoInProgress:
-		icon, style = "◼", "1"
-	case normalize.TodoPending:
-		if it.Lossy {
-			icon = "⏳"
-		}
-	}
+	m := markOf(&it)
 	text := it.Text
 	if it.Status == normalize.TodoInProgress && it.ActiveForm != "" {
 		text = it.ActiveForm
@@ -153,67 +146,10 @@ func (r *renderer) item(it normalize.TodoItem) string {
 	} else if it.Blocked {
 		text += " (blocked)"
 	}
-	// Icons differ in width; pad to two columns so the texts line up.
-	pad := strings.Repeat(" ", max(0, 2-uniseg.StringWidth(icon)))
-	return icon + pad + " " + r.paint(style, text)
+	// Markers differ in width; pad to two cells so the texts line up.
+	return termstyle.Pad(m.Emoji(), 2) + " " + r.paint(textStyles[m], text)
 }
 
-func (r *renderer) paint(style, s string) string {
-	if !r.color || style == "" {
-		return s
-	}
-	return esc + style + "m" + s + reset
-}
-
-// cut shortens s to at most width columns on screen, keeping escape
-// sequences whole and closing any colour it cut into.
-func cut(s string, width int) string {
-	if uniseg.StringWidth(stripANSI(s)) <= width {
-		return s
-	}
-	var b strings.Builder
-	cols := 0
-	for i := 0; i < len(s); {
-		if strings.HasPrefix(s[i:], esc) {
-			j := strings.IndexByte(s[i:], 'm')
-			if j < 0 {
-				break
-			}
-			b.WriteString(s[i : i+j+1])
-			i += j + 1
-			continue
-		}
-		g, _, w, _ := uniseg.FirstGraphemeClusterInString(s[i:], -1)
-		if cols+w > width-1 {
-			break
-		}
-		b.WriteString(g)
-		cols += w
-		i += len(g)
-	}
-	b.WriteString("…")
-	if strings.Contains(s, esc) {
-		b.WriteString(reset)
-	}
-	return b.String()
-}
-
-func stripANSI(s string) string {
-	if !strings.Contains(s, esc) {
-		return s
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(s, esc)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		j := strings.IndexByte(s[i:], 'm')
-		if j < 0 {
-			return b.String()
-		}
-		s = s[i+j+1:]
-	}
+func (r *renderer) paint(s ansi.Style, text string) string {
+	return termstyle.Painter{On: r.color}.Paint(s, text)
 }
