@@ -13,10 +13,13 @@ import (
 
 // LineOptions shape RenderChange's output.
 type LineOptions struct {
-	Width int
-	Now   time.Time
-	Home  string
-	Color bool
+	// Others are the projects of the other sessions the output has named:
+	// the project is named so as to be told apart from them.
+	Others []string
+	Width  int
+	Now    time.Time
+	Home   string
+	Color  bool
 }
 
 // RenderChange writes one line for a committed change, stamped with the
@@ -31,7 +34,7 @@ func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 		return err
 	}
 	s := ch.Record.View(o.Now)
-	parts := []string{s.Agent.String(), shortProject(s.Project, o.Home)}
+	parts := []string{s.Agent.String(), newProjectNames(o.Home, append(o.Others[:len(o.Others):len(o.Others)], s.Project)...).name(s.Project, maxProject)}
 	if t := oneLine(s.Title); t != "" {
 		parts = append(parts, t)
 	}

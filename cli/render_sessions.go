@@ -26,8 +26,12 @@ type TableOptions struct {
 // accepts any unique prefix.
 const shortID = 8
 
-// minFlex is the narrowest the title and step columns are cut to.
-const minFlex = 12
+// minFlex is the narrowest the title and step columns are cut to, and
+// minProject the narrowest the project column is.
+const (
+	minFlex    = 12
+	minProject = 12
+)
 
 type column uint8
 
@@ -47,9 +51,17 @@ var headers = [numColumns]string{"ID", "AGENT", "PROJECT", "TITLE", "ACTIVITY", 
 
 // RenderSessions writes one row per session, in the order given.
 func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error {
+	var names projectNames
+	if o.Terminal {
+		projects := make([]string, len(sessions))
+		for i := range sessions {
+			projects[i] = sessions[i].Project
+		}
+		names = newProjectNames(o.Home, projects...)
+	}
 	rows := make([][numColumns]string, len(sessions))
 	for i := range sessions {
-		rows[i] = sessionRow(&sessions[i], o)
+		rows[i] = sessionRow(&sessions[i], o, names)
 	}
 	var b strings.Builder
 	if !o.Terminal {
@@ -60,10 +72,20 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		return err
 	}
 	widths := columnWidths(rows, o.Width)
+	if widths[colProject] < maxProject {
+		// Named again for the narrower column: which parts tell the
+		// projects apart depends on how many fit.
+		for i := range rows {
+			rows[i][colProject] = names.name(sessions[i].Project, widths[colProject])
+		}
+	}
 	st := termstyle.Painter{On: o.Color}
 	writeRow := func(r [numColumns]string, act tally.Activity, header bool) {
 		var line strings.Builder
 		for c := range numColumns {
+			if widths[c] == 0 {
+				continue // left out to fit
+			}
 			cell := termstyle.Truncate(r[c], widths[c])
 			if c < numColumns-1 {
 				cell = termstyle.Pad(cell, widths[c]) + "  "
@@ -78,7 +100,9 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 			}
 			line.WriteString(cell)
 		}
-		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+		// The columns fit any width of 80 or more; below that the row is
+		// cut rather than wrapped, which would break every row in two.
+		b.WriteString(termstyle.Truncate(strings.TrimRight(line.String(), " "), o.Width) + "\n")
 	}
 	writeRow(headers, 0, true)
 	for i, r := range rows {
@@ -88,7 +112,7 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 	return err
 }
 
-func sessionRow(s *tally.Session, o TableOptions) [numColumns]string {
+func sessionRow(s *tally.Session, o TableOptions, names projectNames) [numColumns]string {
 	step := ""
 	if cur := s.Progress.Current; cur != nil {
 		step = oneLine(cur.Label())
@@ -104,7 +128,7 @@ func sessionRow(s *tally.Session, o TableOptions) [numColumns]string {
 		if len(r[colID]) > shortID {
 			r[colID] = r[colID][:shortID]
 		}
-		r[colProject] = shortProject(s.Project, o.Home)
+		r[colProject] = names.name(s.Project, maxProject)
 		r[colLast] = ago(s.LastActivity, o.Now)
 		if r[colTitle] == "" {
 			r[colTitle] = "-"
@@ -125,7 +149,10 @@ func sessionRow(s *tally.Session, o TableOptions) [numColumns]string {
 // columnWidths fits the table in total columns (0: no limit). Every column
 // but title and step is as wide as its widest cell; title and step share
 // what is left: the step keeps its width if it needs at most half, and the
-// title, which is what a row is recognised by, takes the rest.
+// title, which is what a row is recognised by, takes the rest. When that
+// leaves either narrower than minFlex (an 80-column terminal), the project
+// gives up to minProject first, then the step column is left out (width 0):
+// `tally show` has it, and a title cut to a few letters names nothing.
 func columnWidths(rows [][numColumns]string, total int) [numColumns]int {
 	var w [numColumns]int
 	for c := range numColumns {
@@ -147,6 +174,17 @@ func columnWidths(rows [][numColumns]string, total int) [numColumns]int {
 	}
 	room := total - fixed
 	if w[colTitle]+w[colStep] <= room {
+		return w
+	}
+	if short := 2*minFlex - room; short > 0 {
+		give := min(short, max(w[colProject]-minProject, 0))
+		w[colProject] -= give
+		room += give
+	}
+	if room < 2*minFlex {
+		room += 2 // the step's gap is freed with it
+		w[colStep] = 0
+		w[colTitle] = max(min(w[colTitle], room), 1)
 		return w
 	}
 	step := min(w[colStep], max(room-w[colTitle], room/2))

@@ -152,12 +152,37 @@ func TestRenderSessions(t *testing.T) {
 			}
 		}
 	})
+	fits := func(t *testing.T, got string, width int) {
+		t.Helper()
+		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+			if w := termstyle.Width(l); w > width {
+				t.Errorf("row of %d columns wraps on a %d-column terminal: %q", w, width, l)
+			}
+		}
+	}
 	t.Run("narrow terminal cuts the title, not the facts", func(t *testing.T) {
 		got := render(TableOptions{Terminal: true, Width: 90})
 		golden(t, "sessions_narrow", got)
+		fits(t, got, 90)
 		if !strings.Contains(got, "Audit the s") || !strings.Contains(got, "…") || !strings.Contains(got, "2/2") {
 			t.Errorf("got\n%s", got)
 		}
+	})
+	t.Run("nothing wraps at 80 columns: the step column gives way", func(t *testing.T) {
+		got := render(TableOptions{Terminal: true, Width: 80, Color: true})
+		golden(t, "sessions_80", termstyle.Strip(got))
+		fits(t, got, 80)
+		for _, want := range []string{"ACTIVITY", "needs input", "1/5", "40s ago", "Build the orders"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("missing %q in\n%s", want, got)
+			}
+		}
+		if strings.Contains(got, "STEP") {
+			t.Errorf("the step column squeezed in:\n%s", got)
+		}
+	})
+	t.Run("a terminal narrower than the columns cuts rows, never wraps them", func(t *testing.T) {
+		fits(t, render(TableOptions{Terminal: true, Width: 50, Color: true}), 50)
 	})
 	t.Run("pipe", func(t *testing.T) {
 		got := render(TableOptions{})
@@ -223,16 +248,57 @@ func TestAgo(t *testing.T) {
 	}
 }
 
-func TestShortProject(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"/home/dev", "~"},
-		{"/home/dev/src/shop", "~/src/shop"},
-		{"/home/developer/x", "/home/developer/x"},
-		{"/srv/checkouts/very-long-organisation-name/payments-service", "…/payments-service"},
-		{"", "-"},
-	} {
-		if got := shortProject(c.in, "/home/dev"); got != c.want {
-			t.Errorf("shortProject(%q) = %q, want %q", c.in, got, c.want)
+func TestProjectNames(t *testing.T) {
+	t.Run("one project", func(t *testing.T) {
+		for _, c := range []struct{ in, want string }{
+			{"/home/dev", "~"},
+			{"/home/dev/src/shop", "~/src/shop"},
+			{"/home/developer/x", "/home/developer/x"},
+			{"/srv/checkouts/very-long-organisation-name/payments-service", "…/payments-service"},
+			{"", "-"},
+		} {
+			if got := newProjectNames("/home/dev", c.in).name(c.in, maxProject); got != c.want {
+				t.Errorf("name(%q) = %q, want %q", c.in, got, c.want)
+			}
 		}
-	}
+	})
+	t.Run("only the real home is ~", func(t *testing.T) {
+		p := "/home/someone/src/x"
+		if got := newProjectNames("/home/dev", p).name(p, maxProject); got != p {
+			t.Errorf("another user's home shown as %q", got)
+		}
+		if got := newProjectNames("/Users/me", "/Users/me/src/x").name("/Users/me/src/x", maxProject); got != "~/src/x" {
+			t.Errorf("a home outside /home shown as %q", got)
+		}
+	})
+	t.Run("projects that end alike keep the parts that tell them apart", func(t *testing.T) {
+		paths := []string{
+			"/tmp/capture/cc-todowrite-2026-11-22/work",
+			"/tmp/capture/cc-taskcreate-2026-11-22/work",
+			"/tmp/capture/codex-update-plan/work",
+			"/srv/checkouts/organisation/payments-service",
+		}
+		names := newProjectNames("/home/dev", paths...)
+		seen := map[string]string{}
+		for _, p := range paths {
+			got := names.name(p, maxProject)
+			if termstyle.Width(got) > maxProject {
+				t.Errorf("%q named %q, wider than %d", p, got, maxProject)
+			}
+			if other, ok := seen[got]; ok {
+				t.Errorf("%q and %q are both shown as %q", p, other, got)
+			}
+			seen[got] = p
+		}
+		if got := names.name(paths[2], maxProject); got != "…/codex-update-plan/work" {
+			t.Errorf("got %q", got)
+		}
+		a, b := names.name(paths[0], 16), names.name(paths[1], 16)
+		if a != "…/cc-todow…/work" || b != "…/cc-taskc…/work" {
+			t.Errorf("in 16 cells: %q and %q; the part that tells them apart is cut at its end", a, b)
+		}
+		if got := names.name(paths[3], maxProject); got != "…/payments-service" {
+			t.Errorf("a project whose last folder is its own keeps just that: %q", got)
+		}
+	})
 }

@@ -2,11 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/tallyhq/tally/termstyle"
 )
 
 // oneLine keeps a title on one row: agents' titles and steps sometimes
@@ -35,31 +32,6 @@ func ago(t, now time.Time) string {
 		return fmt.Sprintf("%dh ago", int(d/time.Hour))
 	}
 	return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
-}
-
-// maxProject is the widest a project path is shown in a table.
-const maxProject = 24
-
-// shortProject shows a project path as a reader recognises it: the home
-// directory as ~, and, when still long, only its last elements, which are
-// the ones that name the project.
-func shortProject(p, home string) string {
-	if p == "" {
-		return "-"
-	}
-	sep := string(filepath.Separator)
-	if home != "" && home != sep {
-		if p == home {
-			p = "~"
-		} else if rest, ok := strings.CutPrefix(p, home+sep); ok {
-			p = "~" + sep + rest
-		}
-	}
-	parts := strings.Split(p, sep)
-	for keep := 2; keep >= 1 && termstyle.Width(p) > maxProject && len(parts) > keep; keep-- {
-		p = termstyle.Ellipsis + sep + strings.Join(parts[len(parts)-keep:], sep)
-	}
-	return termstyle.Truncate(p, maxProject)
 }
 
 // fraction is a list's "X/Y", or "-" when it has no items.

@@ -17,8 +17,8 @@ func TestTruncate(t *testing.T) {
 		{"hello", 5, "hello"},
 		{"hello", 4, "hel…"},
 		{"hello", 1, "…"},
-		{"日本語テキスト", 7, "日本語…"}, // wide runes take two cells: 6 + the ellipsis
-		{"日本語テキスト", 6, "日本…"},  // a wide rune that does not fit whole is left out
+		{"日本語テキスト", 7, "日本語…"},    // wide runes take two cells: 6 + the ellipsis
+		{"日本語テキスト", 6, "日本…"},     // a wide rune that does not fit whole is left out
 		{"👩‍💻 coding", 3, "👩‍💻…"}, // a grapheme cluster is cut whole or not at all
 	} {
 		got := Truncate(c.in, c.w)
