@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -18,59 +19,114 @@ var captureTime = time.Date(2026, 11, 22, 14, 7, 0, 0, time.UTC)
 
 const todowriteSession = "bfd476f6-2564-4246-aaa4-e4c25c7ee9b5"
 
-// follow starts `tally args…` on an empty Claude home, waits until it
-// follows live, then drops the todowrite capture in (renamed into place,
-// as an agent's file appears whole to a reader). It returns the output
-// once until(out) holds, and the exit code after Ctrl-C.
-func follow(t *testing.T, until func(out string) bool, args ...string) (string, ExitCode) {
+// following is a tally command running live on an empty Claude home.
+type following struct {
+	t           *testing.T
+	proj        string
+	out, errOut *syncBuffer
+	cancel      context.CancelFunc
+	done        chan ExitCode
+}
+
+// startFollowing starts `tally args…` on an empty Claude home and waits
+// until it follows live.
+func startFollowing(t *testing.T, args ...string) *following {
 	t.Helper()
 	home := t.TempDir()
-	proj := filepath.Join(home, "projects", "-tmp-capture-cc-todowrite-work")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
+	f := &following{t: t, proj: filepath.Join(home, "projects", "-tmp-capture-cc-todowrite-work"),
+		out: &syncBuffer{}, errOut: &syncBuffer{}, done: make(chan ExitCode, 1)}
+	if err := os.MkdirAll(f.proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	var out, errOut syncBuffer
-	env := testEnv(newStore(t), &out, &errOut, map[string]string{"CLAUDE_CONFIG_DIR": home})
+	env := testEnv(newStore(t), f.out, f.errOut, map[string]string{"CLAUDE_CONFIG_DIR": home})
 	env.Now = func() time.Time { return captureTime }
 	a := &app{env: env, rescan: 200 * time.Millisecond, following: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan ExitCode, 1)
-	go func() { done <- a.run(ctx, args) }()
+	f.cancel = cancel
+	t.Cleanup(cancel)
+	go func() { f.done <- a.run(ctx, args) }()
 	select {
 	case <-a.following:
-	case code := <-done:
-		t.Fatalf("exit %d before following: %s", code, errOut.String())
+	case code := <-f.done:
+		t.Fatalf("exit %d before following: %s", code, f.errOut.String())
 	case <-time.After(10 * time.Second):
 		t.Fatal("never started following")
 	}
+	return f
+}
+
+// todowriteLines are the lines of the todowrite capture's transcript.
+func todowriteLines(t *testing.T) [][]byte {
+	t.Helper()
 	src, err := os.ReadFile(filepath.Join(captured, "todowrite/config/projects/-tmp-capture-cc-todowrite-work", todowriteSession+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := filepath.Join(home, "incoming")
-	if err := os.WriteFile(tmp, src, 0o644); err != nil {
-		t.Fatal(err)
+	return bytes.SplitAfter(src, []byte("\n"))
+}
+
+// write adds lines to the session's transcript: the first call renames the
+// file into place (as an agent's file appears whole to a reader), later
+// calls append, as the agent does.
+func (f *following) write(lines [][]byte) {
+	f.t.Helper()
+	path := filepath.Join(f.proj, todowriteSession+".jsonl")
+	data := bytes.Join(lines, nil)
+	if _, err := os.Stat(path); err == nil {
+		af, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		defer af.Close()
+		if _, err := af.Write(data); err != nil {
+			f.t.Fatal(err)
+		}
+		return
 	}
-	if err := os.Rename(tmp, filepath.Join(proj, todowriteSession+".jsonl")); err != nil {
-		t.Fatal(err)
+	tmp := filepath.Join(filepath.Dir(f.proj), "incoming")
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		f.t.Fatal(err)
 	}
+	if err := os.Rename(tmp, path); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// wait returns the output once until(out) holds.
+func (f *following) wait(until func(out string) bool) string {
+	f.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for !until(out.String()) {
+	for !until(f.out.String()) {
 		if time.Now().After(deadline) {
-			t.Fatalf("no change seen; stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+			f.t.Fatalf("no change seen; stdout:\n%s\nstderr:\n%s", f.out.String(), f.errOut.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	got := out.String()
-	cancel()
+	return f.out.String()
+}
+
+// stop presses Ctrl-C and returns the exit code.
+func (f *following) stop() ExitCode {
+	f.t.Helper()
+	f.cancel()
 	select {
-	case code := <-done:
-		return got, code
+	case code := <-f.done:
+		return code
 	case <-time.After(10 * time.Second):
-		t.Fatal("did not stop after Ctrl-C")
+		f.t.Fatal("did not stop after Ctrl-C")
 	}
-	return "", 0
+	return 0
+}
+
+// follow starts `tally args…` on an empty Claude home, waits until it
+// follows live, then drops the todowrite capture in whole. It returns the
+// output once until(out) holds, and the exit code after Ctrl-C.
+func follow(t *testing.T, until func(out string) bool, args ...string) (string, ExitCode) {
+	t.Helper()
+	f := startFollowing(t, args...)
+	f.write(todowriteLines(t))
+	got := f.wait(until)
+	return got, f.stop()
 }
 
 func TestRun_watchJSON(t *testing.T) {
@@ -114,5 +170,29 @@ func TestRun_overviewPlain(t *testing.T) {
 	// by a blank line, with no cursor movement.
 	if !strings.HasPrefix(out, "No active sessions.\n\n") || strings.Contains(out, "\x1b") {
 		t.Errorf("overview output:\n%q", out)
+	}
+}
+
+// TestRun_watchNamesTheItemThatChanged: the agent's second TodoWrite
+// completes its first item and starts the second (captured/README.md,
+// scenario todowrite); the line for it says so, item by item, instead of
+// repeating the current step.
+func TestRun_watchNamesTheItemThatChanged(t *testing.T) {
+	lines := todowriteLines(t)
+	f := startFollowing(t, "watch")
+	f.write(lines[:33]) // through the first TodoWrite and its result
+	f.wait(func(out string) bool { return strings.Contains(out, "0/3") })
+	f.write(lines[33:44]) // through the second
+	out := f.wait(func(out string) bool { return strings.Contains(out, "1/3") })
+	if code := f.stop(); code != ExitOK {
+		t.Errorf("exit %d after Ctrl-C, want 0", code)
+	}
+	rows := strings.Split(strings.TrimSpace(out), "\n")
+	last := rows[len(rows)-1]
+	if !strings.HasSuffix(last, "1/3  ✓ Write greeting module (completed); ◼ Add unit test (in progress)") {
+		t.Errorf("the line for the second TodoWrite does not name what changed:\n%s", out)
+	}
+	if !strings.HasSuffix(rows[0], "0/3  ▸ Writing greeting module") {
+		t.Errorf("a session new to the output shows its current step:\n%s", out)
 	}
 }

@@ -13,6 +13,9 @@ import (
 
 // LineOptions shape RenderChange's output.
 type LineOptions struct {
+	// Previous is the session as the last line about it showed it (nil:
+	// not seen yet). The line names what changed since.
+	Previous *tally.Session
 	// Others are the projects of the other sessions the output has named:
 	// the project is named so as to be told apart from them.
 	Others []string
@@ -23,7 +26,13 @@ type LineOptions struct {
 }
 
 // RenderChange writes one line for a committed change, stamped with the
-// wall-clock time it was seen:
+// wall-clock time it was seen. The line names each item whose state
+// changed since Previous, in its new state:
+//
+//	14:03:07 claude ~/src/shop Fix checkout rounding  2/4  ✓ Write tests (completed)
+//
+// and, when no item changed (or the session is new to the output), the
+// step being worked on:
 //
 //	14:03:07 claude ~/src/shop Fix checkout rounding  1/4  ▸ Running tests
 func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
@@ -39,6 +48,13 @@ func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 		parts = append(parts, t)
 	}
 	text := strings.Join(parts, " ") + "  " + fraction(s.Progress.Done, s.Progress.Total)
+	if o.Previous != nil {
+		if changed := sessionChanges(o.Previous, &s); len(changed) > 0 {
+			text += "  " + strings.Join(changed, "; ")
+			_, err := io.WriteString(w, stamp+" "+termstyle.Truncate(text, max(o.Width-9, 0))+"\n")
+			return err
+		}
+	}
 	if cur := s.Progress.Current; cur != nil {
 		text += "  ▸ " + oneLine(cur.Label())
 	}

@@ -217,6 +217,39 @@ func TestRenderChange(t *testing.T) {
 	}
 }
 
+func TestRenderChange_namesWhatChanged(t *testing.T) {
+	before := seedRecord()
+	after := seedRecord()
+	after.Lists[""] = []tally.Item{
+		item("1", "Set up database", "", tally.StatusCompleted),
+		item("2", "Create API endpoints", "", tally.StatusCompleted),                             // done: unblocks 3
+		item("3", "Integration tests", "Running integration tests", tally.StatusInProgress, "2"), // started
+		item("5", "Write README", "", tally.StatusPending),                                       // 4 removed
+		item("6", "Deploy", "", tally.StatusPending),                                             // added
+	}
+	after.Lists["a1930ad882c0f656e"] = []tally.Item{item("", "Read greet.py", "", tally.StatusCompleted)}
+	prev := before.View(fixedNow)
+	line := func(r tally.Record, prev *tally.Session) string {
+		var b strings.Builder
+		ch := index.Change{Kind: index.SessionUpdated, ID: r.ID, Record: r}
+		if err := RenderChange(&b, ch, LineOptions{Now: fixedNow, Home: "/home/dev", Previous: prev}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	want := "15:00:00 claude ~/src/shop Build the orders API  2/5  ✓ Create API endpoints (completed); " +
+		"◼ Integration tests (in progress); ◻ Deploy (added); − Add auth (removed); " +
+		"sub-agent a1930ad: ✓ Read greet.py (added, completed)\n"
+	if got := line(after, &prev); got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	// Nothing in the lists changed (the agent wrote other lines): the line
+	// says where the work stands.
+	if got := line(before, &prev); !strings.HasSuffix(got, "1/5  ▸ Creating API endpoints\n") {
+		t.Errorf("unchanged lists: %q", got)
+	}
+}
+
 func TestRenderSummary(t *testing.T) {
 	s := index.Summary{Sessions: 12, Files: 34, Lines: 120_000, Bytes: 50_000_000, Parsed: 900, Malformed: 2, Elapsed: 250 * time.Millisecond}
 	var b strings.Builder

@@ -5,12 +5,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
 )
 
 type watchOptions struct {
 	*app
 	JSON bool
+	// last is each session as the last line about it showed it, so that
+	// the next line can say what changed; projects are those named so far.
+	last     map[string]tally.Session
+	projects map[string]bool
 }
 
 func (a *app) watchCommand() *cobra.Command {
@@ -19,7 +24,11 @@ func (a *app) watchCommand() *cobra.Command {
 		Use:   "watch",
 		Short: "Print one line per session change, live",
 		Long: `Index new history, then follow the agents' logs and print one line each
-time a session changes:
+time a session changes, naming each item whose state changed:
+
+  HH:MM:SS agent project title  X/Y  ✓ item (completed); ◼ item (in progress)
+
+or, when no item changed, the step being worked on:
 
   HH:MM:SS agent project title  X/Y  ▸ current step
 
@@ -44,6 +53,10 @@ func runWatch(ctx context.Context, o *watchOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := o.remember(ctx, st); err != nil {
+		f.stop()
+		return err
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -63,11 +76,37 @@ func runWatch(ctx context.Context, o *watchOptions) error {
 	}
 }
 
-func (o *watchOptions) print(ch index.Change) error {
+// remember takes the active sessions as the first lines' "before": a
+// change to one of them names its items.
+func (o *watchOptions) remember(ctx context.Context, st tally.Store) error {
+	o.last, o.projects = make(map[string]tally.Session), make(map[string]bool)
 	if o.JSON {
-		return RenderChangeJSON(o.env.Out, ch, o.now())
+		return nil
 	}
-	return RenderChange(o.env.Out, ch, LineOptions{
-		Width: o.env.width(), Now: o.now(), Home: o.env.Home, Color: o.env.color(),
-	})
+	active, err := sessionQuery{Active: true}.run(ctx, st, o.now())
+	for _, s := range active {
+		o.last[s.ID] = s
+	}
+	return err
+}
+
+func (o *watchOptions) print(ch index.Change) error {
+	now := o.now()
+	if o.JSON {
+		return RenderChangeJSON(o.env.Out, ch, now)
+	}
+	opts := LineOptions{Width: o.env.width(), Now: now, Home: o.env.Home, Color: o.env.color()}
+	if ch.Kind == index.SessionRemoved {
+		delete(o.last, ch.ID)
+		return RenderChange(o.env.Out, ch, opts)
+	}
+	if prev, ok := o.last[ch.ID]; ok {
+		opts.Previous = &prev
+	}
+	for p := range o.projects {
+		opts.Others = append(opts.Others, p)
+	}
+	o.projects[ch.Record.Project] = true
+	o.last[ch.ID] = ch.Record.View(now)
+	return RenderChange(o.env.Out, ch, opts)
 }
