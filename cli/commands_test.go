@@ -227,3 +227,34 @@ func TestRun_showMatchesGolden(t *testing.T) {
 		golden(t, name, out)
 	}
 }
+
+// TestRun_emptyScanSaysWhereItLooked: a scan that finds no session names
+// each folder it read, and which of them do not exist, on stderr (stdout
+// keeps the summary a script reads).
+func TestRun_emptyScanSaysWhereItLooked(t *testing.T) {
+	home := t.TempDir()
+	// Every agent's folder under home, so that the machine's own agents'
+	// logs stay out of the test.
+	scan := []string{"scan", "--codex-home", filepath.Join(home, "codex"), "--gemini-home", filepath.Join(home, "gemini"),
+		"--hermes-home", filepath.Join(home, "hermes"), "--opencode-dir", filepath.Join(home, "opencode"), "--crush-dir", filepath.Join(home, "crush")}
+	code, out, errOut := run(t, newStore(t), map[string]string{"CLAUDE_CONFIG_DIR": home}, scan...)
+	if code != ExitOK || !strings.HasPrefix(out, "sessions   0\n") {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	want := "  claude    " + filepath.Join(home, "projects") + "  (not there)\n"
+	if !strings.HasPrefix(errOut, "Tally looked for agents' logs in:\n") || !strings.Contains(errOut, want) ||
+		!strings.Contains(errOut, filepath.Join(home, "codex", "sessions")) || !strings.Contains(errOut, filepath.Join(home, "gemini", "tmp")) {
+		t.Errorf("stderr does not say where the scan looked:\n%s", errOut)
+	}
+	if err := os.MkdirAll(filepath.Join(home, "projects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, _, errOut = run(t, newStore(t), map[string]string{"CLAUDE_CONFIG_DIR": home}, scan...)
+	if strings.Contains(errOut, filepath.Join(home, "projects")+"  (not there)") {
+		t.Errorf("a folder that exists is said not to:\n%s", errOut)
+	}
+	st := newStore(t)
+	if code, _, errOut := run(t, st, map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(captured, "tasks/config")}, "scan"); code != ExitOK || errOut != "" {
+		t.Errorf("a scan that found sessions: exit %d, stderr %q", code, errOut)
+	}
+}

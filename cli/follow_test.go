@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,9 +168,52 @@ func TestRun_overviewPlain(t *testing.T) {
 		t.Errorf("exit %d after Ctrl-C, want 0", code)
 	}
 	// Not a terminal: each version of the list after the last, separated
-	// by a blank line, with no cursor movement.
-	if !strings.HasPrefix(out, "No active sessions.\n\n") || strings.Contains(out, "\x1b") {
+	// by a blank line, with no cursor movement. The first, on an empty
+	// home, says where it looked.
+	first, _, _ := strings.Cut(out, "\n\n")
+	if !strings.HasPrefix(first, "No sessions yet. Tally looked for agents' logs in:\n  claude ") || strings.Contains(out, "\x1b") {
 		t.Errorf("overview output:\n%q", out)
+	}
+}
+
+// TestRun_overviewShowsRecentWhenNoneIsActive: right after a scan of old
+// history nothing is active; the first screen lists the latest sessions
+// and says how to see more, instead of a bare "No active sessions."
+func TestRun_overviewShowsRecentWhenNoneIsActive(t *testing.T) {
+	st := newStore(t)
+	var recs []tally.Record
+	for i := range 7 {
+		r := seedRecord()
+		r.ID = fmt.Sprintf("0000000%d-old", i)
+		r.Title = fmt.Sprintf("Old task %d", i)
+		r.LastActivity = fixedNow.Add(-time.Duration(i+1) * 24 * time.Hour)
+		recs = append(recs, r)
+	}
+	if err := st.Commit(context.Background(), tally.Batch{Sessions: recs}); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut syncBuffer
+	env := testEnv(st, &out, &errOut, map[string]string{"CLAUDE_CONFIG_DIR": t.TempDir()})
+	a := &app{env: env, following: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan ExitCode, 1)
+	go func() { done <- a.run(ctx, nil) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "tally sessions") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if code := <-done; code != ExitOK {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+	got := out.String()
+	if !strings.HasPrefix(got, "No active sessions. The most recent:\n") || !strings.Contains(got, "'tally sessions' lists them all") {
+		t.Fatalf("overview:\n%s", got)
+	}
+	for i := range 7 {
+		if listed := strings.Contains(got, fmt.Sprintf("Old task %d", i)); listed != (i < recentShown) {
+			t.Errorf("Old task %d listed: %v; want the %d most recent:\n%s", i, listed, recentShown, got)
+		}
 	}
 }
 

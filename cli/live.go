@@ -2,12 +2,7 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"time"
-
-	"github.com/tallyhq/tally"
-	"github.com/tallyhq/tally/termstyle"
 )
 
 // The overview redraws at most this often while changes pour in, and at
@@ -17,15 +12,13 @@ const (
 	refreshTick = 10 * time.Second
 )
 
-// clearScreen moves the cursor home and erases the screen: the whole view
-// is redrawn in place.
-const clearScreen = "\x1b[H\x1b[2J"
-
 type liveOptions struct {
 	*app
 }
 
-// runLive is a bare `tally`: the active sessions, redrawn as they change.
+// runLive is a bare `tally`: the active sessions (the most recent ones
+// when none is active, where it looked when there is none), redrawn as
+// they change.
 // On a terminal the list is redrawn in place; otherwise each version is
 // printed after the last, separated by a blank line.
 func runLive(ctx context.Context, o *liveOptions) error {
@@ -40,11 +33,11 @@ func runLive(ctx context.Context, o *liveOptions) error {
 	}
 	drawn := 0
 	draw := func() error {
-		list, err := sessionQuery{Active: true}.run(ctx, st, o.now())
+		v, err := o.overview(ctx, st)
 		if err != nil {
 			return err
 		}
-		if err := o.drawOverview(list, drawn); err != nil {
+		if err := o.drawOverview(v, drawn); err != nil {
 			return err
 		}
 		drawn++
@@ -85,24 +78,4 @@ func runLive(ctx context.Context, o *liveOptions) error {
 			return err
 		}
 	}
-}
-
-func (o *liveOptions) drawOverview(list []tally.Session, drawn int) error {
-	w := o.env.Out
-	if o.env.OutTTY {
-		st := termstyle.Painter{On: o.env.color()}
-		header := fmt.Sprintf("tally · %d active · %s · Ctrl-C to quit", len(list), o.now().Format(time.TimeOnly))
-		if _, err := io.WriteString(w, clearScreen+st.Paint(termstyle.Bold, header)+"\n\n"); err != nil {
-			return err
-		}
-	} else if drawn > 0 {
-		if _, err := io.WriteString(w, "\n"); err != nil {
-			return err
-		}
-	}
-	if len(list) == 0 {
-		_, err := io.WriteString(w, "No active sessions.\n")
-		return err
-	}
-	return o.renderTable(list)
 }

@@ -79,7 +79,7 @@ for every session, X of Y done, the current step, what is blocked and what
 has stalled.
 
 With no command, tally shows the active sessions and redraws them as they
-change (Ctrl-C to quit).`,
+change (Ctrl-C to quit); when none is active, the most recent ones.`,
 		Args:          cobra.NoArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,

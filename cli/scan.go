@@ -24,7 +24,8 @@ func (a *app) scanCommand() *cobra.Command {
 		Short: "Index all agent history once",
 		Long: `Read every agent log not yet indexed (from where the last scan stopped) into
 the index, then print what was read: sessions, files, lines, bytes, lines
-parsed, malformed lines, and time taken.
+parsed, malformed lines, and time taken. When no session is found at all,
+it says where it looked.
 
 A progress bar is drawn on standard error when it is a terminal.`,
 		Args: cobra.NoArgs,
@@ -55,7 +56,21 @@ func runScan(ctx context.Context, o *scanOptions) error {
 	if err != nil {
 		return err
 	}
-	return werr
+	if werr != nil {
+		return werr
+	}
+	return o.explainNothingFound(ctx, st)
+}
+
+// explainNothingFound says, on stderr, where the scan looked when the index
+// holds no session after it: finding nothing is the first thing a new user
+// must be able to act on.
+func (o *scanOptions) explainNothingFound(ctx context.Context, st tally.Store) error {
+	some, err := st.Sessions(ctx, tally.SessionFilter{Limit: 1})
+	if err != nil || len(some) > 0 {
+		return err
+	}
+	return renderRoots(o.env.Err, o.agentRoots(), o.env.Home)
 }
 
 // scanOnce brings the store up to date with every agent home, with a
