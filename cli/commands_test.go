@@ -258,3 +258,26 @@ func TestRun_emptyScanSaysWhereItLooked(t *testing.T) {
 		t.Errorf("a scan that found sessions: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestRun_errorsInTheUsersWords: an error says what happened, not which
+// function of Tally's met it; --verbose adds that for a bug report.
+func TestRun_errorsInTheUsersWords(t *testing.T) {
+	st := newStore(t)
+	for _, args := range [][]string{{"show", "x"}, {"show", "ffffffff"}} {
+		code, _, errOut := run(t, st, nil, args...)
+		if code != ExitNotFound || !strings.HasPrefix(errOut, "tally: no session \"") || strings.Contains(errOut, "sqlite") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+		_, _, verbose := run(t, st, nil, append(args, "--verbose")...)
+		if !strings.Contains(verbose, "sqlite.") || !strings.HasSuffix(verbose, strings.TrimPrefix(errOut, "tally: ")) {
+			t.Errorf("%v --verbose: %q, want the operation before %q", args, verbose, errOut)
+		}
+	}
+	var out, errOut syncBuffer
+	env := testEnv(st, &out, &errOut, nil)
+	env.OpenStore = func(context.Context, string) (tally.Store, error) { return nil, errors.New("permission denied") }
+	Run(context.Background(), env, []string{"sessions", "--db", "/var/tally.db"})
+	if got := errOut.String(); got != "tally: cannot open the index /var/tally.db: permission denied\n" {
+		t.Errorf("store that cannot be opened: %q", got)
+	}
+}

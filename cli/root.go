@@ -15,6 +15,8 @@ import (
 // globalOptions are the flags every command takes. Another agent's home
 // flag goes here, with its line in adapters.
 type globalOptions struct {
+	// Verbose errors say where in Tally they happened.
+	Verbose     bool
 	DB          string
 	ClaudeDir   string
 	CodexHome   string
@@ -63,7 +65,11 @@ func (a *app) run(ctx context.Context, args []string) ExitCode {
 		err = &usageError{err: err}
 	}
 	code := exitCodeOf(err)
-	fmt.Fprintf(a.env.Err, "tally: %v\n", err)
+	msg := errorMessage(err)
+	if a.g.Verbose {
+		msg = err.Error()
+	}
+	fmt.Fprintf(a.env.Err, "tally: %s\n", msg)
 	if code == ExitUsage {
 		fmt.Fprintln(a.env.Err, "Run 'tally --help' for usage.")
 	}
@@ -97,6 +103,7 @@ change (Ctrl-C to quit); when none is active, the most recent ones.`,
 	}
 	f := root.PersistentFlags()
 	f.StringVar(&a.g.DB, "db", db, "the index database (env TALLY_DB)")
+	f.BoolVarP(&a.g.Verbose, "verbose", "v", false, "errors also say where in tally they happened")
 	f.StringVar(&a.g.ClaudeDir, "claude-dir", a.env.Getenv("CLAUDE_CONFIG_DIR"),
 		"Claude Code's config directory (env CLAUDE_CONFIG_DIR; default ~/.claude)")
 	f.StringVar(&a.g.CodexHome, "codex-home", a.env.Getenv("CODEX_HOME"),
@@ -128,7 +135,7 @@ func (a *app) openStore(ctx context.Context) (tally.Store, error) {
 	if err != nil {
 		var te *tally.Error
 		if !errors.As(err, &te) {
-			err = &tally.Error{Code: tally.CodeUnavailable, Op: "open " + a.g.DB, Err: err}
+			err = &tally.Error{Code: tally.CodeUnavailable, Op: "open store", Err: fmt.Errorf("cannot open the index %s: %w", a.g.DB, err)}
 		}
 		return nil, err
 	}
