@@ -2,6 +2,8 @@ package cli
 
 import (
 	"errors"
+	"os"
+	"syscall"
 
 	"github.com/tallyhq/tally"
 )
@@ -22,6 +24,10 @@ const (
 	ExitConflict ExitCode = 4
 	// ExitUnavailable: the store or an agent home cannot be reached.
 	ExitUnavailable ExitCode = 5
+	// ExitListen: serve cannot listen on its address (in use by another
+	// program, not this machine's, or a port it may not open). The index
+	// is fine: another address will do.
+	ExitListen ExitCode = 6
 )
 
 // exitCodes is the one table from domain error codes to exit statuses.
@@ -41,6 +47,10 @@ func exitCodeOf(err error) ExitCode {
 	var u *usageError
 	if errors.As(err, &u) {
 		return ExitUsage
+	}
+	var l *listenError
+	if errors.As(err, &l) {
+		return ExitListen
 	}
 	if c, ok := exitCodes[tally.ErrorCode(err)]; ok {
 		return c
@@ -69,6 +79,27 @@ type usageError struct{ err error }
 
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
+
+// listenError is serve's address refusing to be listened on.
+type listenError struct {
+	addr string
+	err  error
+}
+
+func (e *listenError) Error() string {
+	reason := e.err.Error()
+	var se *os.SyscallError
+	if errors.As(e.err, &se) {
+		reason = se.Err.Error() // not Go's "listen tcp …: bind:" prefix
+	}
+	msg := "cannot listen on " + e.addr + ": " + reason
+	if errors.Is(e.err, syscall.EADDRINUSE) {
+		msg += " (is another tally serve running?); choose another address with --addr or TALLY_ADDR"
+	}
+	return msg
+}
+
+func (e *listenError) Unwrap() error { return e.err }
 
 type errArgs string
 

@@ -80,7 +80,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	// browsers that connect meanwhile wait in the backlog.
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
-		return tally.Errorf(tally.CodeUnavailable, "serve", "listen on %s: %v", o.Addr, err)
+		return &listenError{addr: o.Addr, err: err}
 	}
 	defer ln.Close()
 
