@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/version"
 )
 
 const captured = "../testdata/fixtures/captured/claude-code-2.1.330"
@@ -279,5 +280,31 @@ func TestRun_errorsInTheUsersWords(t *testing.T) {
 	Run(context.Background(), env, []string{"sessions", "--db", "/var/tally.db"})
 	if got := errOut.String(); got != "tally: cannot open the index /var/tally.db: permission denied\n" {
 		t.Errorf("store that cannot be opened: %q", got)
+	}
+}
+
+// TestRun_version: the binary says which build it is, and tally mcp tells
+// its clients the same version in serverInfo.
+func TestRun_version(t *testing.T) {
+	code, out, _ := run(t, newStore(t), nil, "--version")
+	if want := "tally version " + version.String() + "\n"; code != ExitOK || out != want {
+		t.Errorf("--version: exit %d, %q, want %q", code, out, want)
+	}
+	var stdout, errOut syncBuffer
+	env := testEnv(newStore(t), &stdout, &errOut, nil)
+	env.In = strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n")
+	if code := Run(context.Background(), env, []string{"mcp"}); code != ExitOK {
+		t.Fatalf("mcp: exit %d: %s", code, errOut.String())
+	}
+	var reply struct {
+		Result struct {
+			ServerInfo struct{ Name, Version string }
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout.String()), &reply); err != nil {
+		t.Fatalf("%v: %q", err, stdout.String())
+	}
+	if si := reply.Result.ServerInfo; si.Name != "tally" || si.Version != version.String() {
+		t.Errorf("serverInfo = %+v, want tally %s", si, version.String())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/version"
 	"github.com/tallyhq/tally/mcp"
 )
 
@@ -79,7 +80,7 @@ func runMCP(ctx context.Context, o *mcpOptions) error {
 	if in == nil {
 		in = os.Stdin
 	}
-	return mcp.ServeStdio(ctx, mcp.Options{Store: st, List: o.List, PlanFirst: o.PlanFirst, Project: project, Now: o.env.Now}, in, o.env.Out)
+	return mcp.ServeStdio(ctx, mcp.Options{Store: st, List: o.List, PlanFirst: o.PlanFirst, Project: project, Now: o.env.Now, Version: version.String()}, in, o.env.Out)
 }
 
 // mcpExtra is what tally serve mounts besides the dashboard: the same task
@@ -91,5 +92,5 @@ func mcpExtra(st tally.Store, now func() time.Time) map[string]http.Handler {
 		return nil
 	}
 	project, _ := os.Getwd()
-	return map[string]http.Handler{"/mcp": mcp.NewHTTPHandler(mcp.Options{Store: ts, Project: project, Now: now})}
+	return map[string]http.Handler{"/mcp": mcp.NewHTTPHandler(mcp.Options{Store: ts, Project: project, Now: now, Version: version.String()})}
 }

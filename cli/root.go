@@ -10,6 +10,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/internal/version"
 )
 
 // globalOptions are the flags every command takes. Another agent's home
@@ -86,6 +87,7 @@ has stalled.
 
 With no command, tally shows the active sessions and redraws them as they
 change (Ctrl-C to quit); when none is active, the most recent ones.`,
+		Version:       version.String(),
 		Args:          cobra.NoArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,
