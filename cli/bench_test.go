@@ -13,7 +13,7 @@ import (
 func BenchmarkRenderSessions(b *testing.B) {
 	list := make([]tally.Session, 1000)
 	for i := range list {
-		r := seedRecord()
+		r := exampleRecord()
 		r.ID = fmt.Sprintf("%08x-0000", i)
 		list[i] = r.View(fixedNow)
 	}
@@ -27,7 +27,7 @@ func BenchmarkRenderSessions(b *testing.B) {
 }
 
 func BenchmarkRenderShow(b *testing.B) {
-	r := seedRecord()
+	r := exampleRecord()
 	s := r.View(fixedNow)
 	o := ShowOptions{Width: 100, Now: fixedNow, Home: "/home/dev"}
 	b.ReportAllocs()

@@ -101,8 +101,8 @@ func TestRun_scanSessionsShow(t *testing.T) {
 
 func TestRun_exitCodes(t *testing.T) {
 	st := newStore(t)
-	rec := seedRecord()
-	other := seedRecord()
+	rec := exampleRecord()
+	other := exampleRecord()
 	other.ID = "7c1e2a91-0000-0000-0000-000000000000"
 	if err := st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{rec, other}}); err != nil {
 		t.Fatal(err)
@@ -150,10 +150,10 @@ func TestRun_sessions(t *testing.T) {
 		}
 	})
 	st := newStore(t)
-	working := seedRecord()
-	said := seedRecord()
+	working := exampleRecord()
+	said := exampleRecord()
 	said.ID, said.Signal, said.LastActivity = "aaaa0001", tally.SignalEnded, fixedNow.Add(-time.Minute)
-	old := seedRecord()
+	old := exampleRecord()
 	old.ID, old.Agent, old.Project, old.LastActivity = "bbbb0002", tally.AgentCodex, "/home/dev/src/blog", fixedNow.Add(-2*time.Hour)
 	if err := st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{working, said, old}}); err != nil {
 		t.Fatal(err)
@@ -193,7 +193,7 @@ func TestRun_sessions(t *testing.T) {
 
 func TestRun_colour(t *testing.T) {
 	st := newStore(t)
-	_ = st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{seedRecord()}})
+	_ = st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{exampleRecord()}})
 	show := func(tty bool, env map[string]string) string {
 		var out, errOut syncBuffer
 		e := testEnv(st, &out, &errOut, env)
@@ -219,7 +219,7 @@ func TestRun_colour(t *testing.T) {
 // rendering the golden files hold.
 func TestRun_showMatchesGolden(t *testing.T) {
 	st := newStore(t)
-	_ = st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{seedRecord()}})
+	_ = st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{exampleRecord()}})
 	for args, name := range map[string]string{"show 7c1e2a90": "show_compact", "show 7c1e2a90 --full": "show_full"} {
 		code, out, errOut := run(t, st, nil, strings.Fields(args)...)
 		if code != ExitOK {

@@ -183,7 +183,7 @@ func TestRun_overviewShowsRecentWhenNoneIsActive(t *testing.T) {
 	st := newStore(t)
 	var recs []tally.Record
 	for i := range 7 {
-		r := seedRecord()
+		r := exampleRecord()
 		r.ID = fmt.Sprintf("0000000%d-old", i)
 		r.Title = fmt.Sprintf("Old task %d", i)
 		r.LastActivity = fixedNow.Add(-time.Duration(i+1) * 24 * time.Hour)

@@ -38,7 +38,7 @@ func (a *app) normalizeCommand() *cobra.Command {
 		Use:   "normalize [FILE...]",
 		Short: "Turn any agent stream or log into unified todo_list JSONL",
 		Long: `Read an agent's stream or log (standard input, or each FILE in turn) and write
-one unified todo_list event (seed 02 §4.4) per change of a list:
+one unified todo_list event per change of a list (docs/formats.md):
 
   {"type":"todo_list","eventId":…,"agentId":…,"agentType":…,"timestamp":…,
    "todoId":…,"items":[{"text":…,"status":…}], …Tally's richer fields}

@@ -13,7 +13,7 @@ import (
 // ShowOptions shape RenderShow's output.
 type ShowOptions struct {
 	// Full lists every item; otherwise finished items fold into one
-	// "… +N done" line (seed 01's compact mode).
+	// "… +N done" line: what is left to do is what a glance is for.
 	Full bool
 	// Width truncates each line to this many columns (0: never).
 	Width int
@@ -92,7 +92,7 @@ func renderItems(b *strings.Builder, items []tally.ItemView, o ShowOptions, st t
 	}
 }
 
-// foldText is seed 01's collapsed row: "… +3 done".
+// foldText is the row finished items fold into: "… +3 done".
 func foldText(done, cancelled int) string {
 	var parts []string
 	if done > 0 {

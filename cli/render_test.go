@@ -14,9 +14,9 @@ func item(id, title, active string, st tally.Status, blockedBy ...string) tally.
 	return tally.Item{ID: id, Title: title, ActiveForm: active, Status: st, BlockedBy: blockedBy, Source: tally.SourceTask}
 }
 
-// seedRecord is seed 03's UI Layout example plus a second pending item: 1
-// done, 1 in progress, 1 blocked by the one in progress, 2 pending.
-func seedRecord() tally.Record {
+// exampleRecord is a session mid-way through its list: 1 done, 1 in
+// progress, 1 blocked by the one in progress, 2 pending.
+func exampleRecord() tally.Record {
 	return tally.Record{
 		ID: "7c1e2a90-1b2c-4d5e-8f90-123456789abc", Agent: tally.AgentClaude,
 		Project: "/home/dev/src/shop", Title: "Build the orders API",
@@ -44,9 +44,9 @@ func renderShow(t *testing.T, r tally.Record, o ShowOptions) string {
 
 func TestRenderShow(t *testing.T) {
 	t.Run("compact", func(t *testing.T) {
-		got := renderShow(t, seedRecord(), ShowOptions{})
+		got := renderShow(t, exampleRecord(), ShowOptions{})
 		golden(t, "show_compact", got)
-		// Seed 01: in_progress shows its activeForm, completed items fold
+		// An item in progress shows its activeForm, completed items fold
 		// into one closing row.
 		for _, want := range []string{"◼ Creating API endpoints", "▸ Integration tests  (blocked by #2)", "◻ Add auth", "◻ Write README", "… +1 done", "working · 1/5 done"} {
 			if !strings.Contains(got, want) {
@@ -58,14 +58,14 @@ func TestRenderShow(t *testing.T) {
 		}
 	})
 	t.Run("full", func(t *testing.T) {
-		got := renderShow(t, seedRecord(), ShowOptions{Full: true})
+		got := renderShow(t, exampleRecord(), ShowOptions{Full: true})
 		golden(t, "show_full", got)
 		if !strings.Contains(got, "✓ Set up database") || strings.Contains(got, "+1 done") {
 			t.Errorf("full mode must list the completed item instead of folding it:\n%s", got)
 		}
 	})
 	t.Run("every status and sub-agents", func(t *testing.T) {
-		r := seedRecord()
+		r := exampleRecord()
 		r.Signal = tally.SignalWaiting
 		r.Lists[""] = []tally.Item{
 			item("1", "Drop legacy table", "", tally.StatusCancelled),
@@ -87,7 +87,7 @@ func TestRenderShow(t *testing.T) {
 		}
 	})
 	t.Run("narrow terminal truncates with an ellipsis", func(t *testing.T) {
-		got := renderShow(t, seedRecord(), ShowOptions{Width: 24})
+		got := renderShow(t, exampleRecord(), ShowOptions{Width: 24})
 		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
 			if w := termstyle.Width(l); w > 24 {
 				t.Errorf("line %q is %d columns wide, over 24", l, w)
@@ -98,15 +98,15 @@ func TestRenderShow(t *testing.T) {
 		}
 	})
 	t.Run("colour only when asked", func(t *testing.T) {
-		if got := renderShow(t, seedRecord(), ShowOptions{}); strings.Contains(got, "\x1b[") {
+		if got := renderShow(t, exampleRecord(), ShowOptions{}); strings.Contains(got, "\x1b[") {
 			t.Errorf("escape codes in plain output:\n%q", got)
 		}
-		if got := renderShow(t, seedRecord(), ShowOptions{Color: true}); !strings.Contains(got, "\x1b[33m◼\x1b[0m") {
+		if got := renderShow(t, exampleRecord(), ShowOptions{Color: true}); !strings.Contains(got, "\x1b[33m◼\x1b[0m") {
 			t.Errorf("in-progress icon not amber:\n%q", got)
 		}
 	})
 	t.Run("no list yet", func(t *testing.T) {
-		r := seedRecord()
+		r := exampleRecord()
 		r.Lists = nil
 		if got := renderShow(t, r, ShowOptions{}); !strings.Contains(got, "No todo list yet.") {
 			t.Errorf("got\n%s", got)
@@ -115,7 +115,7 @@ func TestRenderShow(t *testing.T) {
 }
 
 func sessionsFixture() []tally.Session {
-	a := seedRecord()
+	a := exampleRecord()
 	b := tally.Record{
 		ID: "e277426f-1861-4a5b-b21f-e5791c308bc2", Agent: tally.AgentCodex,
 		Project: "/srv/checkouts/very-long-organisation-name/payments-service", Title: "Audit the string helpers in this directory using a subagent, and track the work",
@@ -196,7 +196,7 @@ func TestRenderSessions(t *testing.T) {
 }
 
 func TestRenderChange(t *testing.T) {
-	ch := index.Change{Kind: index.SessionUpdated, ID: seedRecord().ID, Record: seedRecord()}
+	ch := index.Change{Kind: index.SessionUpdated, ID: exampleRecord().ID, Record: exampleRecord()}
 	var b strings.Builder
 	if err := RenderChange(&b, ch, LineOptions{Now: fixedNow, Home: "/home/dev"}); err != nil {
 		t.Fatal(err)
@@ -218,8 +218,8 @@ func TestRenderChange(t *testing.T) {
 }
 
 func TestRenderChange_namesWhatChanged(t *testing.T) {
-	before := seedRecord()
-	after := seedRecord()
+	before := exampleRecord()
+	after := exampleRecord()
 	after.Lists[""] = []tally.Item{
 		item("1", "Set up database", "", tally.StatusCompleted),
 		item("2", "Create API endpoints", "", tally.StatusCompleted),                             // done: unblocks 3

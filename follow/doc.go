@@ -1,7 +1,6 @@
 // Package follow shows a piped agent stream (`codex exec --json … | tally
-// follow`) as one todo list kept up to date, the surface seed 02 asks for:
-// "a single, real-time updating todo list", no copy of it left behind in the
-// scroll-back each time it changes.
+// follow`) as a single todo list updated in real time, with no copy of it
+// left behind in the scroll-back each time it changes.
 //
 // What it promises:
 //
@@ -16,18 +15,18 @@
 //     are not the agent's JSON, JSON lines its adapter could not read, and
 //     the assistant's text for adapters that expose it (an adapter with a
 //     method Text(line) (string, bool), as acp has).
-//   - Seed 02 §6.3's lifecycle: a new version of the shown list replaces it;
-//     a list of another agent or sub-agent takes over; an empty list clears
-//     the list it belongs to; the end of a turn or of the stream keeps the
-//     last list on screen as it was — unlike the seed, items are not marked
-//     completed, because a list the agent left unfinished is information.
-//     Runtime tool-call progress (list "runtime") is shown only while no
+//   - The lifecycle: a new version of the shown list replaces it; a list of
+//     another agent or sub-agent takes over; an empty list clears the list
+//     it belongs to; the end of a turn or of the stream keeps the last list
+//     on screen as it was. Items are not marked completed at the end,
+//     because a list the agent left unfinished is information. Runtime
+//     tool-call progress (list "runtime") is shown only while no
 //     model-owned list has been: it is what an agent that keeps no list
-//     still tells (seed 05), and it must not push a real plan off screen.
-//   - Markers: ✅ completed, ❌ cancelled or failed, ◼ in progress, ◻
-//     pending, ⏳ open but of unknown progress (codex exec cannot tell
-//     in_progress from pending). The header names the agent (and sub-agent)
-//     in its colour, with X of Y done.
+//     still tells, and it must not push a real plan off screen.
+//   - Markers (termstyle's checklist set): ✅ completed, ❌ cancelled or
+//     failed, ◼ in progress, ◻ pending, ⏳ open but of unknown progress
+//     (codex exec cannot tell in_progress from pending). The header names
+//     the agent (and sub-agent) in the agent's colour, with X of Y done.
 //   - Elsewhere (a pipe, a file) the list is printed whole, plainly, once per
 //     change, so a log of the run reads top to bottom.
 package follow

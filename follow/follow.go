@@ -131,7 +131,8 @@ func (r *renderer) step(st normalize.Step, tx texter) {
 	}
 }
 
-// offer applies seed 02 §6.3 to a new version of some list.
+// offer applies the lifecycle (see the package doc) to a new version of
+// some list.
 func (r *renderer) offer(l *normalize.TodoList) {
 	if l.List == runtimeList && r.modelSeen {
 		return

@@ -9,7 +9,9 @@ import (
 // Verb is what a marker says happened to its task or step.
 type Verb string
 
-// The verbs of seed 04's "Actions" table.
+// The four verbs: a task (or step) started, a step done (the next one
+// starts), a step blocked (a notice: it stays in progress until done), and
+// a quick task promoted to planned work.
 const (
 	VerbStart    Verb = "start"
 	VerbDone     Verb = "done"
@@ -17,7 +19,7 @@ const (
 	VerbPromoted Verb = "promoted"
 )
 
-// ParseVerb accepts exactly the seed's four words.
+// ParseVerb accepts exactly the four verbs, lowercase.
 func ParseVerb(word string) (Verb, bool) {
 	switch v := Verb(word); v {
 	case VerbStart, VerbDone, VerbBlocked, VerbPromoted:
@@ -26,7 +28,7 @@ func ParseVerb(word string) (Verb, bool) {
 	return "", false
 }
 
-// MaxID bounds a task or step id: seed ids are "T001" and "S1"; a longer
+// MaxID bounds a task or step id: ids look like "T001" and "S1"; a longer
 // run of id characters is prose, not a marker.
 const MaxID = 64
 
@@ -127,7 +129,7 @@ func takeID(b []byte) (string, []byte) {
 	return string(b[:i]), b[i:]
 }
 
-// takeWord reads a verb: lowercase letters only, as the seed spells them.
+// takeWord reads a verb: lowercase letters only, as the verbs are spelt.
 func takeWord(b []byte) (string, []byte) {
 	i := 0
 	for i < len(b) && b[i] >= 'a' && b[i] <= 'z' && i <= len(VerbPromoted) {

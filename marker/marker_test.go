@@ -16,7 +16,7 @@ func TestScan(t *testing.T) {
 		text string
 		want []tally.Marker
 	}{
-		// Seed 04, "Examples": each message ends with its marker.
+		// The design's own examples: each message ends with its marker.
 		{"start a task", "开始实现用户认证模块。\n\n首先设计 API 结构。\n\nprogress: T001 start\n",
 			[]tally.Marker{{Task: "T001", Verb: "start"}}},
 		{"complete a step", "API 设计完成，文档已更新到 docs/api/auth.md。\n\nprogress: T001.S1 done",
@@ -24,10 +24,10 @@ func TestScan(t *testing.T) {
 		{"blocked with a reason", "需要 API key 才能继续。\n\nprogress: T001.S2 blocked: waiting for API key\n",
 			[]tally.Marker{{Task: "T001", Step: "S2", Verb: "blocked", Reason: "waiting for API key"}}},
 		{"promoted quick task", "progress: T001 promoted", []tally.Marker{{Task: "T001", Verb: "promoted"}}},
-		// Seed 04, "多 Marker 支持": several markers, applied in order.
+		// Several markers in one message, applied in order.
 		{"several per message", "<TO_USER>\nS1 和 S2 都完成了，开始 S3。\n\nprogress: T001.S1 done\nprogress: T001.S2 done\n</TO_USER>",
 			[]tally.Marker{{Task: "T001", Step: "S1", Verb: "done"}, {Task: "T001", Step: "S2", Verb: "done"}}},
-		// The seed's pattern has \s* after the colon and \s+ before the verb.
+		// The defining pattern has \s* after the colon and \s+ before the verb.
 		{"no space after the colon", "progress:T003.S2 done", []tally.Marker{{Task: "T003", Step: "S2", Verb: "done"}}},
 		{"tabs and extra spaces", "  progress:\tT003.S2 \t done  \r\n", []tally.Marker{{Task: "T003", Step: "S2", Verb: "done"}}},
 		{"reason without a space", "progress: T1 blocked:disk full", []tally.Marker{{Task: "T1", Verb: "blocked", Reason: "disk full"}}},

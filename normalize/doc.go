@@ -1,7 +1,9 @@
 // Package normalize turns any agent's output stream into one JSONL
-// vocabulary: the todo_list event of seed 02 §4.4, with Tally's richer
-// fields beside the seed's. It is the library behind `tally normalize`, and
-// its Stream is what `tally follow` reads.
+// vocabulary: a unified todo_list event whose first seven fields are the
+// ones consumers of that event already read, with Tally's richer fields
+// after them (docs/formats.md describes the format and where it comes
+// from). It is the library behind `tally normalize`, and its Stream is what
+// `tally follow` reads.
 //
 // What it promises:
 //
@@ -12,10 +14,10 @@
 //     caller names the agent. A line two adapters both claim decides
 //     nothing; the first line exactly one adapter claims decides.
 //   - After each input line that changes a list as a reader sees it, one
-//     todo_list event for that list (the whole list, never a delta, as the
-//     seed's consumers replace their list). A line that changes nothing
+//     todo_list event for that list (the whole list, never a delta, since
+//     consumers replace their list with each event). A line that changes nothing
 //     visible — Codex's item.completed repeating the list — writes nothing.
-//     Progress markers (seed 04) found in the agent's text are written as
+//     Progress markers found in the agent's text are written as
 //     progress_marker events.
 //   - Output is deterministic for the same input: ids are derived from the
 //     input (see ids.go), and timestamps come from the agent's own record or,

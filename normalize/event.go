@@ -8,7 +8,8 @@ const (
 	TypeMarker   = "progress_marker"
 )
 
-// TodoStatus is seed 02 §4.1's closed vocabulary.
+// TodoStatus is the event's closed vocabulary: these four words and no
+// other.
 type TodoStatus string
 
 const (
@@ -18,8 +19,8 @@ const (
 	TodoCancelled  TodoStatus = "cancelled"
 )
 
-// TodoStatusOf maps Tally's status onto the seed's four words. The seed's
-// consumers accept nothing else, so the three Tally has beyond them become
+// TodoStatusOf maps Tally's status onto the four words. Consumers of the
+// event accept nothing else, so the three Tally has beyond them become
 // the nearest word by what a reader must do about the item, and the item's
 // TallyStatus keeps the truth:
 //   - failed → cancelled: over, and not done;
@@ -39,8 +40,8 @@ func TodoStatusOf(s tally.Status) TodoStatus {
 	return TodoPending
 }
 
-// TodoList is seed 02 §4.4's event. The first seven fields are the seed's;
-// the rest are Tally's.
+// TodoList is the todo_list event. The first seven fields are the unified
+// event's; the rest are Tally's.
 type TodoList struct {
 	Type      string     `json:"type"`
 	EventID   string     `json:"eventId"`
@@ -59,7 +60,7 @@ type TodoList struct {
 	Line int64 `json:"line"`
 }
 
-// TodoItem is the seed's {text, status} with what Tally knows besides.
+// TodoItem is the unified {text, status} with what Tally knows besides.
 type TodoItem struct {
 	Text   string     `json:"text"`
 	Status TodoStatus `json:"status"`
@@ -96,15 +97,15 @@ type Marker struct {
 	tally.Marker
 }
 
-// agentTypes are seed 02's names for the agents it knows; any other agent
-// keeps Tally's name.
+// agentTypes are the unified event's names for the three agents it names;
+// any other agent keeps Tally's name.
 var agentTypes = map[tally.Agent]string{
 	tally.AgentClaude: "claude-code",
 	tally.AgentCodex:  "openai-codex",
 	tally.AgentGemini: "google-gemini",
 }
 
-// AgentType is the seed's agentType for a.
+// AgentType is the event's agentType for a.
 func AgentType(a tally.Agent) string {
 	if t, ok := agentTypes[a]; ok {
 		return t
@@ -129,7 +130,7 @@ func items(views []tally.ItemView) []TodoItem {
 			text = v.ID // a runtime call reported before its title
 		}
 		if text == "" {
-			continue // seed 02 §9.1: an item without text is skipped
+			continue // an item without text is not an item: skipped
 		}
 		it := TodoItem{
 			Text: text, Status: TodoStatusOf(v.Status), ID: v.ID, ActiveForm: v.ActiveForm,

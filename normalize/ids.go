@@ -7,8 +7,8 @@ import (
 
 // eventID is a name-based UUID (RFC 9562 version 5 layout, SHA-1 of a name
 // in Tally's own namespace string) of what makes an event unique within a
-// stream — its kind, session, list and input line. The seed asks for a
-// uuid; deriving it from the input, not from a random source, makes the
+// stream — its kind, session, list and input line. The event's eventId is
+// a uuid; deriving it from the input, not from a random source, makes the
 // same input give the same output, which golden tests and consumers that
 // deduplicate by eventId both rely on.
 func eventID(kind, session, list string, line int64, n int) string {
@@ -21,7 +21,7 @@ func eventID(kind, session, list string, line int64, n int) string {
 // todoID names one instance of a list: "<session>/<list>#<n>", list being
 // "main" for the main agent's, n counting from 1 the times the list was
 // started afresh — it begins a new instance whenever it becomes non-empty
-// after having been empty (seed 02 §9.2: an empty list is a cleared list).
+// after having been empty (an empty list is a cleared list).
 // The session is the one known when the instance began, "-" if none was yet.
 func todoID(session, list string, n int) string {
 	if session == "" {

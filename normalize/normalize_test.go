@@ -161,7 +161,7 @@ func TestTodoStatusOf(t *testing.T) {
 	}
 }
 
-func TestRun_statusOutsideTheSeedKeepsTallysWord(t *testing.T) {
+func TestRun_statusOutsideTheFourWordsKeepsTallysWord(t *testing.T) {
 	in := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"on_hold"}]}}}
 {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Run tests","status":"failed"}}}`
 	out, _, err := run(t, in, "acp")
