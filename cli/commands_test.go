@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -292,8 +293,20 @@ func TestRun_version(t *testing.T) {
 	}
 	var stdout, errOut syncBuffer
 	env := testEnv(newStore(t), &stdout, &errOut, nil)
-	env.In = strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n")
-	if code := Run(context.Background(), env, []string{"mcp"}); code != ExitOK {
+	// The client's end stays open until the answer is in: a server whose
+	// input ends stops without answering.
+	in, client := io.Pipe()
+	env.In = in
+	done := make(chan ExitCode, 1)
+	go func() { done <- Run(context.Background(), env, []string{"mcp"}) }()
+	if _, err := io.WriteString(client, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stdout.String(), "\n") && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	client.Close()
+	if code := <-done; code != ExitOK {
 		t.Fatalf("mcp: exit %d: %s", code, errOut.String())
 	}
 	var reply struct {

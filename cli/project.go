@@ -91,7 +91,9 @@ func lastParts(parts []string, k int) string {
 // else "…/" and its last parts — as many as tell it apart from the other
 // listed projects, and the folder above the project's own when it fits.
 // When even that is too wide, the part that tells it apart is cut at its
-// end, since a folder is recognised by how its name begins.
+// end, since a folder is recognised by how its name begins; a table keeps
+// its project column wide enough for the cut names to stay different
+// (distinctWidth).
 func (n projectNames) name(p string, width int) string {
 	if p == "" {
 		return "-"
@@ -121,4 +123,26 @@ func (n projectNames) name(p string, width int) string {
 		return lead + termstyle.Truncate(first, room) + rest
 	}
 	return termstyle.Truncate(elided(k), width)
+}
+
+// distinctWidth is the fewest cells, from least up to most, in which the
+// names of the listed projects are all different; most if none is.
+func (n projectNames) distinctWidth(least, most int) int {
+	seen := make(map[string]string, len(n.need))
+	for w := least; w < most; w++ {
+		clear(seen)
+		distinct := true
+		for p := range n.need {
+			name := n.name(p, w)
+			if other, ok := seen[name]; ok && other != p {
+				distinct = false
+				break
+			}
+			seen[name] = p
+		}
+		if distinct {
+			return w
+		}
+	}
+	return most
 }

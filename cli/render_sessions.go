@@ -71,11 +71,11 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	widths := columnWidths(rows, o.Width)
-	if widths[colProject] < maxProject {
-		// Named again for the narrower column: which parts tell the
-		// projects apart depends on how many fit.
-		for i := range rows {
+	widths := columnWidths(rows, o.Width, func() int { return names.distinctWidth(minProject, maxProject) })
+	for i := range rows {
+		if termstyle.Width(rows[i][colProject]) > widths[colProject] {
+			// Named again for the narrower column: which parts tell the
+			// projects apart depends on how many fit.
 			rows[i][colProject] = names.name(sessions[i].Project, widths[colProject])
 		}
 	}
@@ -151,9 +151,10 @@ func sessionRow(s *tally.Session, o TableOptions, names projectNames) [numColumn
 // what is left: the step keeps its width if it needs at most half, and the
 // title, which is what a row is recognised by, takes the rest. When that
 // leaves either narrower than minFlex (an 80-column terminal), the project
-// gives up to minProject first, then the step column is left out (width 0):
-// `tally show` has it, and a title cut to a few letters names nothing.
-func columnWidths(rows [][numColumns]string, total int) [numColumns]int {
+// gives up cells first, down to leastProject() (no fewer than its names
+// stay different in), then the step column is left out (width 0): `tally show`
+// has it, and a title cut to a few letters names nothing.
+func columnWidths(rows [][numColumns]string, total int, leastProject func() int) [numColumns]int {
 	var w [numColumns]int
 	for c := range numColumns {
 		w[c] = termstyle.Width(headers[c])
@@ -177,7 +178,7 @@ func columnWidths(rows [][numColumns]string, total int) [numColumns]int {
 		return w
 	}
 	if short := 2*minFlex - room; short > 0 {
-		give := min(short, max(w[colProject]-minProject, 0))
+		give := min(short, max(w[colProject]-leastProject(), 0))
 		w[colProject] -= give
 		room += give
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -179,6 +180,28 @@ func TestRenderSessions(t *testing.T) {
 		}
 		if strings.Contains(got, "STEP") {
 			t.Errorf("the step column squeezed in:\n%s", got)
+		}
+	})
+	t.Run("projects cut to fit stay different", func(t *testing.T) {
+		var list []tally.Session
+		for i, p := range []string{"/tmp/capture/cc/todowrite/work", "/tmp/capture/cc/todowrite-subagent/work",
+			"/tmp/capture/cc/tasks/work", "/tmp/capture/cc/tasks-subagent/work"} {
+			r := exampleRecord()
+			r.ID, r.Project = fmt.Sprintf("%08d", i), p
+			list = append(list, r.View(fixedNow))
+		}
+		var b strings.Builder
+		if err := RenderSessions(&b, list, TableOptions{Terminal: true, Width: 80, Now: fixedNow, Home: "/home/dev"}); err != nil {
+			t.Fatal(err)
+		}
+		fits(t, b.String(), 80)
+		seen := map[string]bool{}
+		for _, row := range strings.Split(strings.TrimSpace(b.String()), "\n")[1:] {
+			project := strings.Fields(row)[2]
+			if seen[project] {
+				t.Errorf("two projects shown as %q:\n%s", project, b.String())
+			}
+			seen[project] = true
 		}
 	})
 	t.Run("a terminal narrower than the columns cuts rows, never wraps them", func(t *testing.T) {
