@@ -14,5 +14,8 @@
 // Env, so tests call run with buffers and a fixed clock. Rendering is a set
 // of pure functions (RenderSessions, RenderShow, RenderChange,
 // RenderSummary) checked by golden files in testdata/ (go test -update
-// rewrites them; read the diff like code).
+// rewrites them; read the diff like code); they draw with package
+// termstyle, which the other terminal surfaces share. Errors reach the
+// user once, in run: the exit status from one table (exitCodes), the
+// message without the domain's operation names unless --verbose.
 package cli
