@@ -1,0 +1,167 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Config is the effective settings: defaults, then the file, then flags.
+// The exported fields are the settings; the toml tags are their keys.
+type Config struct {
+	Detect Detect `toml:"detect"`
+	Notify Notify `toml:"notify"`
+	Hooks  Hooks  `toml:"hooks"`
+	Plans  Plans  `toml:"plans"`
+
+	path    string
+	found   bool
+	sources map[string]Source
+}
+
+// Detect holds the thresholds of stall, loop and no-progress detection.
+// Zero turns a detector off.
+type Detect struct {
+	// StalledAfter: a working session with no new output this long is
+	// stalled. Output that keeps flowing (a long test run) is not a stall.
+	StalledAfter Duration `toml:"stalled_after"`
+	// LoopRepeats: the same tool call (name and arguments) this many times
+	// in a row is a loop, and so is a ping-pong of two calls that each come
+	// this many times. 0 is off; otherwise at least 2.
+	LoopRepeats int `toml:"loop_repeats"`
+	// NoProgressCalls: this many tool calls with no change to the todo list
+	// while items remain is "no progress".
+	NoProgressCalls int `toml:"no_progress_calls"`
+}
+
+// Notify says which events are sent, where, and how often.
+type Notify struct {
+	// Events names the events that are sent: needs_input, stalled, looping,
+	// no_progress, blocked, finished; list_created and item_completed are
+	// sent only when listed here.
+	Events []string `toml:"events"`
+	// Desktop sends to the desktop: notify-send where it is installed, a
+	// terminal notification in the terminal UI otherwise.
+	Desktop bool `toml:"desktop"`
+	// MaxPerMinute bounds the messages one sink sends in a minute; events
+	// over the bound wait and go out together in the next message. 0 means
+	// no bound.
+	MaxPerMinute int `toml:"max_per_minute"`
+	// Settle: a condition that clears and comes back within this time is
+	// the same occurrence, not news.
+	Settle Duration `toml:"settle"`
+	// BurstWindow: events that happen within this window of the first go
+	// out as one message.
+	BurstWindow Duration `toml:"burst_window"`
+	// Webhooks are the HTTP receivers ([[notify.webhook]] tables).
+	Webhooks []Webhook `toml:"webhook"`
+}
+
+// Webhook is one HTTP receiver of notifications.
+type Webhook struct {
+	// URL receives a POST per message. It usually carries a token, so it is
+	// shown redacted.
+	URL string `toml:"url" secret:"true"`
+	// Format is the payload shape: slack, discord, telegram or json. Empty
+	// means chosen by the URL's host, json for hosts Tally does not know.
+	Format string `toml:"format"`
+	// ChatID is the Telegram chat to post to, a string ("-1001234" or
+	// "@channel"); it may also be given as chat_id in the URL's query.
+	ChatID string `toml:"chat_id"`
+	// MaxPerMinute overrides [notify] max_per_minute for this receiver when
+	// it is above 0.
+	MaxPerMinute int `toml:"max_per_minute"`
+}
+
+// Hooks will configure the agent hooks `tally setup` installs: the reminder
+// after N assistant turns with no todo update, and the stop guard that keeps
+// an agent from stopping while unblocked items remain (giving way after K
+// blocks). It has no settings yet.
+type Hooks struct{}
+
+// Plans will configure plan folders: where each project's plan lives. It
+// has no settings yet.
+type Plans struct{}
+
+// Default is the one place every default is written down.
+func Default() *Config {
+	c := &Config{
+		Detect: Detect{
+			StalledAfter:    Duration{5 * time.Minute},
+			LoopRepeats:     4,
+			NoProgressCalls: 30,
+		},
+		Notify: Notify{
+			Events:       []string{"needs_input", "stalled", "looping", "no_progress", "blocked", "finished"},
+			Desktop:      true,
+			MaxPerMinute: 6,
+			Settle:       Duration{2 * time.Minute},
+			BurstWindow:  Duration{2 * time.Second},
+		},
+		sources: map[string]Source{},
+	}
+	return c
+}
+
+// Path is the file the settings were read from, or would have been.
+func (c *Config) Path() string { return c.path }
+
+// Found tells whether the file existed and was read.
+func (c *Config) Found() bool { return c.found }
+
+// Source says where the setting named by key ("detect.stalled_after",
+// "notify.webhook") came from.
+func (c *Config) Source(key string) Source {
+	if s, ok := c.sources[key]; ok {
+		return s
+	}
+	return SourceDefault
+}
+
+// Source is the layer a setting's value came from.
+type Source uint8
+
+const (
+	SourceDefault Source = iota
+	SourceFile
+	SourceFlag
+)
+
+var sourceNames = [...]string{SourceDefault: "default", SourceFile: "file", SourceFlag: "flag"}
+
+func (s Source) String() string {
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return fmt.Sprintf("Source(%d)", uint8(s))
+}
+
+// Duration is a time.Duration written as text in the file: "5m", "90s",
+// "1h30m".
+type Duration struct{ time.Duration }
+
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("want a duration such as \"5m\" or \"90s\", not %q", b)
+	}
+	if v < 0 {
+		return fmt.Errorf("want a duration of 0 or more, not %q", b)
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText writes the shortest form: "5m", not "5m0s".
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+func (d Duration) String() string {
+	s := d.Duration.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
