@@ -1,0 +1,136 @@
+package detect
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+// Kind says what an Observation saw.
+type Kind uint8
+
+const (
+	// KindOutput: the agent wrote something mid-turn — text, a tool's
+	// result, output streaming from a running command. The agent is working.
+	KindOutput Kind = iota + 1
+	// KindToolCall: the agent called a tool; Fingerprint identifies the call
+	// (name and arguments). The agent is working.
+	KindToolCall
+	// KindList: the session's todo list changed; List is its state after.
+	KindList
+	// KindNeedsInput: the agent asked for the person — a notification, a
+	// permission request, a turn that ended on a question.
+	KindNeedsInput
+	// KindTurnEnded: the agent ended its turn; the next move is the person's.
+	KindTurnEnded
+	// KindPrompt: the person sent a prompt or answered; the agent works again.
+	KindPrompt
+	// KindEnded: the session is over.
+	KindEnded
+)
+
+var kindNames = [...]string{
+	KindOutput: "output", KindToolCall: "tool_call", KindList: "list",
+	KindNeedsInput: "needs_input", KindTurnEnded: "turn_ended", KindPrompt: "prompt", KindEnded: "ended",
+}
+
+func (k Kind) String() string {
+	if k > 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Observation is one thing seen in a session, at the time its log says.
+// Adapters and the indexer emit them; the constructors below make each kind.
+type Observation struct {
+	Kind        Kind
+	At          time.Time
+	Fingerprint uint64
+	List        ListState
+}
+
+// ListState is what detection needs of a todo list: how many items it has
+// (cancelled ones left out), how many are not done, how many are blocked.
+type ListState struct {
+	Total   int `json:"total,omitempty"`
+	Open    int `json:"open,omitempty"`
+	Blocked int `json:"blocked,omitempty"`
+}
+
+func Output(at time.Time) Observation     { return Observation{Kind: KindOutput, At: at} }
+func NeedsInput(at time.Time) Observation { return Observation{Kind: KindNeedsInput, At: at} }
+func TurnEnded(at time.Time) Observation  { return Observation{Kind: KindTurnEnded, At: at} }
+func Prompt(at time.Time) Observation     { return Observation{Kind: KindPrompt, At: at} }
+func Ended(at time.Time) Observation      { return Observation{Kind: KindEnded, At: at} }
+
+// ToolCall is a call whose name and arguments hash to fp (see Fingerprint).
+func ToolCall(fp uint64, at time.Time) Observation {
+	return Observation{Kind: KindToolCall, At: at, Fingerprint: fp}
+}
+
+// ListChanged is a change of the todo list to l.
+func ListChanged(l ListState, at time.Time) Observation {
+	return Observation{Kind: KindList, At: at, List: l}
+}
+
+// FromSignal is the observation a log line's turn signal makes: working is
+// output, waiting is the end of a turn, ended is the end. ok is false for
+// SignalNone, which says nothing.
+func FromSignal(sig tally.Signal, at time.Time) (o Observation, ok bool) {
+	switch sig {
+	case tally.SignalWorking:
+		return Output(at), true
+	case tally.SignalWaiting:
+		return TurnEnded(at), true
+	case tally.SignalEnded:
+		return Ended(at), true
+	case tally.SignalNone:
+	}
+	return Observation{}, false
+}
+
+// ListOf is the ListState of a session's main list, from its derived
+// progress and its progress markers: a task or step whose latest marker is
+// "blocked" counts as blocked, as does an item the list itself says is.
+func ListOf(p tally.Progress, markers []tally.Marker) ListState {
+	l := ListState{Total: p.Total, Open: p.Total - p.Done, Blocked: p.Blocked}
+	if len(markers) == 0 {
+		return l
+	}
+	latest := make(map[[2]string]string, len(markers))
+	for _, m := range markers {
+		latest[[2]string{m.Task, m.Step}] = m.Verb
+	}
+	for _, verb := range latest {
+		if verb == "blocked" {
+			l.Blocked++
+		}
+	}
+	return l
+}
+
+// Fingerprint hashes a tool call's name and argument bytes (FNV-1a, 64
+// bits). It is the same in every process and on every machine, so a stored
+// State stays meaningful after a restart. Arguments are hashed as written:
+// an agent writes the same call the same way.
+func Fingerprint(name string, args []byte) uint64 {
+	const (
+		offset = 14695981039346656037
+		prime  = 1099511628211
+	)
+	h := uint64(offset)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= prime
+	}
+	// A byte UTF-8 never has separates the two, so that ("ab", "c") and
+	// ("a", "bc") differ.
+	h = (h ^ 0xff) * prime
+	for _, c := range args {
+		h ^= uint64(c)
+		h *= prime
+	}
+	return h
+}
