@@ -14,7 +14,7 @@ type Options struct {
 	// Kinds are the events sent; zero means DefaultKinds.
 	Kinds Kinds
 	// Settle: a condition that clears and comes back within this time is
-	// the same occurrence. Default 2m.
+	// the same occurrence. Default 2m; negative: every return is news.
 	Settle time.Duration
 	// Burst: events within this time of the first go out as one message.
 	// Default 2s; negative sends each update's events at once.
