@@ -25,6 +25,8 @@ type globalOptions struct {
 	HermesHome  string
 	OpenCodeDir string
 	CrushDirs   []string
+	// Config is the settings file; "" is the XDG default.
+	Config string
 }
 
 // app is one invocation: the process it runs in and its global flags.
@@ -117,10 +119,12 @@ change (Ctrl-C to quit); when none is active, the most recent ones.`,
 		"OpenCode's data directory (default $XDG_DATA_HOME/opencode, else ~/.local/share/opencode; database $OPENCODE_DB)")
 	f.StringSliceVar(&a.g.CrushDirs, "crush-dir", nil,
 		"where Crush databases are: a project's .crush directory, or a directory above projects (repeatable; default ./.crush and $CRUSH_DATA_DIR)")
+	f.StringVar(&a.g.Config, "config", a.env.Getenv("TALLY_CONFIG"),
+		"the settings file (env TALLY_CONFIG; default $XDG_CONFIG_HOME/tally/config.toml, else ~/.config/tally/config.toml)")
 	root.AddCommand(a.scanCommand(), a.sessionsCommand(), a.showCommand(), a.watchCommand(),
 		a.normalizeCommand(), a.followCommand(),
 		a.mcpCommand(), a.tasksCommand(),
-		a.serveCommand())
+		a.serveCommand(), a.configCommand())
 	return root
 }
 
