@@ -269,3 +269,41 @@ func TestNotifier_rateLimitMergesWhatWaits(t *testing.T) {
 		t.Errorf("sink stats = %+v, want a wait and 2 sent", st)
 	}
 }
+
+func TestNotifier_aNegativeSettleMakesEveryReturnNews(t *testing.T) {
+	rcv := newReceiver(t)
+	n, _ := newNotifier(t, Options{Burst: -1, Settle: -1}, rcv.webhook(t, rcv.srv.URL+"/hook", FormatJSON))
+	s := sess("s")
+	for i := range 3 {
+		on := after(time.Duration(i) * 20 * time.Second)
+		n.Publish(Update{Session: s, At: on, Flags: flags(detect.FlagNeedsInput, on)})
+		n.Publish(Update{Session: s, At: on.Add(10 * time.Second)})
+	}
+	n.Close()
+	if got := flat(jsonEvents(t, rcv.drain())); len(got) != 3 {
+		t.Errorf("notifications = %q, want 3", got)
+	}
+}
+
+// TestNotifier_forgetsTheLeastActiveSessionsToStayBounded: past
+// MaxSessions the least recently active are forgotten, and a new session
+// is still told.
+func TestNotifier_forgetsTheLeastActiveSessionsToStayBounded(t *testing.T) {
+	rcv := newReceiver(t)
+	n, _ := newNotifier(t, Options{Burst: -1, MaxSessions: 8}, rcv.webhook(t, rcv.srv.URL+"/hook", FormatJSON))
+	for i := range 20 {
+		at := after(time.Duration(i) * time.Second)
+		n.Publish(Update{Session: sess(fmt.Sprint("s", i)), At: at, Flags: flags(detect.FlagNeedsInput, at)})
+	}
+	n.Close()
+	if got := flat(jsonEvents(t, rcv.drain())); len(got) != 20 {
+		t.Errorf("%d notifications, want one for each of 20 sessions", len(got))
+	}
+	if st := n.Stats(); st.Forgotten != 12 {
+		t.Errorf("forgotten = %d, want 12 (20 sessions kept to 8)", st.Forgotten)
+	}
+	// Read after Close: the owner goroutine has ended.
+	if len(n.track.roots) > 8 {
+		t.Errorf("%d sessions remembered, want at most 8", len(n.track.roots))
+	}
+}

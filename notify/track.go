@@ -20,10 +20,7 @@ type tracker struct {
 	now         func() time.Time
 	// start: conditions and list changes older than this are history.
 	start time.Time
-	// forgot: the newest activity of a forgotten session; a condition
-	// first seen that is older than this may have been told already.
-	forgot time.Time
-	roots  map[string]*root
+	roots map[string]*root
 }
 
 // root is a top-level session with its sub-agents rolled up.
@@ -111,7 +108,7 @@ func (t *tracker) update(u Update, st *counters) []Event {
 			news = since.Sub(ep.clearedAt) >= t.settle
 			count(!news, &st.repeats)
 		default:
-			news = !since.Before(t.start) && !since.Before(t.forgot)
+			news = !since.Before(t.start)
 			count(!news, &st.history)
 		}
 		ep.on, ep.since, ep.seenAt = true, since, at
@@ -186,7 +183,11 @@ func (t *tracker) emit(evs []Event, st *counters, e Event) []Event {
 }
 
 // makeRoom forgets the least recently active eighth of the sessions when
-// there is no room for one more.
+// there is no room for one more. A forgotten session seen again starts
+// afresh: a condition it still has that began after the start is told
+// again. Keeping nothing of it is what bounds memory; a missed
+// notification for a new session would be worse than a repeat for one
+// long quiet.
 func (t *tracker) makeRoom(st *counters) {
 	if len(t.roots) < t.maxSessions {
 		return
@@ -197,9 +198,6 @@ func (t *tracker) makeRoom(st *counters) {
 	}
 	slices.SortFunc(ids, func(a, b string) int { return t.roots[a].lastAt.Compare(t.roots[b].lastAt) })
 	for _, id := range ids[:max(1, len(ids)/8)] {
-		if last := t.roots[id].lastAt; last.After(t.forgot) {
-			t.forgot = last
-		}
 		delete(t.roots, id)
 		st.forgotten.Add(1)
 	}
