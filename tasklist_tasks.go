@@ -126,10 +126,13 @@ func (c *TaskList) update(before *TaskList, in TaskUpdate, now time.Time) (Updat
 			return res, err
 		}
 		if word == "deleted" {
+			// Read the status first: remove shifts the task that
+			// follows into t's place.
+			from := t.Status
 			c.remove(t.ID, now)
 			c.touch(now)
 			res.UpdatedFields = []string{"deleted"}
-			res.StatusChange = &StatusChange{From: t.Status.String(), To: "deleted"}
+			res.StatusChange = &StatusChange{From: from.String(), To: "deleted"}
 			return res, nil
 		}
 		to, _ = ParseStatus(word)
