@@ -11,6 +11,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/internal/version"
 	"github.com/tallyhq/tally/mcp"
+	"github.com/tallyhq/tally/tasks"
 )
 
 type mcpOptions struct {
@@ -47,7 +48,7 @@ list per MCP session.`,
 // taskStore is what the task commands need of the store.
 type taskStore interface {
 	mcp.Store
-	TaskLists(ctx context.Context) ([]tally.TaskList, error)
+	TaskLists(ctx context.Context) ([]tasks.List, error)
 }
 
 // openTaskStore opens the store and checks it keeps task lists.
@@ -66,7 +67,7 @@ func (a *app) openTaskStore(ctx context.Context) (taskStore, func(), error) {
 
 func runMCP(ctx context.Context, o *mcpOptions) error {
 	if o.List != "" {
-		if err := tally.CheckListName(o.List); err != nil {
+		if err := tasks.CheckName(o.List); err != nil {
 			return err
 		}
 	}

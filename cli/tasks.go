@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
 type tasksOptions struct {
@@ -41,19 +42,19 @@ todo_write, update_plan) until it is approved:
 	}
 	cmd.Flags().BoolVar(&o.Full, "full", false, "list every task, completed ones too, untruncated")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print JSON: the list's session form with its mode")
-	cmd.AddCommand(a.tasksModeCommand("approve", tally.ModeExecution,
+	cmd.AddCommand(a.tasksModeCommand("approve", tasks.ModeExecution,
 		"Approve a list's plan: switch it from plan mode to execution"),
-		a.tasksModeCommand("plan", tally.ModePlan,
+		a.tasksModeCommand("plan", tasks.ModePlan,
 			"Switch a list to plan mode: execution waits for approval"))
 	return cmd
 }
 
 // taskListJSON is a list as --json prints it.
 type taskListJSON struct {
-	Name       string         `json:"name"`
-	Mode       tally.ListMode `json:"mode"`
-	Generation int            `json:"generation"`
-	Session    tally.Session  `json:"session"`
+	Name       string        `json:"name"`
+	Mode       tasks.Mode    `json:"mode"`
+	Generation int           `json:"generation"`
+	Session    tally.Session `json:"session"`
 }
 
 func runTasks(ctx context.Context, o *tasksOptions) error {
@@ -69,7 +70,7 @@ func runTasks(ctx context.Context, o *tasksOptions) error {
 		}
 		return o.renderLists(lists)
 	}
-	if err := tally.CheckListName(o.List); err != nil {
+	if err := tasks.CheckName(o.List); err != nil {
 		return err
 	}
 	l, err := st.TaskList(ctx, o.List)
@@ -81,7 +82,7 @@ func runTasks(ctx context.Context, o *tasksOptions) error {
 	if o.JSON {
 		return writeJSON(o.env.Out, taskListJSON{Name: l.Name, Mode: l.Mode, Generation: l.Generation, Session: s})
 	}
-	if l.Mode == tally.ModePlan {
+	if l.Mode == tasks.ModePlan {
 		fmt.Fprintf(o.env.Out, "plan mode: waiting for approval (tally tasks approve %s)\n", l.Name)
 	}
 	width := o.env.width()
@@ -91,7 +92,7 @@ func runTasks(ctx context.Context, o *tasksOptions) error {
 	return RenderShow(o.env.Out, s, ShowOptions{Full: o.Full, Width: width, Now: o.now(), Home: o.env.Home, Color: o.env.color()})
 }
 
-func (o *tasksOptions) renderLists(lists []tally.TaskList) error {
+func (o *tasksOptions) renderLists(lists []tasks.List) error {
 	if o.JSON {
 		out := make([]taskListJSON, 0, len(lists))
 		for _, l := range lists {
@@ -107,7 +108,7 @@ func (o *tasksOptions) renderLists(lists []tally.TaskList) error {
 	tw := tabwriter.NewWriter(o.env.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LIST\tMODE\tDONE\tCURRENT")
 	for _, l := range lists {
-		p := tally.ProgressOf(l.View())
+		p := tally.ProgressOf(l.Items())
 		cur := ""
 		if p.Current != nil {
 			cur = p.Current.Label()
@@ -117,7 +118,7 @@ func (o *tasksOptions) renderLists(lists []tally.TaskList) error {
 	return tw.Flush()
 }
 
-func (a *app) tasksModeCommand(use string, mode tally.ListMode, short string) *cobra.Command {
+func (a *app) tasksModeCommand(use string, mode tasks.Mode, short string) *cobra.Command {
 	return &cobra.Command{
 		Use:   use + " LIST",
 		Short: short,
@@ -135,15 +136,15 @@ func (a *app) tasksModeCommand(use string, mode tally.ListMode, short string) *c
 
 // runTasksMode switches a list's mode. Approving needs an existing list;
 // plan mode may be asked for before an agent starts the list.
-func runTasksMode(ctx context.Context, a *app, out io.Writer, name string, mode tally.ListMode) error {
+func runTasksMode(ctx context.Context, a *app, out io.Writer, name string, mode tasks.Mode) error {
 	st, closeStore, err := a.openTaskStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
 	was := mode
-	_, err = st.UpdateTaskList(ctx, name, func(l *tally.TaskList) error {
-		if mode == tally.ModeExecution && l.CreatedAt.IsZero() {
+	_, err = st.UpdateTaskList(ctx, name, func(l *tasks.List) error {
+		if mode == tasks.ModeExecution && l.CreatedAt.IsZero() {
 			return tally.Errorf(tally.CodeNotFound, "tasks approve", "no task list %q to approve", name)
 		}
 		was = l.Mode
@@ -156,7 +157,7 @@ func runTasksMode(ctx context.Context, a *app, out io.Writer, name string, mode 
 	switch {
 	case was == mode:
 		_, err = fmt.Fprintf(out, "%s is already in %s mode\n", name, mode)
-	case mode == tally.ModeExecution:
+	case mode == tasks.ModeExecution:
 		_, err = fmt.Fprintf(out, "%s approved: the plan is now in execution\n", name)
 	default:
 		_, err = fmt.Fprintf(out, "%s is in plan mode: execution waits for 'tally tasks approve %s'\n", name, name)

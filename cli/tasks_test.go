@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
 func TestTasks_ApproveAndShow(t *testing.T) {
@@ -22,14 +23,14 @@ func TestTasks_ApproveAndShow(t *testing.T) {
 	// An agent drafts the plan; starting work is refused until approval.
 	ctx := context.Background()
 	start := func() error {
-		_, err := st.UpdateTaskList(ctx, "release", func(l *tally.TaskList) error {
+		_, err := st.UpdateTaskList(ctx, "release", func(l *tasks.List) error {
 			if len(l.Tasks) == 0 {
-				if _, err := l.Create(tally.TaskCreate{Subject: "Tag the release"}, fixedNow); err != nil {
+				if _, err := l.Create(tasks.CreateArgs{Subject: "Tag the release"}, fixedNow); err != nil {
 					return err
 				}
 			}
-			s := "in_progress"
-			_, err := l.Update(tally.TaskUpdate{TaskID: "1", Status: &s}, fixedNow)
+			s := tally.StatusInProgress
+			_, err := l.Update(tasks.UpdateArgs{ID: "1", Status: &s}, fixedNow)
 			return err
 		})
 		return err
@@ -37,8 +38,8 @@ func TestTasks_ApproveAndShow(t *testing.T) {
 	if err := start(); tally.ErrorCode(err) != tally.CodeConflict {
 		t.Fatalf("start in plan mode: %v", err)
 	}
-	if _, err := st.UpdateTaskList(ctx, "release", func(l *tally.TaskList) error {
-		_, err := l.Create(tally.TaskCreate{Subject: "Tag the release"}, fixedNow)
+	if _, err := st.UpdateTaskList(ctx, "release", func(l *tasks.List) error {
+		_, err := l.Create(tasks.CreateArgs{Subject: "Tag the release"}, fixedNow)
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -10,11 +10,12 @@ import (
 	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
 // decodeArgs reads a call's arguments into dst. Empty, missing, null or
-// "" arguments are {} (seed 03: parseToolInput("") must not fail: a model
-// sends an empty body for TaskList). Unknown arguments are refused with the
+// "" arguments are {}: a model sends an empty body for TaskList, and
+// Claude Code's own tools take it. Unknown arguments are refused with the
 // valid names, so a misspelt "taskID" is not silently ignored.
 func decodeArgs(raw json.RawMessage, dst any, valid []string) error {
 	raw = bytes.TrimSpace(raw)
@@ -149,4 +150,83 @@ func ids(in []taskID) []string {
 		out[i] = string(id)
 	}
 	return out
+}
+
+// The status words each tool takes: Claude Code's TaskUpdate (with
+// "deleted" to remove a task), Hermes' todo, Codex's update_plan StepStatus.
+// A model that sends another word is told the valid ones rather than
+// guessed at, so "done" is refused, not read as completed.
+var (
+	taskUpdateStatuses = []string{"pending", "in_progress", "completed", "deleted"}
+	todoStatuses       = []string{"pending", "in_progress", "completed", "cancelled"}
+	planStatuses       = []string{"pending", "in_progress", "completed"}
+)
+
+// toolStatus parses a status word of a tool, accepting only the words in
+// allowed.
+func toolStatus(field, word string, allowed []string) (tally.Status, error) {
+	if !slices.Contains(allowed, word) {
+		return tally.StatusUnknown, tally.Errorf(tally.CodeInvalid, "arguments", "%s %q is not a valid status; use one of %s", field, word, strings.Join(allowed, ", "))
+	}
+	s, _ := tally.ParseStatus(word)
+	return s, nil
+}
+
+func requireTaskID(id taskID) error {
+	if id == "" {
+		return tally.Errorf(tally.CodeInvalid, "arguments", "taskId is required (the id TaskCreate returned, e.g. \"1\")")
+	}
+	return nil
+}
+
+// updateArgs is the update a TaskUpdate call asks for; del is set for
+// status "deleted".
+func (a *taskUpdateArgs) updateArgs() (in tasks.UpdateArgs, del bool, err error) {
+	if err := requireTaskID(a.TaskID); err != nil {
+		return in, false, err
+	}
+	in = tasks.UpdateArgs{
+		ID: string(a.TaskID), Subject: a.Subject, Description: a.Description, ActiveForm: a.ActiveForm,
+		Owner: a.Owner, AddBlocks: ids(a.AddBlocks), AddBlockedBy: ids(a.AddBlockedBy), Metadata: a.Metadata,
+	}
+	if a.Status == nil {
+		return in, false, nil
+	}
+	if *a.Status == "deleted" {
+		return in, true, nil
+	}
+	st, err := toolStatus("status", *a.Status, taskUpdateStatuses)
+	in.Status = &st
+	return in, false, err
+}
+
+// todos is the checklist a todo_write call writes. With merge, a todo
+// without a status keeps its task's.
+func (a *todoWriteArgs) todos() ([]tasks.Todo, error) {
+	out := make([]tasks.Todo, len(a.Todos))
+	for i, td := range a.Todos {
+		out[i] = tasks.Todo{ID: string(td.ID), Content: td.Content, ActiveForm: td.ActiveForm}
+		if td.Status == "" && a.Merge {
+			continue
+		}
+		st, err := toolStatus(fmt.Sprintf("todos[%d].status", i), td.Status, todoStatuses)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Status = st
+	}
+	return out, nil
+}
+
+// steps is the plan an update_plan call writes.
+func (a *updatePlanArgs) steps() ([]tasks.PlanStep, error) {
+	out := make([]tasks.PlanStep, len(a.Plan))
+	for i, s := range a.Plan {
+		st, err := toolStatus(fmt.Sprintf("plan[%d].status", i), s.Status, planStatuses)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = tasks.PlanStep{Step: s.Step, Status: st}
+	}
+	return out, nil
 }

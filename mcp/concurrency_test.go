@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
 // watchedStore checks the list every committed transaction produced:
@@ -23,7 +24,7 @@ type watchedStore struct {
 	started    int
 }
 
-func (w *watchedStore) UpdateTaskList(ctx context.Context, name string, fn func(*tally.TaskList) error) (tally.TaskList, error) {
+func (w *watchedStore) UpdateTaskList(ctx context.Context, name string, fn func(*tasks.List) error) (tasks.List, error) {
 	l, err := w.Store.UpdateTaskList(ctx, name, fn)
 	if err != nil {
 		return l, err

@@ -6,7 +6,7 @@
 //
 // What it promises:
 //
-//   - The rules are tally.TaskList's, applied in one store transaction per
+//   - The rules are those of package tasks, applied in one store transaction per
 //     tool call: at most one task in progress per list, no start with open
 //     blockers, plan mode refusing execution, owners that cannot take a
 //     task another owner has in progress, the verification nudge, a fresh
@@ -20,6 +20,12 @@
 //     and what would be right (valid statuses, live ids, the task in the
 //     way); empty or missing arguments are an empty object, never an
 //     error.
+//
+// It is the edge between those rules and a model: it parses each tool's
+// words (its status vocabulary, "deleted", numeric ids) into the typed
+// values tasks takes, words tasks' typed refusals for a model with what to
+// call instead (words.go), and shapes the answers as Claude Code's and
+// Hermes' own tools do (output.go).
 //
 // It never shells out: the tools call the store the CLI uses. The SDK is
 // the official Go SDK; tool handlers are raw (Server.AddTool) so that

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
 // FuzzTaskUpdateArgs feeds arbitrary argument bytes through decoding and
@@ -17,9 +17,9 @@ func FuzzTaskUpdateArgs(f *testing.F) {
 	}
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		l := tally.TaskList{Name: "f"}
+		l := tasks.List{Name: "f"}
 		for _, s := range []string{"a", "b", "c"} {
-			if _, err := l.Create(tally.TaskCreate{Subject: s}, now); err != nil {
+			if _, err := l.Create(tasks.CreateArgs{Subject: s}, now); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -27,9 +27,12 @@ func FuzzTaskUpdateArgs(f *testing.F) {
 		if err := decodeArgs(raw, &a, []string{"taskId", "status", "subject", "description", "activeForm", "owner", "addBlocks", "addBlockedBy", "metadata", "list"}); err != nil {
 			return
 		}
+		in, del, err := a.updateArgs()
+		if err != nil {
+			return
+		}
 		before, _ := json.Marshal(l)
-		_, err := l.Update(tally.TaskUpdate{TaskID: string(a.TaskID), Status: a.Status, Subject: a.Subject, Description: a.Description,
-			ActiveForm: a.ActiveForm, Owner: a.Owner, AddBlocks: ids(a.AddBlocks), AddBlockedBy: ids(a.AddBlockedBy), Metadata: a.Metadata}, now)
+		_, err = applyUpdate(&l, in, del, now)
 		if after, _ := json.Marshal(l); err != nil && string(after) != string(before) {
 			t.Fatalf("refused update (%v) changed the list", err)
 		}

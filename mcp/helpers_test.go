@@ -13,8 +13,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/store/sqlite"
+	"github.com/tallyhq/tally/tasks"
 )
 
 var (
@@ -143,7 +143,7 @@ func fixedClock() func() time.Time {
 var _ Store = (*sqlite.Store)(nil)
 
 // liveTasks reads a list straight from the store.
-func liveTasks(t testing.TB, st Store, name string) tally.TaskList {
+func liveTasks(t testing.TB, st Store, name string) tasks.List {
 	t.Helper()
 	l, err := st.TaskList(context.Background(), name)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
 // requireNode returns the node binary and checks the test client's
@@ -160,8 +160,8 @@ func TestTypeScriptClient_HTTP(t *testing.T) {
 	requireNode(t)
 	db := filepath.Join(t.TempDir(), "tally.db")
 	st := openStore(t, db)
-	if _, err := st.UpdateTaskList(context.Background(), "planned", func(l *tally.TaskList) error {
-		l.SetMode(tally.ModePlan, time.Now())
+	if _, err := st.UpdateTaskList(context.Background(), "planned", func(l *tasks.List) error {
+		l.SetMode(tasks.ModePlan, time.Now())
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -313,7 +313,7 @@ func checkSession(t *testing.T, steps map[string]entry) {
 		t.Error("nudge after the second completion")
 	}
 	c3 := ok("complete-3")
-	if c3.Structured["verificationNudgeNeeded"] != true || !strings.Contains(text(c3), tally.VerificationNudge) {
+	if c3.Structured["verificationNudgeNeeded"] != true || !strings.Contains(text(c3), verificationNudge) {
 		t.Errorf("third completion without a verifying task: %v %s", c3.Structured, text(c3))
 	}
 	fresh := ok("create-fresh")

@@ -8,11 +8,14 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
-// The structured answers. Field names are Claude Code's Tasks V2 output
-// shapes (FORMATS.md §1) and Hermes' todo summary; "list" is added to each
-// so a model that let the server pick the list learns its name.
+// The structured answers. Field names are those of Claude Code's own Task
+// tools' answers (toolUseResult: task, success, taskId, updatedFields,
+// statusChange, tasks) and of Hermes' todo summary; "list" is added to
+// each so a model that let the server pick the list learns its name. A
+// list field is [] rather than null when empty, as Claude Code's are.
 
 type taskRef struct {
 	ID      string `json:"id"`
@@ -28,12 +31,25 @@ type taskCreateOut struct {
 }
 
 type taskUpdateOut struct {
-	Success                 bool                `json:"success"`
-	TaskID                  string              `json:"taskId"`
-	UpdatedFields           []string            `json:"updatedFields"`
-	StatusChange            *tally.StatusChange `json:"statusChange,omitempty"`
-	VerificationNudgeNeeded bool                `json:"verificationNudgeNeeded"`
-	List                    string              `json:"list"`
+	Success                 bool             `json:"success"`
+	TaskID                  string           `json:"taskId"`
+	UpdatedFields           []string         `json:"updatedFields"`
+	StatusChange            *statusChangeOut `json:"statusChange,omitempty"`
+	VerificationNudgeNeeded bool             `json:"verificationNudgeNeeded"`
+	List                    string           `json:"list"`
+}
+
+type statusChangeOut struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// updateAnswer is what a TaskUpdate did, in the tool's words: the fields
+// it changed ("deleted" for a deletion) and the status before and after.
+type updateAnswer struct {
+	fields []string
+	change *statusChangeOut
+	nudge  bool
 }
 
 type taskLine struct {
@@ -78,10 +94,19 @@ type todoOut struct {
 }
 
 type todoWriteOut struct {
-	Todos                   []todoOut         `json:"todos"`
-	Summary                 tally.TaskSummary `json:"summary"`
-	VerificationNudgeNeeded bool              `json:"verificationNudgeNeeded"`
-	List                    string            `json:"list"`
+	Todos                   []todoOut  `json:"todos"`
+	Summary                 summaryOut `json:"summary"`
+	VerificationNudgeNeeded bool       `json:"verificationNudgeNeeded"`
+	List                    string     `json:"list"`
+}
+
+// summaryOut is Hermes' todo summary: the live tasks counted by status.
+type summaryOut struct {
+	Total      int `json:"total"`
+	Pending    int `json:"pending"`
+	InProgress int `json:"in_progress"`
+	Completed  int `json:"completed"`
+	Cancelled  int `json:"cancelled"`
 }
 
 type planStepOut struct {
@@ -104,34 +129,12 @@ func result(text string, out any, nudge bool) *sdk.CallToolResult {
 	js, _ := json.Marshal(out) // plain structs of strings and RawMessage
 	content := []sdk.Content{&sdk.TextContent{Text: text + "\n" + string(js)}}
 	if nudge {
-		content = append(content, &sdk.TextContent{Text: tally.VerificationNudge})
+		content = append(content, &sdk.TextContent{Text: verificationNudge})
 	}
 	return &sdk.CallToolResult{Content: content, StructuredContent: out}
 }
 
-// errorCodes is the one table from domain codes to what a tool error
-// starts with.
-var errorCodes = map[tally.Code]string{
-	tally.CodeInvalid:     "Invalid arguments",
-	tally.CodeNotFound:    "Not found",
-	tally.CodeConflict:    "Refused",
-	tally.CodeUnavailable: "Store unavailable, try again",
-	tally.CodeInternal:    "Internal error",
-}
-
-// toolError answers a failed call with isError set, worded for a model.
-func toolError(err error) *sdk.CallToolResult {
-	msg := err.Error()
-	var te *tally.Error
-	if e, ok := err.(*tally.Error); ok {
-		te = e
-		msg = te.Err.Error()
-	}
-	text := errorCodes[tally.ErrorCode(err)] + ": " + msg
-	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: text}}}
-}
-
-func createResult(l tally.TaskList, res tally.CreateResult) *sdk.CallToolResult {
+func createResult(l tasks.List, res tasks.CreateResult) *sdk.CallToolResult {
 	out := taskCreateOut{Task: taskRef{ID: res.Task.ID, Subject: res.Task.Title}, List: l.Name, FreshList: res.Fresh}
 	text := fmt.Sprintf("Task #%s created successfully: %s", res.Task.ID, res.Task.Title)
 	if res.Fresh {
@@ -140,27 +143,26 @@ func createResult(l tally.TaskList, res tally.CreateResult) *sdk.CallToolResult 
 	return result(text, out, false)
 }
 
-func updateResult(l tally.TaskList, id string, res tally.UpdateResult) *sdk.CallToolResult {
-	out := taskUpdateOut{Success: true, TaskID: id, UpdatedFields: res.UpdatedFields, StatusChange: res.StatusChange,
-		VerificationNudgeNeeded: res.VerificationNudge, List: l.Name}
-	text := fmt.Sprintf("Updated task #%s %s", id, strings.Join(res.UpdatedFields, ", "))
-	if len(res.UpdatedFields) == 0 {
+func updateResult(l tasks.List, id string, ans updateAnswer) *sdk.CallToolResult {
+	out := taskUpdateOut{Success: true, TaskID: id, UpdatedFields: nonNil(ans.fields), StatusChange: ans.change,
+		VerificationNudgeNeeded: ans.nudge, List: l.Name}
+	text := fmt.Sprintf("Updated task #%s %s", id, strings.Join(ans.fields, ", "))
+	if len(ans.fields) == 0 {
 		text = fmt.Sprintf("Task #%s unchanged", id)
 	}
-	if sc := res.StatusChange; sc != nil && sc.To == tally.StatusCompleted.String() {
+	if sc := ans.change; sc != nil && sc.To == tally.StatusCompleted.String() {
 		if unblocked := unblockedBy(l, id); len(unblocked) > 0 {
 			text += "; now unblocked: #" + strings.Join(unblocked, ", #")
 		}
 	}
-	return result(text, out, res.VerificationNudge)
+	return result(text, out, ans.nudge)
 }
 
 // unblockedBy lists the tasks that id blocked and that no open task blocks
 // any more.
-func unblockedBy(l tally.TaskList, id string) []string {
+func unblockedBy(l tasks.List, id string) []string {
 	var out []string
-	views := l.View()
-	for _, v := range views {
+	for _, v := range l.Items() {
 		if !v.Blocked && v.Status == tally.StatusPending && contains(v.BlockedBy, id) {
 			out = append(out, v.ID)
 		}
@@ -184,11 +186,11 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func listResult(l tally.TaskList) *sdk.CallToolResult {
+func listResult(l tasks.List) *sdk.CallToolResult {
 	out := taskListOut{Tasks: []taskLine{}, List: l.Name, Mode: l.Mode.String()}
 	var b strings.Builder
 	fmt.Fprintf(&b, "List %s (%s mode): %d tasks", l.Name, l.Mode, len(l.Tasks))
-	for _, v := range l.View() {
+	for _, v := range l.Items() {
 		out.Tasks = append(out.Tasks, taskLine{ID: v.ID, Subject: v.Title, Status: v.StatusWord(), Owner: v.Owner,
 			ActiveForm: v.ActiveForm, BlockedBy: nonNil(v.BlockedBy), Blocked: v.Blocked})
 		fmt.Fprintf(&b, "\n#%s [%s] %s", v.ID, v.StatusWord(), v.Title)
@@ -205,8 +207,8 @@ func listResult(l tally.TaskList) *sdk.CallToolResult {
 	return result(b.String(), out, false)
 }
 
-func getResult(l tally.TaskList, id string) *sdk.CallToolResult {
-	for _, v := range l.View() {
+func getResult(l tasks.List, id string) *sdk.CallToolResult {
+	for _, v := range l.Items() {
 		if v.ID != id {
 			continue
 		}
@@ -217,21 +219,22 @@ func getResult(l tally.TaskList, id string) *sdk.CallToolResult {
 	}
 	// Claude Code answers a missing task with task:null; the text says why.
 	_, err := l.Task(id)
-	return result("Task not found. "+err.(*tally.Error).Err.Error(), taskGetOut{List: l.Name}, false)
+	return result("Task not found. "+explain("TaskGet", err), taskGetOut{List: l.Name}, false)
 }
 
-func todoResult(l tally.TaskList, nudge bool) *sdk.CallToolResult {
-	out := todoWriteOut{Todos: []todoOut{}, Summary: l.Summary(), VerificationNudgeNeeded: nudge, List: l.Name}
+func todoResult(l tasks.List, nudge bool) *sdk.CallToolResult {
+	s := l.Summary()
+	out := todoWriteOut{Todos: []todoOut{}, VerificationNudgeNeeded: nudge, List: l.Name,
+		Summary: summaryOut{Total: s.Total, Pending: s.Pending, InProgress: s.InProgress, Completed: s.Completed, Cancelled: s.Cancelled}}
 	for _, t := range l.Tasks {
 		out.Todos = append(out.Todos, todoOut{ID: t.ID, Content: t.Title, Status: t.StatusWord(), ActiveForm: t.ActiveForm})
 	}
-	s := out.Summary
 	text := fmt.Sprintf("Todo list %s updated: %d total, %d pending, %d in progress, %d completed, %d cancelled",
 		l.Name, s.Total, s.Pending, s.InProgress, s.Completed, s.Cancelled)
 	return result(text, out, nudge)
 }
 
-func planResult(l tally.TaskList, nudge bool) *sdk.CallToolResult {
+func planResult(l tasks.List, nudge bool) *sdk.CallToolResult {
 	out := updatePlanOut{Message: "Plan updated", Explanation: l.Explanation, Plan: []planStepOut{}, VerificationNudgeNeeded: nudge, List: l.Name}
 	for _, t := range l.Tasks {
 		out.Plan = append(out.Plan, planStepOut{Step: t.Title, Status: t.StatusWord()})

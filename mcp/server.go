@@ -11,15 +11,15 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
 // Store is what the tools need of a store; store/sqlite implements it.
 type Store interface {
 	// UpdateTaskList runs fn on the list in one serialised transaction.
-	UpdateTaskList(ctx context.Context, name string, fn func(*tally.TaskList) error) (tally.TaskList, error)
+	UpdateTaskList(ctx context.Context, name string, fn func(*tasks.List) error) (tasks.List, error)
 	// TaskList reads a list; CodeNotFound if it was never written.
-	TaskList(ctx context.Context, name string) (tally.TaskList, error)
+	TaskList(ctx context.Context, name string) (tasks.List, error)
 }
 
 // Options configure the tools.
@@ -104,7 +104,7 @@ func (t *tools) listName(arg string, ss *sdk.ServerSession) (string, error) {
 			}
 		}
 	}
-	if err := tally.CheckListName(name); err != nil {
+	if err := tasks.CheckName(name); err != nil {
 		return "", err
 	}
 	return name, nil

@@ -16,7 +16,7 @@ func TestDecodeArgs(t *testing.T) {
 	for _, raw := range []string{"", " ", "null", `""`, "{}"} {
 		var a taskGetArgs
 		if err := decodeArgs(json.RawMessage(raw), &a, valid); err != nil {
-			t.Errorf("arguments %q: %v (seed 03: an empty body is {})", raw, err)
+			t.Errorf("arguments %q: %v (a model sends an empty body for TaskList: it is {})", raw, err)
 		}
 	}
 	for raw, want := range map[string]string{

@@ -4,10 +4,12 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
 //go:embed schemas/*.json
@@ -61,11 +63,11 @@ func (t *tools) register(srv *sdk.Server) {
 			destructive := d.name == "todo_write" || d.name == "update_plan"
 			tool.Annotations.DestructiveHint = &destructive
 		}
-		run, args := d.run, d.args
+		name, run, args := d.name, d.run, d.args
 		srv.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			res, err := run(t, ctx, req, args)
 			if err != nil {
-				return toolError(err), nil
+				return toolError(name, err), nil
 			}
 			return res, nil
 		})
@@ -75,15 +77,15 @@ func (t *tools) register(srv *sdk.Server) {
 // update resolves the list and runs fn on it in one store transaction.
 // A list the store has never seen starts in plan mode when the server
 // says so.
-func (t *tools) update(ctx context.Context, req *sdk.CallToolRequest, list string, fn func(*tally.TaskList) error) (tally.TaskList, error) {
+func (t *tools) update(ctx context.Context, req *sdk.CallToolRequest, list string, fn func(*tasks.List) error) (tasks.List, error) {
 	name, err := t.listName(list, req.Session)
 	if err != nil {
-		return tally.TaskList{}, err
+		return tasks.List{}, err
 	}
-	return t.o.Store.UpdateTaskList(ctx, name, func(l *tally.TaskList) error {
+	return t.o.Store.UpdateTaskList(ctx, name, func(l *tasks.List) error {
 		if l.CreatedAt.IsZero() && len(l.Tasks) == 0 {
 			if t.o.PlanFirst {
-				l.Mode = tally.ModePlan
+				l.Mode = tasks.ModePlan
 			}
 			if l.Project == "" {
 				l.Project = t.o.Project
@@ -94,14 +96,14 @@ func (t *tools) update(ctx context.Context, req *sdk.CallToolRequest, list strin
 }
 
 // read returns the list as committed; a list never written is empty.
-func (t *tools) read(ctx context.Context, req *sdk.CallToolRequest, list string) (tally.TaskList, error) {
+func (t *tools) read(ctx context.Context, req *sdk.CallToolRequest, list string) (tasks.List, error) {
 	name, err := t.listName(list, req.Session)
 	if err != nil {
-		return tally.TaskList{}, err
+		return tasks.List{}, err
 	}
 	l, err := t.o.Store.TaskList(ctx, name)
 	if tally.ErrorCode(err) == tally.CodeNotFound {
-		return tally.TaskList{Name: name}, nil
+		return tasks.List{Name: name}, nil
 	}
 	return l, err
 }
@@ -111,10 +113,10 @@ func (t *tools) taskCreate(ctx context.Context, req *sdk.CallToolRequest, args [
 	if err := decodeArgs(req.Params.Arguments, &a, args); err != nil {
 		return nil, err
 	}
-	var res tally.CreateResult
-	l, err := t.update(ctx, req, a.List, func(l *tally.TaskList) error {
+	var res tasks.CreateResult
+	l, err := t.update(ctx, req, a.List, func(l *tasks.List) error {
 		var err error
-		res, err = l.Create(tally.TaskCreate{Subject: a.Subject, Description: a.Description, ActiveForm: a.ActiveForm, Metadata: a.Metadata}, t.o.Now())
+		res, err = l.Create(tasks.CreateArgs{Subject: a.Subject, Description: a.Description, ActiveForm: a.ActiveForm, Metadata: a.Metadata}, t.o.Now())
 		return err
 	})
 	if err != nil {
@@ -128,20 +130,36 @@ func (t *tools) taskUpdate(ctx context.Context, req *sdk.CallToolRequest, args [
 	if err := decodeArgs(req.Params.Arguments, &a, args); err != nil {
 		return nil, err
 	}
-	in := tally.TaskUpdate{
-		TaskID: string(a.TaskID), Status: a.Status, Subject: a.Subject, Description: a.Description, ActiveForm: a.ActiveForm,
-		Owner: a.Owner, AddBlocks: ids(a.AddBlocks), AddBlockedBy: ids(a.AddBlockedBy), Metadata: a.Metadata,
+	in, del, err := a.updateArgs()
+	if err != nil {
+		return nil, err
 	}
-	var res tally.UpdateResult
-	l, err := t.update(ctx, req, a.List, func(l *tally.TaskList) error {
+	var ans updateAnswer
+	l, err := t.update(ctx, req, a.List, func(l *tasks.List) error {
 		var err error
-		res, err = l.Update(in, t.o.Now())
+		ans, err = applyUpdate(l, in, del, t.o.Now())
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return updateResult(l, in.TaskID, res), nil
+	return updateResult(l, in.ID, ans), nil
+}
+
+// applyUpdate is TaskUpdate's change to l: del (status "deleted") removes
+// the task and ignores the other arguments, as Claude Code's TaskUpdate
+// does; anything else is an update under the list's rules.
+func applyUpdate(l *tasks.List, in tasks.UpdateArgs, del bool, now time.Time) (updateAnswer, error) {
+	if del {
+		was, err := l.Delete(in.ID, now)
+		return updateAnswer{fields: []string{"deleted"}, change: &statusChangeOut{From: was.String(), To: "deleted"}}, err
+	}
+	res, err := l.Update(in, now)
+	ans := updateAnswer{fields: res.Changed, nudge: res.VerificationDue}
+	if sc := res.StatusChange; sc != nil {
+		ans.change = &statusChangeOut{From: sc.From.String(), To: sc.To.String()}
+	}
+	return ans, err
 }
 
 func (t *tools) taskList(ctx context.Context, req *sdk.CallToolRequest, args []string) (*sdk.CallToolResult, error) {
@@ -161,8 +179,8 @@ func (t *tools) taskGet(ctx context.Context, req *sdk.CallToolRequest, args []st
 	if err := decodeArgs(req.Params.Arguments, &a, args); err != nil {
 		return nil, err
 	}
-	if a.TaskID == "" {
-		return nil, tally.Errorf(tally.CodeInvalid, "arguments", "taskId is required (the id TaskCreate returned, e.g. \"1\")")
+	if err := requireTaskID(a.TaskID); err != nil {
+		return nil, err
 	}
 	l, err := t.read(ctx, req, a.List)
 	if err != nil {
@@ -184,12 +202,12 @@ func (t *tools) todoWrite(ctx context.Context, req *sdk.CallToolRequest, args []
 		}
 		return todoResult(l, false), nil
 	}
-	todos := make([]tally.Todo, len(a.Todos))
-	for i, td := range a.Todos {
-		todos[i] = tally.Todo{ID: string(td.ID), Content: td.Content, Status: td.Status, ActiveForm: td.ActiveForm}
+	todos, err := a.todos()
+	if err != nil {
+		return nil, err
 	}
 	var nudge bool
-	l, err := t.update(ctx, req, a.List, func(l *tally.TaskList) error {
+	l, err := t.update(ctx, req, a.List, func(l *tasks.List) error {
 		var err error
 		nudge, err = l.WriteTodos(todos, a.Merge, t.o.Now())
 		return err
@@ -205,12 +223,12 @@ func (t *tools) updatePlan(ctx context.Context, req *sdk.CallToolRequest, args [
 	if err := decodeArgs(req.Params.Arguments, &a, args); err != nil {
 		return nil, err
 	}
-	plan := make([]tally.PlanStep, len(a.Plan))
-	for i, s := range a.Plan {
-		plan[i] = tally.PlanStep{Step: s.Step, Status: s.Status}
+	plan, err := a.steps()
+	if err != nil {
+		return nil, err
 	}
 	var nudge bool
-	l, err := t.update(ctx, req, a.List, func(l *tally.TaskList) error {
+	l, err := t.update(ctx, req, a.List, func(l *tasks.List) error {
 		var err error
 		nudge, err = l.UpdatePlan(a.Explanation, plan, t.o.Now())
 		return err

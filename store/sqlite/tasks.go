@@ -12,6 +12,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
 // Task-list queries. They run as text rather than prepared statements:
@@ -39,55 +40,55 @@ func mustQuery(name string) string {
 // returns the list as committed. The transaction begins IMMEDIATE, so
 // calls of every process on the same database are serialised: fn always
 // sees the last committed list and nothing commits in between. A list
-// that does not exist yet reaches fn as the zero TaskList with its name.
+// that does not exist yet reaches fn as the zero tasks.List with its name.
 //
 // If fn fails, nothing is written and its error is returned as is. Else
 // the list and its tally.Record (session "tally:NAME", agent tally) are
 // written together, so a running watch or dashboard shows the change; and
 // if fn started a new generation, the finished one is archived.
-func (s *Store) UpdateTaskList(ctx context.Context, name string, fn func(*tally.TaskList) error) (tally.TaskList, error) {
+func (s *Store) UpdateTaskList(ctx context.Context, name string, fn func(*tasks.List) error) (tasks.List, error) {
 	const op = "sqlite.UpdateTaskList"
-	if err := tally.CheckListName(name); err != nil {
-		return tally.TaskList{}, err
+	if err := tasks.CheckName(name); err != nil {
+		return tasks.List{}, err
 	}
 	tx, err := s.beginTasks(ctx)
 	if err != nil {
-		return tally.TaskList{}, s.wrap(op, err)
+		return tasks.List{}, s.wrap(op, err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	l, raw, err := s.readTaskList(ctx, tx, name)
 	if err != nil {
-		return tally.TaskList{}, err
+		return tasks.List{}, err
 	}
 	gen := l.Generation
 	if err := fn(&l); err != nil {
-		return tally.TaskList{}, err
+		return tasks.List{}, err
 	}
 	l.Name = name
 	now := time.Now().UnixNano()
 	if raw != nil && l.Generation != gen {
 		if _, err := tx.ExecContext(ctx, taskSQL.archivePut, name, gen, string(raw), now); err != nil {
-			return tally.TaskList{}, s.wrap(op, err)
+			return tasks.List{}, s.wrap(op, err)
 		}
 	}
 	js, err := json.Marshal(&l)
 	if err != nil {
-		return tally.TaskList{}, tally.Errorf(tally.CodeInvalid, op, "list %s cannot be stored: %v", name, err)
+		return tasks.List{}, tally.Errorf(tally.CodeInvalid, op, "list %s cannot be stored: %v", name, err)
 	}
 	if _, err := tx.ExecContext(ctx, taskSQL.put, name, string(js), now); err != nil {
-		return tally.TaskList{}, s.wrap(op, err)
+		return tasks.List{}, s.wrap(op, err)
 	}
 	rec := l.Record()
 	rjs, err := json.Marshal(&rec)
 	if err != nil {
-		return tally.TaskList{}, tally.Errorf(tally.CodeInvalid, op, "list %s cannot be stored: %v", name, err)
+		return tasks.List{}, tally.Errorf(tally.CodeInvalid, op, "list %s cannot be stored: %v", name, err)
 	}
 	if _, err := tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx, rec.ID, string(rec.Agent), rec.Project, rec.Title,
 		timeCol(rec.StartedAt), timeCol(rec.LastActivity), string(rjs), now); err != nil {
-		return tally.TaskList{}, s.wrap(op, err)
+		return tasks.List{}, s.wrap(op, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return tally.TaskList{}, s.wrap(op, err)
+		return tasks.List{}, s.wrap(op, err)
 	}
 	return l, nil
 }
@@ -118,21 +119,21 @@ type rowQueryer interface {
 }
 
 // readTaskList reads one list and its stored JSON (nil if there is none).
-func (s *Store) readTaskList(ctx context.Context, q rowQueryer, name string) (tally.TaskList, []byte, error) {
+func (s *Store) readTaskList(ctx context.Context, q rowQueryer, name string) (tasks.List, []byte, error) {
 	const op = "sqlite.TaskList"
 	var raw []byte
 	err := q.QueryRowContext(ctx, taskSQL.get, name).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
-		return tally.TaskList{Name: name}, nil, nil
+		return tasks.List{Name: name}, nil, nil
 	}
 	if err != nil {
-		return tally.TaskList{}, nil, s.wrap(op, err)
+		return tasks.List{}, nil, s.wrap(op, err)
 	}
-	var l tally.TaskList
+	var l tasks.List
 	if err := json.Unmarshal(raw, &l); err != nil {
 		s.skip("task_lists", name, err)
 		// Overwriting it would lose the tasks for good: refuse, and say so.
-		return tally.TaskList{}, nil, tally.Errorf(tally.CodeUnavailable, op,
+		return tasks.List{}, nil, tally.Errorf(tally.CodeUnavailable, op,
 			"store %s: task list %s is damaged (%v); repair or delete its row in task_lists", s.path, name, err)
 	}
 	l.Name = name
@@ -141,9 +142,9 @@ func (s *Store) readTaskList(ctx context.Context, q rowQueryer, name string) (ta
 
 // TaskList returns the list name as last committed, CodeNotFound if no
 // tool call or command has made it.
-func (s *Store) TaskList(ctx context.Context, name string) (tally.TaskList, error) {
-	if err := tally.CheckListName(name); err != nil {
-		return tally.TaskList{}, err
+func (s *Store) TaskList(ctx context.Context, name string) (tasks.List, error) {
+	if err := tasks.CheckName(name); err != nil {
+		return tasks.List{}, err
 	}
 	l, raw, err := s.readTaskList(ctx, s.r, name)
 	if err == nil && raw == nil {
@@ -154,23 +155,23 @@ func (s *Store) TaskList(ctx context.Context, name string) (tally.TaskList, erro
 
 // TaskLists returns every list, the most recently changed first. Damaged
 // rows are skipped and counted (see Skipped).
-func (s *Store) TaskLists(ctx context.Context) ([]tally.TaskList, error) {
+func (s *Store) TaskLists(ctx context.Context) ([]tasks.List, error) {
 	const op = "sqlite.TaskLists"
 	rows, err := s.r.QueryContext(ctx, taskSQL.all)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
-	out, err := scanJSON(s, rows, "task_lists", func(name string, l *tally.TaskList) { l.Name = name })
+	out, err := scanJSON(s, rows, "task_lists", func(name string, l *tasks.List) { l.Name = name })
 	return out, s.wrap(op, err)
 }
 
 // ArchivedTaskLists returns the finished rounds of list name, oldest first.
-func (s *Store) ArchivedTaskLists(ctx context.Context, name string) ([]tally.TaskList, error) {
+func (s *Store) ArchivedTaskLists(ctx context.Context, name string) ([]tasks.List, error) {
 	const op = "sqlite.ArchivedTaskLists"
 	rows, err := s.r.QueryContext(ctx, taskSQL.archiveList, name)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
-	out, err := scanJSON[tally.TaskList](s, rows, "task_archive", nil, name)
+	out, err := scanJSON[tasks.List](s, rows, "task_archive", nil, name)
 	return out, s.wrap(op, err)
 }

@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 )
 
 var taskNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
-func createTask(l *tally.TaskList, subject string) error {
-	_, err := l.Create(tally.TaskCreate{Subject: subject}, taskNow)
+func createTask(l *tasks.List, subject string) error {
+	_, err := l.Create(tasks.CreateArgs{Subject: subject}, taskNow)
 	return err
 }
 
@@ -27,7 +28,7 @@ func TestStore_UpdateTaskList(t *testing.T) {
 	}
 
 	t.Run("commits the list and its session", func(t *testing.T) {
-		if _, err := s.UpdateTaskList(ctx, "w", func(l *tally.TaskList) error { return createTask(l, "build") }); err != nil {
+		if _, err := s.UpdateTaskList(ctx, "w", func(l *tasks.List) error { return createTask(l, "build") }); err != nil {
 			t.Fatal(err)
 		}
 		recs, _, err := s.Changed(ctx, mark)
@@ -37,7 +38,7 @@ func TestStore_UpdateTaskList(t *testing.T) {
 	})
 	t.Run("a refused call writes nothing", func(t *testing.T) {
 		boom := errors.New("refused")
-		_, err := s.UpdateTaskList(ctx, "w", func(l *tally.TaskList) error {
+		_, err := s.UpdateTaskList(ctx, "w", func(l *tasks.List) error {
 			createTask(l, "half done")
 			return boom
 		})
@@ -49,9 +50,9 @@ func TestStore_UpdateTaskList(t *testing.T) {
 		}
 	})
 	t.Run("a fresh start archives the finished round", func(t *testing.T) {
-		_, err := s.UpdateTaskList(ctx, "w", func(l *tally.TaskList) error {
-			done := "completed"
-			if _, err := l.Update(tally.TaskUpdate{TaskID: "1", Status: &done}, taskNow); err != nil {
+		_, err := s.UpdateTaskList(ctx, "w", func(l *tasks.List) error {
+			done := tally.StatusCompleted
+			if _, err := l.Update(tasks.UpdateArgs{ID: "1", Status: &done}, taskNow); err != nil {
 				return err
 			}
 			return createTask(l, "next round")
@@ -68,7 +69,7 @@ func TestStore_UpdateTaskList(t *testing.T) {
 		}
 	})
 	t.Run("names are checked", func(t *testing.T) {
-		if _, err := s.UpdateTaskList(ctx, "a b", func(*tally.TaskList) error { return nil }); tally.ErrorCode(err) != tally.CodeInvalid {
+		if _, err := s.UpdateTaskList(ctx, "a b", func(*tasks.List) error { return nil }); tally.ErrorCode(err) != tally.CodeInvalid {
 			t.Fatalf("err = %v", err)
 		}
 		if _, err := s.TaskList(ctx, "nope"); tally.ErrorCode(err) != tally.CodeNotFound {
@@ -82,13 +83,13 @@ func TestStore_UpdateTaskList_DamagedRowRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tally.db")
 	s := openTemp(t, path)
 	defer s.Close()
-	if _, err := s.UpdateTaskList(ctx, "d", func(l *tally.TaskList) error { return createTask(l, "x") }); err != nil {
+	if _, err := s.UpdateTaskList(ctx, "d", func(l *tasks.List) error { return createTask(l, "x") }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := rawDB(t, path).Exec(`UPDATE task_lists SET list = '{broken' WHERE name = 'd'`); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.UpdateTaskList(ctx, "d", func(l *tally.TaskList) error { return createTask(l, "y") })
+	_, err := s.UpdateTaskList(ctx, "d", func(l *tasks.List) error { return createTask(l, "y") })
 	if tally.ErrorCode(err) != tally.CodeUnavailable {
 		t.Fatalf("a damaged list must not be overwritten: %v", err)
 	}

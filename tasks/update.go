@@ -1,13 +1,15 @@
-package tally
+package tasks
 
 import (
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/tallyhq/tally"
 )
 
-// TaskCreate is what the TaskCreate tool asks for.
-type TaskCreate struct {
+// CreateArgs describe a new task.
+type CreateArgs struct {
 	Subject     string
 	Description string
 	ActiveForm  string
@@ -17,15 +19,15 @@ type TaskCreate struct {
 // CreateResult is what Create did. Fresh is set when the list was all done:
 // it was archived (Generation went up) and the task is #1 of a new round.
 type CreateResult struct {
-	Task  ListTask
+	Task  Task
 	Fresh bool
 }
 
 // Create adds a pending task with the next id. It is allowed in plan mode:
 // it is how a plan is drafted.
-func (l *TaskList) Create(in TaskCreate, now time.Time) (CreateResult, error) {
+func (l *List) Create(in CreateArgs, now time.Time) (CreateResult, error) {
 	var res CreateResult
-	err := l.atomically(func(c *TaskList) error {
+	err := l.atomically(func(c *List) error {
 		if err := checkText("subject", in.Subject, true); err != nil {
 			return err
 		}
@@ -40,12 +42,12 @@ func (l *TaskList) Create(in TaskCreate, now time.Time) (CreateResult, error) {
 			c.Tasks, c.Deleted, c.NextID, c.Explanation = nil, nil, 1, ""
 			res.Fresh = true
 		}
-		if len(c.Tasks) >= MaxListTasks {
-			return errorf(CodeInvalid, "TaskCreate", "list %s already holds %d tasks, the most it keeps; complete or delete some first", c.Name, MaxListTasks)
+		if len(c.Tasks) >= MaxTasks {
+			return tally.Errorf(tally.CodeInvalid, "create", "list %s already holds %d tasks, the most it keeps; complete or delete some first", c.Name, MaxTasks)
 		}
-		t := ListTask{Item: Item{
+		t := Task{Item: tally.Item{
 			ID: c.newID(), Title: in.Subject, Description: in.Description, ActiveForm: in.ActiveForm,
-			Status: StatusPending, Source: SourceTask,
+			Status: tally.StatusPending, Source: tally.SourceTask,
 		}, UpdatedAt: now}
 		if _, err := mergeMetadata(&t.Metadata, in.Metadata); err != nil {
 			return err
@@ -59,7 +61,7 @@ func (l *TaskList) Create(in TaskCreate, now time.Time) (CreateResult, error) {
 }
 
 // allDone: the list has tasks and none has work left.
-func (l *TaskList) allDone() bool {
+func (l *List) allDone() bool {
 	for _, t := range l.Tasks {
 		if t.Status.Open() {
 			return false
@@ -68,11 +70,11 @@ func (l *TaskList) allDone() bool {
 	return len(l.Tasks) > 0
 }
 
-// TaskUpdate is what the TaskUpdate tool asks for: nil and empty fields
-// change nothing. Status is the word the model sent.
-type TaskUpdate struct {
-	TaskID       string
-	Status       *string
+// UpdateArgs describe a change to task ID: nil and empty fields change
+// nothing.
+type UpdateArgs struct {
+	ID           string
+	Status       *tally.Status
 	Subject      *string
 	Description  *string
 	ActiveForm   *string
@@ -82,27 +84,28 @@ type TaskUpdate struct {
 	Metadata     map[string]json.RawMessage
 }
 
-// TaskUpdateStatuses are the words TaskUpdate takes for status.
-var TaskUpdateStatuses = []string{"pending", "in_progress", "completed", "deleted"}
-
-// StatusChange is a status before and after an update.
+// StatusChange is a task's status before and after a change.
 type StatusChange struct {
-	From string `json:"from"`
-	To   string `json:"to"`
+	From, To tally.Status
 }
 
 // UpdateResult is what Update did.
 type UpdateResult struct {
-	UpdatedFields []string
-	StatusChange  *StatusChange
-	// VerificationNudge: see VerificationNudge.
-	VerificationNudge bool
+	// Changed names the fields that changed, in the order of UpdateArgs:
+	// subject, description, activeForm, status, owner, blocks, blockedBy,
+	// metadata. None is nil.
+	Changed []string
+	// StatusChange is nil when the status stayed.
+	StatusChange *StatusChange
+	// VerificationDue: the change completed a third task or more and no
+	// task of the list verifies the work.
+	VerificationDue bool
 }
 
 // Update edits one task, under every rule of the list.
-func (l *TaskList) Update(in TaskUpdate, now time.Time) (UpdateResult, error) {
+func (l *List) Update(in UpdateArgs, now time.Time) (UpdateResult, error) {
 	var res UpdateResult
-	err := l.atomically(func(c *TaskList) error {
+	err := l.atomically(func(c *List) error {
 		var err error
 		res, err = c.update(l, in, now)
 		return err
@@ -110,40 +113,22 @@ func (l *TaskList) Update(in TaskUpdate, now time.Time) (UpdateResult, error) {
 	return res, err
 }
 
-func (c *TaskList) update(before *TaskList, in TaskUpdate, now time.Time) (UpdateResult, error) {
+func (c *List) update(before *List, in UpdateArgs, now time.Time) (UpdateResult, error) {
 	var res UpdateResult
-	if in.TaskID == "" {
-		return res, errorf(CodeInvalid, "arguments", "taskId is required (the id TaskCreate returned, e.g. \"1\")")
-	}
-	t := c.find(in.TaskID)
+	t := c.find(in.ID)
 	if t == nil {
-		return res, c.notFound(in.TaskID)
+		return res, c.notFound(in.ID)
 	}
-	var to Status
 	if in.Status != nil {
-		word, err := toolStatus("status", *in.Status, TaskUpdateStatuses...)
-		if err != nil {
+		if err := listStatus("status", *in.Status, false); err != nil {
 			return res, err
 		}
-		if word == "deleted" {
-			// Read the status first: remove shifts the task that
-			// follows into t's place.
-			from := t.Status
-			c.remove(t.ID, now)
-			c.touch(now)
-			res.UpdatedFields = []string{"deleted"}
-			res.StatusChange = &StatusChange{From: from.String(), To: "deleted"}
-			return res, nil
-		}
-		to, _ = ParseStatus(word)
-		if c.Mode == ModePlan && (to == StatusInProgress || to == StatusCompleted) {
-			return res, c.refuseInPlan("setting a task " + word)
+		if to := *in.Status; c.Mode == ModePlan && (to == tally.StatusInProgress || to == tally.StatusCompleted) {
+			return res, c.refuseInPlan(to)
 		}
 	}
-	if in.Owner != nil && t.Status == StatusInProgress && t.Owner != "" && *in.Owner != t.Owner {
-		return res, errorf(CodeConflict, "claim",
-			"task #%s is in progress and owned by %s; %q cannot claim it. Pick a pending task (TaskList), or wait until %s completes it",
-			t.ID, t.Owner, *in.Owner, t.Owner)
+	if in.Owner != nil && t.Status == tally.StatusInProgress && t.Owner != "" && *in.Owner != t.Owner {
+		return res, &tally.Error{Code: tally.CodeConflict, Op: "claim", Err: &ClaimError{Task: t.ID, Owner: t.Owner, Claimant: *in.Owner}}
 	}
 	field := func(name string, dst *string, v *string) error {
 		if v == nil {
@@ -154,7 +139,7 @@ func (c *TaskList) update(before *TaskList, in TaskUpdate, now time.Time) (Updat
 		}
 		if *dst != *v {
 			*dst = *v
-			res.UpdatedFields = append(res.UpdatedFields, name)
+			res.Changed = append(res.Changed, name)
 		}
 		return nil
 	}
@@ -167,10 +152,10 @@ func (c *TaskList) update(before *TaskList, in TaskUpdate, now time.Time) (Updat
 			return res, err
 		}
 	}
-	if in.Status != nil && t.Status != to {
-		res.StatusChange = &StatusChange{From: t.Status.String(), To: to.String()}
-		t.Status, t.RawStatus = to, ""
-		res.UpdatedFields = append(res.UpdatedFields, "status")
+	if in.Status != nil && t.Status != *in.Status {
+		res.StatusChange = &StatusChange{From: t.Status, To: *in.Status}
+		t.Status, t.RawStatus = *in.Status, ""
+		res.Changed = append(res.Changed, "status")
 	}
 	if err := field("owner", &t.Owner, in.Owner); err != nil {
 		return res, err
@@ -188,59 +173,74 @@ func (c *TaskList) update(before *TaskList, in TaskUpdate, now time.Time) (Updat
 	}
 	t = c.find(id)
 	if len(in.AddBlocks) > 0 && !slices.Equal(t.Blocks, before.find(id).Blocks) {
-		res.UpdatedFields = append(res.UpdatedFields, "blocks")
+		res.Changed = append(res.Changed, "blocks")
 	}
 	if len(in.AddBlockedBy) > 0 && !slices.Equal(t.BlockedBy, before.find(id).BlockedBy) {
-		res.UpdatedFields = append(res.UpdatedFields, "blockedBy")
+		res.Changed = append(res.Changed, "blockedBy")
 	}
 	changed, err := mergeMetadata(&t.Metadata, in.Metadata)
 	if err != nil {
 		return res, err
 	}
 	if changed {
-		res.UpdatedFields = append(res.UpdatedFields, "metadata")
+		res.Changed = append(res.Changed, "metadata")
 	}
 	if err := c.checkStart(before); err != nil {
 		return res, err
 	}
-	if len(res.UpdatedFields) > 0 {
+	if len(res.Changed) > 0 {
 		t.UpdatedAt = now
 		c.touch(now)
 	}
-	if res.UpdatedFields == nil {
-		res.UpdatedFields = []string{}
-	}
-	res.VerificationNudge = c.needsNudge(before.Summary().Completed)
+	res.VerificationDue = c.verificationDue(before.Summary().Completed)
 	return res, nil
+}
+
+// Delete removes the live task id (it is kept in Deleted) and drops it
+// from every other task's links. It is allowed in plan mode: dropping a
+// step is drafting the plan. It returns the status the task had.
+func (l *List) Delete(id string, now time.Time) (tally.Status, error) {
+	t := l.find(id)
+	if t == nil {
+		return tally.StatusUnknown, l.notFound(id)
+	}
+	was := t.Status
+	l.remove(id, now)
+	l.touch(now)
+	return was, nil
 }
 
 // link records "waiter is blocked by blocker" on both tasks. It refuses a
 // missing task, a task blocking itself, a cycle (no task of it could ever
 // start), and an open blocker for a task already in progress.
-func (c *TaskList) link(waiter, blocker, arg string) error {
+func (c *List) link(waiter, blocker, arg string) error {
 	w, b := c.find(waiter), c.find(blocker)
 	switch {
 	case w == nil:
-		return errorf(CodeInvalid, "arguments", "%s: %s", arg, c.notFound(waiter).(*Error).Err)
+		return tally.Errorf(tally.CodeInvalid, "arguments", "%s: %w", arg, c.notFound(waiter).(*tally.Error).Err)
 	case b == nil:
-		return errorf(CodeInvalid, "arguments", "%s: %s", arg, c.notFound(blocker).(*Error).Err)
+		return tally.Errorf(tally.CodeInvalid, "arguments", "%s: %w", arg, c.notFound(blocker).(*tally.Error).Err)
 	case waiter == blocker:
-		return errorf(CodeInvalid, "arguments", "%s: task #%s cannot block itself", arg, waiter)
+		return tally.Errorf(tally.CodeInvalid, "arguments", "%s: task #%s cannot block itself", arg, waiter)
 	case c.waitsOn(blocker, waiter):
-		return errorf(CodeInvalid, "arguments", "%s: #%s blocked by #%s would be a cycle (#%s already waits on #%s), and no task of a cycle can ever start",
+		return tally.Errorf(tally.CodeInvalid, "arguments", "%s: #%s blocked by #%s would be a cycle (#%s already waits on #%s), and no task of a cycle can ever start",
 			arg, waiter, blocker, blocker, waiter)
-	case w.Status == StatusInProgress && b.Status.Open():
-		return errorf(CodeConflict, "arguments", "%s: task #%s is in progress and cannot wait on open task #%s; set #%s back to pending first, or complete #%s",
+	case w.Status == tally.StatusInProgress && b.Status.Open():
+		return tally.Errorf(tally.CodeConflict, "arguments", "%s: task #%s is in progress and cannot wait on open task #%s; set #%s back to pending first, or complete #%s",
 			arg, waiter, blocker, waiter, blocker)
 	}
-	w.BlockedBy = addUnique(w.BlockedBy, blocker)
-	b.Blocks = addUnique(b.Blocks, waiter)
+	if !slices.Contains(w.BlockedBy, blocker) {
+		w.BlockedBy = append(w.BlockedBy, blocker)
+	}
+	if !slices.Contains(b.Blocks, waiter) {
+		b.Blocks = append(b.Blocks, waiter)
+	}
 	return nil
 }
 
 // waitsOn reports whether from is blocked, directly or through other
 // tasks, by to.
-func (c *TaskList) waitsOn(from, to string) bool {
+func (c *List) waitsOn(from, to string) bool {
 	seen := map[string]bool{}
 	stack := []string{from}
 	for len(stack) > 0 {
@@ -262,7 +262,7 @@ func (c *TaskList) waitsOn(from, to string) bool {
 
 // SetMode switches a list between plan and execution. Leaving plan mode
 // is the approval of the plan.
-func (l *TaskList) SetMode(m ListMode, now time.Time) {
+func (l *List) SetMode(m Mode, now time.Time) {
 	l.Mode = m
 	l.touch(now)
 }
