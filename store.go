@@ -19,11 +19,12 @@ type Store interface {
 	// its offset and the session records land, or none does. A crash in
 	// the middle of a scan therefore resumes from a consistent point.
 	Commit(ctx context.Context, b Batch) error
-	// Sessions lists session records, newest activity first.
-	Sessions(ctx context.Context, f SessionFilter) ([]Record, error)
-	// Session returns one record by id, or by a unique prefix of its id.
+	// Records lists session records, newest activity first.
+	Records(ctx context.Context, f SessionFilter) ([]Record, error)
+	// Record returns one session's record by id, or by a unique prefix of
+	// its id.
 	// No match is CodeNotFound; several are CodeConflict.
-	Session(ctx context.Context, id string) (Record, error)
+	Record(ctx context.Context, id string) (Record, error)
 	// Changed returns the records committed after the change mark since
 	// (0: every record) with the mark to pass next time. Commits by other
 	// processes show here too: it is how a server learns of a list that

@@ -66,7 +66,7 @@ func runScan(ctx context.Context, o *scanOptions) error {
 // holds no session after it: finding nothing is the first thing a new user
 // must be able to act on.
 func (o *scanOptions) explainNothingFound(ctx context.Context, st tally.Store) error {
-	some, err := st.Sessions(ctx, tally.SessionFilter{Limit: 1})
+	some, err := st.Records(ctx, tally.SessionFilter{Limit: 1})
 	if err != nil || len(some) > 0 {
 		return err
 	}

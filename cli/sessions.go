@@ -88,7 +88,7 @@ func (a *app) renderTable(list []tally.Session) error {
 // still reads an empty list: an empty index is not the same as a filter
 // that matched nothing.
 func (a *app) explainEmpty(ctx context.Context, st tally.Store) error {
-	some, err := st.Sessions(ctx, tally.SessionFilter{Limit: 1})
+	some, err := st.Records(ctx, tally.SessionFilter{Limit: 1})
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func (q sessionQuery) run(ctx context.Context, st tally.Store, now time.Time) ([
 		f.Since = now.Add(-tally.EndedAfter)
 		f.Limit = 0
 	}
-	recs, err := st.Sessions(ctx, f)
+	recs, err := st.Records(ctx, f)
 	if err != nil {
 		return nil, err
 	}

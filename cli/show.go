@@ -49,7 +49,7 @@ func runShow(ctx context.Context, o *showOptions) error {
 		return err
 	}
 	defer st.Close()
-	rec, err := st.Session(ctx, o.ID)
+	rec, err := st.Record(ctx, o.ID)
 	if err != nil {
 		return err
 	}

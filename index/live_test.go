@@ -256,7 +256,7 @@ func TestIndexer_Scan_CatchUpFindsWhatNotificationsMissed(t *testing.T) {
 	if s3.Files != 0 || s3.Lines != 0 {
 		t.Fatalf("a scan with nothing new read %d files, %d lines", s3.Files, s3.Lines)
 	}
-	rec, err := st.Session(ctx, sid)
+	rec, err := st.Record(ctx, sid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestIndexer_Scan_AFailedCommitIsRetriedNotLost(t *testing.T) {
 	if _, err := ix.Scan(ctx); err != nil { // nothing new on disk: only the retry
 		t.Fatal(err)
 	}
-	rec, err := st.Session(ctx, sid)
+	rec, err := st.Record(ctx, sid)
 	if err != nil {
 		t.Fatalf("the session folded before the failed commit never reached the store: %v", err)
 	}

@@ -106,7 +106,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	if !lq.viewFiltered() {
 		f.Limit = lq.limit
 	}
-	recs, err := s.o.Store.Sessions(r.Context(), f)
+	recs, err := s.o.Store.Records(r.Context(), f)
 	if err != nil {
 		writeError(w, statusOf(err), err.Error())
 		return
@@ -126,7 +126,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
-	rec, err := s.o.Store.Session(r.Context(), r.PathValue("id"))
+	rec, err := s.o.Store.Record(r.Context(), r.PathValue("id"))
 	if err != nil {
 		writeError(w, statusOf(err), err.Error())
 		return

@@ -136,7 +136,7 @@ func (r *rig) run() {
 
 func (r *rig) record(id string) tally.Record {
 	r.tb.Helper()
-	rec, err := r.st.Session(context.Background(), id)
+	rec, err := r.st.Record(context.Background(), id)
 	if err != nil {
 		r.tb.Fatal(err)
 	}

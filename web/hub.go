@@ -129,7 +129,7 @@ func (h *hub) run(ctx context.Context) error {
 // alone may change.
 func (h *hub) seed(ctx context.Context) error {
 	now := h.o.Now()
-	recs, err := h.o.Store.Sessions(ctx, tally.SessionFilter{Since: now.Add(-tally.EndedAfter)})
+	recs, err := h.o.Store.Records(ctx, tally.SessionFilter{Since: now.Add(-tally.EndedAfter)})
 	if err != nil {
 		return err
 	}

@@ -153,12 +153,12 @@ func (s *Server) snapshot(ctx context.Context, id uint64) ([]byte, error) {
 // session that has not ended when there are more of those.
 func (s *Server) snapshotRecords(ctx context.Context, now time.Time) ([]tally.Record, error) {
 	limit := s.o.SnapshotLimit
-	recs, err := s.o.Store.Sessions(ctx, tally.SessionFilter{Limit: limit})
+	recs, err := s.o.Store.Records(ctx, tally.SessionFilter{Limit: limit})
 	if err != nil || len(recs) < limit {
 		return recs, err
 	}
 	if since := now.Add(-tally.EndedAfter); !recs[len(recs)-1].LastActivity.Before(since) {
-		return s.o.Store.Sessions(ctx, tally.SessionFilter{Since: since})
+		return s.o.Store.Records(ctx, tally.SessionFilter{Since: since})
 	}
 	return recs, nil
 }

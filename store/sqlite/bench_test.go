@@ -69,16 +69,16 @@ func BenchmarkSessions(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				recs, err := s.Sessions(ctx, bc.f)
+				recs, err := s.Records(ctx, bc.f)
 				if err != nil || len(recs) != bc.want {
-					b.Fatalf("Sessions: %d records, %v; want %d", len(recs), err, bc.want)
+					b.Fatalf("Records: %d records, %v; want %d", len(recs), err, bc.want)
 				}
 			}
 		})
 	}
 	b.Run("by-prefix", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := s.Session(ctx, "0195a1b2-1a2b"); err != nil {
+			if _, err := s.Record(ctx, "0195a1b2-1a2b"); err != nil {
 				b.Fatal(err)
 			}
 		}

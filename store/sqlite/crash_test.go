@@ -64,7 +64,7 @@ func crashChild(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	start := 0
-	if recs, err := s.Sessions(context.Background(), tally.SessionFilter{Limit: 1}); err == nil && len(recs) == 1 {
+	if recs, err := s.Records(context.Background(), tally.SessionFilter{Limit: 1}); err == nil && len(recs) == 1 {
 		start, _ = strconv.Atoi(recs[0].Title)
 	}
 	for gen := start + 1; ; gen++ {
@@ -80,7 +80,7 @@ func checkOneGeneration(t *testing.T, path string) int {
 	defer s.Close()
 	ctx := context.Background()
 	fs := allFiles(t, ctx, s)
-	recs, err := s.Sessions(ctx, tally.SessionFilter{})
+	recs, err := s.Records(ctx, tally.SessionFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

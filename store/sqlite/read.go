@@ -83,10 +83,10 @@ func (s *Store) File(ctx context.Context, path string) (*tally.FileState, error)
 	return st, nil
 }
 
-// Sessions lists records newest activity first (ties by id, descending).
+// Records lists records newest activity first (ties by id, descending).
 // Rows whose record is not valid JSON are skipped and reported by Skipped.
-func (s *Store) Sessions(ctx context.Context, f tally.SessionFilter) ([]tally.Record, error) {
-	const op = "sqlite.Sessions"
+func (s *Store) Records(ctx context.Context, f tally.SessionFilter) ([]tally.Record, error) {
+	const op = "sqlite.Records"
 	limit := int64(-1)
 	if f.Limit > 0 {
 		limit = int64(f.Limit)
@@ -109,10 +109,10 @@ func (s *Store) Sessions(ctx context.Context, f tally.SessionFilter) ([]tally.Re
 	return recs, s.wrap(op, err)
 }
 
-// Session finds one record by exact id, else by a unique prefix of at
+// Record finds one record by exact id, else by a unique prefix of at
 // least MinPrefix characters.
-func (s *Store) Session(ctx context.Context, id string) (tally.Record, error) {
-	const op = "sqlite.Session"
+func (s *Store) Record(ctx context.Context, id string) (tally.Record, error) {
+	const op = "sqlite.Record"
 	if id == "" {
 		return tally.Record{}, tally.Errorf(tally.CodeInvalid, op, "no session id given")
 	}
@@ -139,7 +139,7 @@ func (s *Store) Session(ctx context.Context, id string) (tally.Record, error) {
 }
 
 func (s *Store) sessionByPrefix(ctx context.Context, prefix string) (tally.Record, error) {
-	const op = "sqlite.Session"
+	const op = "sqlite.Record"
 	upper, bounded := prefixEnd(prefix)
 	if !bounded {
 		// Only a prefix of 0xff bytes has no end; no valid UTF-8 id has it.

@@ -64,7 +64,7 @@ func TestOpen_ReopenKeepsData(t *testing.T) {
 	if len(fs) != 1 || fs[0].Offset != 4242 || string(fs[0].Decoder) != "\x09\x09" {
 		t.Fatalf("after reopen the files are %+v; want the offset 4242 and decoder state saved before", fs)
 	}
-	if _, err := s.Session(ctx, "s1"); err != nil {
+	if _, err := s.Record(ctx, "s1"); err != nil {
 		t.Fatalf("after reopen Session(s1): %v", err)
 	}
 }
@@ -181,7 +181,7 @@ func TestCommit_RollsBackInsideTransaction(t *testing.T) {
 	if len(fs) != 1 || fs[0].Offset != 10 {
 		t.Errorf("files after a rolled-back commit: %+v, want /a at offset 10 only", fs)
 	}
-	recs, _ := s.Sessions(ctx, tally.SessionFilter{})
+	recs, _ := s.Records(ctx, tally.SessionFilter{})
 	if len(recs) != 1 || recs[0].ID != "s1" {
 		t.Errorf("sessions after a rolled-back commit: %+v, want s1 only", recs)
 	}
@@ -218,13 +218,13 @@ func TestStore_SkipsDamagedRows(t *testing.T) {
 	if _, err := s.File(ctx, "/b"); tally.ErrorCode(err) != tally.CodeNotFound || !strings.Contains(err.Error(), "damaged") {
 		t.Errorf("File(damaged /b): %v, want not found saying it is damaged (so it is read again)", err)
 	}
-	recs, err := s.Sessions(ctx, tally.SessionFilter{})
+	recs, err := s.Records(ctx, tally.SessionFilter{})
 	if err != nil || len(recs) != 1 || recs[0].ID != "s2" {
-		t.Errorf("Sessions with s1 damaged = %+v, %v; want s2 alone and no error", recs, err)
+		t.Errorf("Records with s1 damaged = %+v, %v; want s2 alone and no error", recs, err)
 	}
-	_, err = s.Session(ctx, "s1")
+	_, err = s.Record(ctx, "s1")
 	if tally.ErrorCode(err) != tally.CodeUnavailable || !strings.Contains(err.Error(), "damaged") {
-		t.Errorf("Session(damaged s1): %v, want unavailable saying it is damaged", err)
+		t.Errorf("Record(damaged s1): %v, want unavailable saying it is damaged", err)
 	}
 	n, diags := s.Skipped()
 	// Four reads met damage: FileMarks and File (/b), Sessions and Session (s1).
@@ -235,8 +235,8 @@ func TestStore_SkipsDamagedRows(t *testing.T) {
 	if err := s.Commit(ctx, tally.Batch{Sessions: []tally.Record{record("s1", time.Now())}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Session(ctx, "s1"); err != nil {
-		t.Errorf("Session(s1) after it was rewritten: %v", err)
+	if _, err := s.Record(ctx, "s1"); err != nil {
+		t.Errorf("Record(s1) after it was rewritten: %v", err)
 	}
 }
 
@@ -272,8 +272,8 @@ func TestCommit_WaitsForAnotherWriter(t *testing.T) {
 		released <- err
 	}()
 	// While the other process holds the lock, reads see the last commit.
-	if recs, err := s.Sessions(ctx, tally.SessionFilter{}); err != nil || len(recs) != 1 {
-		t.Errorf("Sessions while another process writes: %v, %v; want s1", ids(recs), err)
+	if recs, err := s.Records(ctx, tally.SessionFilter{}); err != nil || len(recs) != 1 {
+		t.Errorf("Records while another process writes: %v, %v; want s1", ids(recs), err)
 	}
 	start := time.Now()
 	if err := s.Commit(ctx, tally.Batch{Sessions: []tally.Record{record("s2", time.Now())}}); err != nil {
@@ -285,7 +285,7 @@ func TestCommit_WaitsForAnotherWriter(t *testing.T) {
 	if err := <-released; err != nil {
 		t.Fatal(err)
 	}
-	recs, err := s.Sessions(ctx, tally.SessionFilter{})
+	recs, err := s.Records(ctx, tally.SessionFilter{})
 	if err != nil || len(recs) != 2 {
 		t.Errorf("after both writers: %v, %v; want s1 and s2", ids(recs), err)
 	}

@@ -52,8 +52,8 @@ func testRemoval(t *testing.T, open Opener) {
 	})
 	equal(t, "files left", sortedKeys(files(t, s)), []string{"/logs/a.jsonl"})
 	equal(t, "sessions left", ids(sessions(t, s, tally.SessionFilter{})), []string{"sess-a"})
-	if _, err := s.Session(context.Background(), "sess-b"); tally.ErrorCode(err) != tally.CodeNotFound {
-		t.Errorf("Session(removed): %v, want not_found", err)
+	if _, err := s.Record(context.Background(), "sess-b"); tally.ErrorCode(err) != tally.CodeNotFound {
+		t.Errorf("Record(removed): %v, want not_found", err)
 	}
 }
 

@@ -79,21 +79,21 @@ func checkOneGeneration(ctx context.Context, s tally.Store, n int) error {
 				fs[0].Path, fs[0].Offset, f.Path, f.Offset)
 		}
 	}
-	recs, err := s.Sessions(ctx, tally.SessionFilter{})
+	recs, err := s.Records(ctx, tally.SessionFilter{})
 	if err != nil {
-		return fmt.Errorf("Sessions during commits: %w", err)
+		return fmt.Errorf("Records during commits: %w", err)
 	}
 	if len(recs) != n {
-		return fmt.Errorf("Sessions during commits: %d records, want %d", len(recs), n)
+		return fmt.Errorf("Records during commits: %d records, want %d", len(recs), n)
 	}
 	for _, r := range recs {
 		if r.Title != recs[0].Title {
-			return fmt.Errorf("Sessions during commits: %s has generation %s, %s has %s: a commit was seen half done",
+			return fmt.Errorf("Records during commits: %s has generation %s, %s has %s: a commit was seen half done",
 				recs[0].ID, recs[0].Title, r.ID, r.Title)
 		}
 	}
-	if _, err := s.Session(ctx, "sess-07"); err != nil {
-		return fmt.Errorf("Session during commits: %w", err)
+	if _, err := s.Record(ctx, "sess-07"); err != nil {
+		return fmt.Errorf("Record during commits: %w", err)
 	}
 	return nil
 }

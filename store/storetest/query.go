@@ -78,18 +78,18 @@ func testLookup(t *testing.T, open Opener) {
 		{"prefix is not a substring", "a1b2", "", tally.CodeNotFound, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := s.Session(ctx, tc.id)
+			got, err := s.Record(ctx, tc.id)
 			if tc.want != "" {
 				if err != nil {
-					t.Fatalf("Session(%q): %v", tc.id, err)
+					t.Fatalf("Record(%q): %v", tc.id, err)
 				}
 				if got.ID != tc.want || got.Agent == "" || len(got.Lists[""]) != 2 {
-					t.Errorf("Session(%q) = %s (agent %q, %d items), want the whole record of %s", tc.id, got.ID, got.Agent, len(got.Lists[""]), tc.want)
+					t.Errorf("Record(%q) = %s (agent %q, %d items), want the whole record of %s", tc.id, got.ID, got.Agent, len(got.Lists[""]), tc.want)
 				}
 				return
 			}
 			if code := tally.ErrorCode(err); code != tc.code {
-				t.Fatalf("Session(%q): %v (code %v), want code %v", tc.id, err, code, tc.code)
+				t.Fatalf("Record(%q): %v (code %v), want code %v", tc.id, err, code, tc.code)
 			}
 			for _, m := range tc.mention {
 				if !strings.Contains(err.Error(), m) {

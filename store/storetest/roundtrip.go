@@ -31,16 +31,16 @@ func testRecordRoundTrip(t *testing.T, open Opener) {
 	zoned := fullRecord("zoned-session", tally.AgentCodex, "/p", at(1).In(time.FixedZone("CEST", 2*3600)))
 	commit(t, s, tally.Batch{Sessions: []tally.Record{rec, zoned}})
 
-	got, err := s.Session(context.Background(), rec.ID)
+	got, err := s.Record(context.Background(), rec.ID)
 	if err != nil {
-		t.Fatalf("Session(%s): %v", rec.ID, err)
+		t.Fatalf("Record(%s): %v", rec.ID, err)
 	}
-	equal(t, "Session", got, fullRecord(rec.ID, tally.AgentGemini, "/home/ana/src/tally", at(3)))
+	equal(t, "Record", got, fullRecord(rec.ID, tally.AgentGemini, "/home/ana/src/tally", at(3)))
 	list := sessions(t, s, tally.SessionFilter{})
 	if len(list) != 2 {
-		t.Fatalf("Sessions returned %v, want 2 records", ids(list))
+		t.Fatalf("Records returned %v, want 2 records", ids(list))
 	}
-	equal(t, "Sessions[0]", list[0], got)
+	equal(t, "Records[0]", list[0], got)
 	if !list[1].LastActivity.Equal(at(1)) || !list[1].StartedAt.Equal(at(1).Add(-time.Hour)) {
 		t.Errorf("zoned record times %v / %v, want the instants %v / %v",
 			list[1].StartedAt, list[1].LastActivity, at(1).Add(-time.Hour), at(1))
@@ -55,11 +55,11 @@ func testEmpty(t *testing.T, open Opener) {
 		t.Errorf("Files of an empty store: %v", sortedKeys(got))
 	}
 	if got := sessions(t, s, tally.SessionFilter{}); len(got) != 0 {
-		t.Errorf("Sessions of an empty store: %v", ids(got))
+		t.Errorf("Records of an empty store: %v", ids(got))
 	}
-	_, err := s.Session(ctx, "abcdef")
+	_, err := s.Record(ctx, "abcdef")
 	if code := tally.ErrorCode(err); code != tally.CodeNotFound {
-		t.Errorf("Session on an empty store: %v (code %v), want not_found", err, code)
+		t.Errorf("Record on an empty store: %v (code %v), want not_found", err, code)
 	}
 	// Removing what is not there is not an error: the indexer may remove
 	// a file it never managed to commit.

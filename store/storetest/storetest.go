@@ -20,7 +20,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("commit overwrites", func(t *testing.T) { testUpsert(t, open) })
 	t.Run("removal", func(t *testing.T) { testRemoval(t, open) })
 	t.Run("failed batch leaves previous state", func(t *testing.T) { testAtomic(t, open) })
-	t.Run("Sessions order and filters", func(t *testing.T) { testFilters(t, open) })
+	t.Run("Records order and filters", func(t *testing.T) { testFilters(t, open) })
 	t.Run("Session by id or prefix", func(t *testing.T) { testLookup(t, open) })
 	t.Run("readers see whole commits", func(t *testing.T) { testConcurrentReaders(t, open) })
 	t.Run("Changed since a mark", func(t *testing.T) { testChanged(t, open) })
@@ -74,9 +74,9 @@ func files(t *testing.T, s tally.Store) map[string]*tally.FileState {
 
 func sessions(t *testing.T, s tally.Store, f tally.SessionFilter) []tally.Record {
 	t.Helper()
-	got, err := s.Sessions(context.Background(), f)
+	got, err := s.Records(context.Background(), f)
 	if err != nil {
-		t.Fatalf("Sessions(%+v): %v", f, err)
+		t.Fatalf("Records(%+v): %v", f, err)
 	}
 	return got
 }

@@ -146,7 +146,7 @@ func (m *memStore) all() ([]tally.Record, error) {
 	return out, nil
 }
 
-func (m *memStore) Sessions(_ context.Context, f tally.SessionFilter) ([]tally.Record, error) {
+func (m *memStore) Records(_ context.Context, f tally.SessionFilter) ([]tally.Record, error) {
 	all, err := m.all()
 	var out []tally.Record
 	for _, r := range all {
@@ -158,7 +158,7 @@ func (m *memStore) Sessions(_ context.Context, f tally.SessionFilter) ([]tally.R
 	return out, err
 }
 
-func (m *memStore) Session(_ context.Context, id string) (tally.Record, error) {
+func (m *memStore) Record(_ context.Context, id string) (tally.Record, error) {
 	all, err := m.all()
 	if err != nil {
 		return tally.Record{}, err
