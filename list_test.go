@@ -48,8 +48,8 @@ func titles(l *tally.List) []string {
 	return out
 }
 
-// The rows of seed 01's "Edge Cases" table, one subtest each.
-func TestList_Apply_SeedEdgeCases(t *testing.T) {
+// The edge cases of folding todo and task events, one subtest each.
+func TestList_Apply_EdgeCases(t *testing.T) {
 	t.Run("TodoWrite with 0 items clears the list", func(t *testing.T) {
 		l := fold(snapshot("t1", "a", "b"), snapshot("t2"))
 		if l.Len() != 0 {
@@ -92,7 +92,7 @@ func TestList_Apply_SeedEdgeCases(t *testing.T) {
 		if got := titles(l); !reflect.DeepEqual(got, []string{"b=pending"}) {
 			t.Fatalf("items = %v, want only b", got)
 		}
-		p := tally.ProgressOf(tally.View(l.Items()))
+		p := tally.ProgressOf(tally.DeriveBlocked(l.Items()))
 		if p.Done != 0 || p.Total != 1 {
 			t.Errorf("progress = %d/%d, want 0/1: a deleted task must not inflate +N done", p.Done, p.Total)
 		}
@@ -124,12 +124,13 @@ func TestList_Apply_Dependencies(t *testing.T) {
 	if !reflect.DeepEqual(items[0].Blocks, []string{"2"}) || !reflect.DeepEqual(items[1].BlockedBy, []string{"1"}) {
 		t.Fatalf("blockers not kept both ways: %+v", items)
 	}
-	if v := tally.View(items); !v[1].Blocked || v[0].Blocked {
+	if v := tally.DeriveBlocked(items); !v[1].Blocked || v[0].Blocked {
 		t.Fatalf("blocked = %v %v, want false true", v[0].Blocked, v[1].Blocked)
 	}
-	// "When a blocker completes ... the dependent task icon changes ▸ → ☐ automatically" (seed 03).
+	// Blocked is derived: when a blocker completes, its dependant is
+	// unblocked with no event of its own.
 	l.Apply(update("u1", "1", tally.StatusCompleted))
-	if v := tally.View(l.Items()); v[1].Blocked {
+	if v := tally.DeriveBlocked(l.Items()); v[1].Blocked {
 		t.Fatal("completing the blocker did not unblock its dependant")
 	}
 	// Claude Code drops a deleted task's id from the others' blockers.
@@ -185,7 +186,7 @@ func TestProgressOf(t *testing.T) {
 		{Title: "c", Status: tally.StatusCancelled},
 		{Title: "d", Status: tally.StatusUnknown, RawStatus: "waiting"},
 	}
-	p := tally.ProgressOf(tally.View(items))
+	p := tally.ProgressOf(tally.DeriveBlocked(items))
 	if p.Done != 1 || p.Total != 3 || p.Current == nil || p.Current.Label() != "Doing b" {
 		t.Fatalf("progress = %+v", p)
 	}
@@ -246,10 +247,10 @@ func TestPromptTitle(t *testing.T) {
 	}
 }
 
-// The rows of seed 01's "Robustness Properties" table that the edge cases
-// above do not already name.
-func TestList_Apply_SeedRobustnessProperties(t *testing.T) {
-	t.Run("TaskIdAssignment before TaskCreate still links (a guard the seed thought unneeded)", func(t *testing.T) {
+// The robustness properties of the fold that the edge cases above do not
+// already name.
+func TestList_Apply_RobustnessProperties(t *testing.T) {
+	t.Run("an id assigned before its TaskCreate is read still links the two", func(t *testing.T) {
 		l := fold(assign("c1", "7"), create("c1", "late create"), update("u", "7", tally.StatusCompleted))
 		if got := titles(l); !reflect.DeepEqual(got, []string{"late create=completed"}) {
 			t.Fatalf("items = %v", got)
@@ -281,8 +282,8 @@ func TestList_Apply_SeedRobustnessProperties(t *testing.T) {
 }
 
 func TestFileState_Reset_KeepsNameAndCountsTheReset(t *testing.T) {
-	// "File replacement: task_items cleared on offset rollback; clean
-	// re-accumulation from offset 0" (seed 01).
+	// A replaced file's items are cleared when its offset rolls back, and
+	// it is folded again from offset 0.
 	f := &tally.FileState{Path: "p", Session: "s", Agent: tally.AgentClaude, Offset: 99}
 	f.Apply(create("c1", "a"))
 	f.Reset()

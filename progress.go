@@ -20,9 +20,9 @@ type Progress struct {
 	Current *ItemView `json:"current,omitempty"`
 }
 
-// View derives Blocked for every item of items. A blocker id that is not in
-// the list (deleted, or never seen) blocks nothing.
-func View(items []Item) []ItemView {
+// DeriveBlocked derives Blocked for every item of items. A blocker id that
+// is not in the list (deleted, or never seen) blocks nothing.
+func DeriveBlocked(items []Item) []ItemView {
 	open := make(map[string]bool, len(items))
 	for _, it := range items {
 		if it.ID != "" {

@@ -88,8 +88,8 @@ func DeriveActivity(sig Signal, last, now time.Time) Activity {
 	return ActivityWorking
 }
 
-// Record is a session as stored: facts only, nothing derived. View derives
-// the rest.
+// Record is a session as stored: facts only, nothing derived. Session
+// derives the rest.
 type Record struct {
 	ID           string    `json:"id"`
 	Agent        Agent     `json:"agent"`
@@ -152,9 +152,9 @@ type SubAgentList struct {
 	Items    []ItemView `json:"items"`
 }
 
-// View derives a Session from a Record at time now.
-func (r *Record) View(now time.Time) Session {
-	items := View(r.Lists[""])
+// Session derives the session's JSON form from its record at time now.
+func (r *Record) Session(now time.Time) Session {
+	items := DeriveBlocked(r.Lists[""])
 	s := Session{
 		Schema: SchemaVersion, ID: r.ID, Agent: r.Agent, Project: r.Project, Title: r.Title,
 		StartedAt: r.StartedAt, LastActivity: r.LastActivity,
@@ -169,7 +169,7 @@ func (r *Record) View(now time.Time) Session {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		v := View(r.Lists[k])
+		v := DeriveBlocked(r.Lists[k])
 		s.SubAgents = append(s.SubAgents, SubAgentList{ID: k, Progress: ProgressOf(v), Items: v})
 	}
 	return s

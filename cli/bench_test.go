@@ -15,7 +15,7 @@ func BenchmarkRenderSessions(b *testing.B) {
 	for i := range list {
 		r := exampleRecord()
 		r.ID = fmt.Sprintf("%08x-0000", i)
-		list[i] = r.View(fixedNow)
+		list[i] = r.Session(fixedNow)
 	}
 	o := TableOptions{Terminal: true, Width: 120, Now: fixedNow, Home: "/home/dev"}
 	b.ReportAllocs()
@@ -28,7 +28,7 @@ func BenchmarkRenderSessions(b *testing.B) {
 
 func BenchmarkRenderShow(b *testing.B) {
 	r := exampleRecord()
-	s := r.View(fixedNow)
+	s := r.Session(fixedNow)
 	o := ShowOptions{Width: 100, Now: fixedNow, Home: "/home/dev"}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -42,7 +42,7 @@ func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 		_, err := io.WriteString(w, stamp+" "+termstyle.Truncate(ch.ID+"  removed", max(o.Width-9, 0))+"\n")
 		return err
 	}
-	s := ch.Record.View(o.Now)
+	s := ch.Record.Session(o.Now)
 	parts := []string{s.Agent.String(), newProjectNames(o.Home, append(o.Others[:len(o.Others):len(o.Others)], s.Project)...).name(s.Project, maxProject)}
 	if t := oneLine(s.Title); t != "" {
 		parts = append(parts, t)
@@ -77,7 +77,7 @@ func RenderChangeJSON(w io.Writer, ch index.Change, now time.Time) error {
 	if ch.Kind == index.SessionRemoved {
 		out.ID = ch.ID
 	} else {
-		s := ch.Record.View(now)
+		s := ch.Record.Session(now)
 		out.Session = &s
 	}
 	return json.NewEncoder(w).Encode(out)

@@ -37,7 +37,7 @@ func renderShow(t *testing.T, r tally.Record, o ShowOptions) string {
 	t.Helper()
 	o.Now, o.Home = fixedNow, "/home/dev"
 	var b strings.Builder
-	if err := RenderShow(&b, r.View(fixedNow), o); err != nil {
+	if err := RenderShow(&b, r.Session(fixedNow), o); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -127,7 +127,7 @@ func sessionsFixture() []tally.Session {
 		ID: "01f2d5fa-d5e7-4c57-9a74-ff1775518a78", Agent: tally.AgentGemini, Project: "/home/dev",
 		LastActivity: fixedNow.Add(-5 * time.Minute), Signal: tally.SignalWaiting,
 	}
-	return []tally.Session{a.View(fixedNow), c.View(fixedNow), b.View(fixedNow)}
+	return []tally.Session{a.Session(fixedNow), c.Session(fixedNow), b.Session(fixedNow)}
 }
 
 func TestRenderSessions(t *testing.T) {
@@ -188,7 +188,7 @@ func TestRenderSessions(t *testing.T) {
 			"/tmp/capture/cc/tasks/work", "/tmp/capture/cc/tasks-subagent/work"} {
 			r := exampleRecord()
 			r.ID, r.Project = fmt.Sprintf("%08d", i), p
-			list = append(list, r.View(fixedNow))
+			list = append(list, r.Session(fixedNow))
 		}
 		var b strings.Builder
 		if err := RenderSessions(&b, list, TableOptions{Terminal: true, Width: 80, Now: fixedNow, Home: "/home/dev"}); err != nil {
@@ -251,7 +251,7 @@ func TestRenderChange_namesWhatChanged(t *testing.T) {
 		item("6", "Deploy", "", tally.StatusPending),                                             // added
 	}
 	after.Lists["a1930ad882c0f656e"] = []tally.Item{item("", "Read greet.py", "", tally.StatusCompleted)}
-	prev := before.View(fixedNow)
+	prev := before.Session(fixedNow)
 	line := func(r tally.Record, prev *tally.Session) string {
 		var b strings.Builder
 		ch := index.Change{Kind: index.SessionUpdated, ID: r.ID, Record: r}

@@ -122,7 +122,7 @@ func (q sessionQuery) run(ctx context.Context, st tally.Store, now time.Time) ([
 	}
 	out := make([]tally.Session, 0, len(recs))
 	for i := range recs {
-		s := recs[i].View(now)
+		s := recs[i].Session(now)
 		if q.Active && s.Activity == tally.ActivityEnded {
 			continue
 		}

@@ -53,7 +53,7 @@ func runShow(ctx context.Context, o *showOptions) error {
 	if err != nil {
 		return err
 	}
-	s := rec.View(o.now())
+	s := rec.Session(o.now())
 	if o.JSON {
 		return writeJSON(o.env.Out, s)
 	}

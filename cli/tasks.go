@@ -78,7 +78,7 @@ func runTasks(ctx context.Context, o *tasksOptions) error {
 		return err
 	}
 	rec := l.Record()
-	s := rec.View(o.now())
+	s := rec.Session(o.now())
 	if o.JSON {
 		return writeJSON(o.env.Out, taskListJSON{Name: l.Name, Mode: l.Mode, Generation: l.Generation, Session: s})
 	}
@@ -97,7 +97,7 @@ func (o *tasksOptions) renderLists(lists []tasks.List) error {
 		out := make([]taskListJSON, 0, len(lists))
 		for _, l := range lists {
 			rec := l.Record()
-			out = append(out, taskListJSON{Name: l.Name, Mode: l.Mode, Generation: l.Generation, Session: rec.View(o.now())})
+			out = append(out, taskListJSON{Name: l.Name, Mode: l.Mode, Generation: l.Generation, Session: rec.Session(o.now())})
 		}
 		return writeJSON(o.env.Out, out)
 	}

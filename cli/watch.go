@@ -107,6 +107,6 @@ func (o *watchOptions) print(ch index.Change) error {
 		opts.Others = append(opts.Others, p)
 	}
 	o.projects[ch.Record.Project] = true
-	o.last[ch.ID] = ch.Record.View(now)
+	o.last[ch.ID] = ch.Record.Session(now)
 	return RenderChange(o.env.Out, ch, opts)
 }

@@ -290,7 +290,7 @@ func TestIndexer_Run_NewSessionAndSubAgentFilesAppear(t *testing.T) {
 	appendTo(t, filepath.Join(subDir, filepath.Base(sub[0])), data)
 	agent := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(sub[0]), "agent-"), ".jsonl")
 	rec := l.waitFor(sid, "the sub-agent's own list", func(r tally.Record) bool { return len(r.Lists[agent]) > 0 })
-	v := rec.View(time.Now())
+	v := rec.Session(time.Now())
 	if len(v.SubAgents) != 1 || v.SubAgents[0].ID != agent {
 		t.Fatalf("sub-agents = %+v", v.SubAgents)
 	}

@@ -250,7 +250,7 @@ func (s *Stream) lists(step *Step) {
 }
 
 func (s *Stream) todoList(key string, l *tally.List, sh *shownList) TodoList {
-	views := tally.View(sh.items)
+	views := tally.DeriveBlocked(sh.items)
 	p := tally.ProgressOf(views)
 	return TodoList{
 		Type:      TypeTodoList,

@@ -143,7 +143,7 @@ func (l *List) Items() []tally.ItemView {
 	for i := range l.Tasks {
 		items[i] = l.Tasks[i].Item
 	}
-	return tally.View(items)
+	return tally.DeriveBlocked(items)
 }
 
 // Task returns the live task id; a missing one is a *NotFoundError.

@@ -113,7 +113,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	}
 	out := sessionList{Sessions: make([]tally.Session, 0, min(len(recs), lq.limit)), LastEventID: strconv.FormatUint(at, 10), Now: now}
 	for i := range recs {
-		v := recs[i].View(now)
+		v := recs[i].Session(now)
 		if !lq.keep(&v) {
 			continue
 		}
@@ -131,7 +131,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, statusOf(err), err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, rec.View(s.o.Now()))
+	writeJSON(w, http.StatusOK, rec.Session(s.o.Now()))
 }
 
 // httpStatus is the one table from domain error codes to HTTP statuses.

@@ -175,7 +175,7 @@ func (h *hub) resync(ctx context.Context) {
 func (h *hub) apply(ch index.Change) {
 	switch ch.Kind {
 	case index.SessionUpdated:
-		v := ch.Record.View(h.o.Now())
+		v := ch.Record.Session(h.o.Now())
 		h.track(ch.Record, v.Activity)
 		h.emit(eventSessionUpdated, v)
 	case index.SessionRemoved:
@@ -200,7 +200,7 @@ func (h *hub) refresh() {
 		if tally.DeriveActivity(ls.rec.Signal, ls.rec.LastActivity, now) == ls.act {
 			continue
 		}
-		v := ls.rec.View(now)
+		v := ls.rec.Session(now)
 		h.track(ls.rec, v.Activity)
 		h.emit(eventSessionUpdated, v)
 	}

@@ -138,7 +138,7 @@ func (s *Server) snapshot(ctx context.Context, id uint64) ([]byte, error) {
 	}
 	d := snapshotData{Sessions: make([]tally.Session, 0, len(recs)), Now: now}
 	for i := range recs {
-		d.Sessions = append(d.Sessions, recs[i].View(now))
+		d.Sessions = append(d.Sessions, recs[i].Session(now))
 	}
 	data, err := json.Marshal(d)
 	if err != nil {

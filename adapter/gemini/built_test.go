@@ -8,8 +8,9 @@ import (
 	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
-// The built fixtures follow FORMATS.md §3 and chatRecordingService.ts:
-// message records, re-appended ids, $set, $rewindTo. Each step's expected
+// The built fixtures follow Gemini CLI's chat recording format, as its
+// chatRecordingService.ts writes it: message records, re-appended ids,
+// $set, $rewindTo. Each step's expected
 // list is what Gemini CLI's own loader would hold as the latest successful
 // write_todos after that line.
 
@@ -90,7 +91,7 @@ func TestChat_StatusesKept(t *testing.T) {
 	if items[1].Status != tally.StatusUnknown || items[1].RawStatus != "someday" {
 		t.Errorf("unknown word: status %v raw %q, want unknown/someday", items[1].Status, items[1].RawStatus)
 	}
-	p2 := tally.ProgressOf(tally.View(items))
+	p2 := tally.ProgressOf(tally.DeriveBlocked(items))
 	if p2.Blocked != 1 || p2.Done != 1 || p2.Total != 3 {
 		t.Errorf("progress %+v, want 1 of 3 done (cancelled not counted), 1 blocked", p2)
 	}
