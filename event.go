@@ -26,7 +26,8 @@ const (
 	EventMerge
 	// EventMeta carries session facts: Meta fields that are set overwrite.
 	EventMeta
-	// EventMarker is a progress marker found in message text (seed 04).
+	// EventMarker is a progress marker found in message text
+	// ("progress: T001.S1 done", see package marker).
 	EventMarker
 )
 
@@ -45,10 +46,12 @@ const (
 	SignalEnded
 )
 
-// ListRuntime is the list key of runtime progress: tool calls as the agent's
-// runtime reports them (ACP tool_call / tool_call_update), kept apart from
-// the model's own plan, as seed 05 says: it is a separate projection.
-const ListRuntime = "runtime"
+// RuntimeList is the list key of runtime progress: tool calls as the
+// agent's runtime reports them (ACP tool_call / tool_call_update). It is
+// kept apart from the model's own plan because it is another thing: what
+// the runtime ran, not what the model meant to do, and a long run of tool
+// calls must not push the plan out of sight.
+const RuntimeList = "runtime"
 
 // Event is what an adapter makes of a line. Adapters emit events; the fold
 // (FileState.Apply) is the only code that changes state.

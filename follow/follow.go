@@ -38,8 +38,6 @@ type Options struct {
 	Width, Height int
 }
 
-const runtimeList = tally.ListRuntime
-
 // texter is implemented by adapters that can say what assistant text a
 // line carries.
 type texter interface {
@@ -134,7 +132,7 @@ func (r *renderer) step(st normalize.Step, tx texter) {
 // offer applies the lifecycle (see the package doc) to a new version of
 // some list.
 func (r *renderer) offer(l *normalize.TodoList) {
-	if l.List == runtimeList && r.modelSeen {
+	if l.List == tally.RuntimeList && r.modelSeen {
 		return
 	}
 	if len(l.Items) == 0 {
@@ -143,7 +141,7 @@ func (r *renderer) offer(l *normalize.TodoList) {
 		}
 		return
 	}
-	if l.List != runtimeList {
+	if l.List != tally.RuntimeList {
 		r.modelSeen = true
 	}
 	r.show(l, nil)

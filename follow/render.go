@@ -99,7 +99,7 @@ func (r *renderer) header(l *normalize.TodoList, withProgress bool) string {
 	agent, _, _ := strings.Cut(l.AgentID, "/")
 	name := r.paint(termstyle.Fg(termstyle.AgentColor(tally.Agent(agent))), l.AgentID)
 	h := "📋 Plan (" + name + ")"
-	if l.List == runtimeList {
+	if l.List == tally.RuntimeList {
 		h = "🔧 Tool calls (" + name + ")"
 	}
 	if withProgress {

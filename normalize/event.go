@@ -53,7 +53,7 @@ type TodoList struct {
 
 	SessionID string `json:"sessionId,omitempty"`
 	// List is the list within the session: "" for the main agent, a
-	// sub-agent id, or "runtime" for tool calls (see acp.RuntimeList).
+	// sub-agent id, or tally.RuntimeList for tool calls.
 	List     string   `json:"list"`
 	Progress Progress `json:"progress"`
 	// Line is the 1-based input line that made this version of the list.

@@ -7,9 +7,6 @@ import (
 	"github.com/valyala/fastjson"
 )
 
-// RuntimeList is where tool calls go: tally.ListRuntime.
-const RuntimeList = tally.ListRuntime
-
 var (
 	_ tally.Adapter = (*Adapter)(nil)
 	_ tally.Sniffer = (*Adapter)(nil)

@@ -66,7 +66,7 @@ func TestDecoder_geminiCapture(t *testing.T) {
 		{"run_shell_command__run_shell_command_1795356417194_0", `python3 -c 'from greet import greet; print(greet("World"))'`, tally.StatusCompleted},
 		{"write_todos__write_todos_1795356417421_0", "Set 4 todo(s)", tally.StatusCompleted},
 	}
-	if got := listOf(st, RuntimeList); !reflect.DeepEqual(got, want) {
+	if got := listOf(st, tally.RuntimeList); !reflect.DeepEqual(got, want) {
 		t.Errorf("runtime list:\ngot  %+v\nwant %+v", got, want)
 	}
 	if st.Signal != tally.SignalWaiting {
@@ -93,7 +93,7 @@ func TestDecoder_specExamples(t *testing.T) {
 	// tool_call announces call_001 pending; the update moves it along and
 	// keeps the title it did not repeat.
 	wantRuntime := []shown{{"call_001", "Reading configuration file", tally.StatusInProgress}}
-	if got := listOf(st, RuntimeList); !reflect.DeepEqual(got, wantRuntime) {
+	if got := listOf(st, tally.RuntimeList); !reflect.DeepEqual(got, wantRuntime) {
 		t.Errorf("runtime:\ngot  %+v\nwant %+v", got, wantRuntime)
 	}
 }
@@ -126,7 +126,7 @@ func TestDecoder_rawInputTodosBecomeThePlan(t *testing.T) {
 	if got := listOf(st, ""); !reflect.DeepEqual(got, want) {
 		t.Errorf("main list %+v, want %+v", got, want)
 	}
-	if got := listOf(st, RuntimeList); len(got) != 1 || got[0].Status != tally.StatusFailed {
+	if got := listOf(st, tally.RuntimeList); len(got) != 1 || got[0].Status != tally.StatusFailed {
 		t.Errorf("runtime %+v, want one failed call", got)
 	}
 }

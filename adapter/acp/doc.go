@@ -4,16 +4,16 @@
 // file; it serves `tally normalize` and `tally follow`, which read a stream,
 // and recognises one (Sniff) by its "jsonrpc" envelope.
 //
-// What it promises (FORMATS.md §5, seed 05):
+// What it promises:
 //
 //   - A `plan` session/update is the agent's own list and a full replacement
 //     ("the client replaces the entire plan"): an EventSnapshot of the main
 //     list, entry content as the title, priority and status kept. A status
 //     ACP does not define is kept as the agent's word (StatusUnknown).
 //   - `tool_call` / `tool_call_update` are runtime progress — facts about
-//     tools the runtime ran, not work the model planned. Seed 05 says to
-//     project them separately, so they never enter the model's list: they
-//     go to the list named RuntimeList, one SourceTask item per toolCallId.
+//     tools the runtime ran, not work the model planned. They are a
+//     separate projection and never enter the model's list: they go to the
+//     list tally.RuntimeList, one SourceTask item per toolCallId.
 //     Each such update is emitted as a create (deduplicated by toolCallId, so
 //     a re-read line or a second announcement adds nothing) followed by an
 //     update carrying the fields the line states. ACP says an update may
@@ -28,7 +28,8 @@
 //     list, since some agents send no `plan` for it. The capture of Gemini
 //     CLI 0.61.0 over ACP carries no rawInput at all, so for it the list is
 //     not recoverable: only the runtime items "Set N todo(s)" show.
-//   - `agent_message_chunk` text is scanned for progress markers (seed 04).
+//   - `agent_message_chunk` text is scanned for progress markers
+//     ("progress: T001.S1 done", package marker).
 //     Chunks split text anywhere, so the unfinished last line is held (in
 //     State, bounded by MaxPendingText) until its newline arrives or the
 //     message ends — any line that is not another chunk.

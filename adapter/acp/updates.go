@@ -26,7 +26,8 @@ func plan(u *fastjson.Value, emit func(tally.Event)) error {
 }
 
 // item reads one list entry whose text is under key. An entry without text
-// is skipped, as seed 02 §9.1 says, rather than shown blank.
+// is skipped rather than shown blank: a row with nothing to read is no
+// step of a plan.
 func item(e *fastjson.Value, key string) (tally.Item, bool) {
 	title := string(e.GetStringBytes(key))
 	if title == "" {
@@ -53,8 +54,8 @@ func toolCall(u *fastjson.Value, emit func(tally.Event)) error {
 		st, raw := tally.StatusOf(string(s.GetStringBytes()))
 		p.Status, p.RawStatus = &st, raw
 	}
-	emit(tally.Event{Kind: tally.EventTaskCreate, List: RuntimeList, ToolUseID: id, Patch: p})
-	emit(tally.Event{Kind: tally.EventTaskUpdate, List: RuntimeList, Patch: p})
+	emit(tally.Event{Kind: tally.EventTaskCreate, List: tally.RuntimeList, ToolUseID: id, Patch: p})
+	emit(tally.Event{Kind: tally.EventTaskUpdate, List: tally.RuntimeList, Patch: p})
 	if todos := u.Get("rawInput", "todos"); todos != nil && todos.Type() == fastjson.TypeArray {
 		emit(tally.Event{Kind: tally.EventSnapshot, ToolUseID: id, Items: rawTodos(todos)})
 	}
