@@ -93,7 +93,6 @@ type Meta struct {
 	// TitleWeak marks a title guessed from the first prompt: a real title
 	// (ai-title, summary) replaces it, it never replaces a real one.
 	TitleWeak bool
-	At        time.Time
 	Signal    Signal
 }
 

@@ -57,12 +57,12 @@ func (d *Decoder) Recent(raw []byte, emit func(tally.Event)) bool {
 	case "user":
 		sig = tally.SignalWorking
 	default:
-		emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{At: at}})
+		emit(tally.Event{Kind: tally.EventMeta, At: at})
 		return false
 	}
 	if d.ended {
 		sig = tally.SignalEnded
 	}
-	emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{At: at, Signal: sig}})
+	emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Signal: sig}})
 	return true
 }

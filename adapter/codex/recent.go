@@ -24,7 +24,7 @@ func (d *decoder) Recent(line []byte, emit func(tally.Event)) bool {
 	}
 	sig := signalOf(top, item)
 	if !at.IsZero() || sig != tally.SignalNone {
-		emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{At: at, Signal: sig}})
+		emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Signal: sig}})
 	}
 	return sig != tally.SignalNone
 }

@@ -45,7 +45,7 @@ func (d *decoder) sessionMeta(p *fastjson.Value, at time.Time, emit func(tally.E
 	if t := stamp(p); !t.IsZero() {
 		at = t // when the session started, a little before the line was written
 	}
-	m := tally.Meta{Project: string(p.GetStringBytes("cwd")), At: at}
+	m := tally.Meta{Project: string(p.GetStringBytes("cwd"))}
 	if d.session == "" {
 		m.SessionID = id
 	}
@@ -141,7 +141,7 @@ func (d *decoder) title(item *fastjson.Value, at time.Time, emit func(tally.Even
 			continue
 		}
 		d.st.Titled = true
-		emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Title: t, TitleWeak: true, At: at}})
+		emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Title: t, TitleWeak: true}})
 		return
 	}
 }

@@ -44,7 +44,7 @@ func readMeta(v *fastjson.Value) (sessionMeta, error) {
 // are not the session's.
 func (d *Decoder) applyMeta(m sessionMeta) {
 	if d.info.List == "" && (m.sessionID != "" || !m.started.IsZero()) {
-		d.add(tally.Event{Kind: tally.EventMeta, At: m.started, Meta: tally.Meta{SessionID: m.sessionID, At: m.started}})
+		d.add(tally.Event{Kind: tally.EventMeta, At: m.started, Meta: tally.Meta{SessionID: m.sessionID}})
 	}
 	if d.info.List == "" && m.summary != "" {
 		d.st.HaveTitle = true

@@ -42,6 +42,6 @@ func (d *Decoder) Recent(line []byte, emit func(tally.Event)) bool {
 	if at.IsZero() {
 		return false
 	}
-	emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{At: at, Signal: sig}})
+	emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Signal: sig}})
 	return sig != tally.SignalNone
 }

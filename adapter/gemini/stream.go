@@ -38,7 +38,7 @@ func (d *Decoder) stream(v *fastjson.Value) error {
 			return err
 		}
 		if sid != "" && d.info.List == "" {
-			d.add(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{SessionID: sid, At: at}})
+			d.add(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{SessionID: sid}})
 		}
 	case streamMessage:
 		if d.st.HaveTitle || string(v.GetStringBytes("role")) != "user" {

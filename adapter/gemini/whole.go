@@ -40,7 +40,7 @@ func (d *Decoder) whole(doc []byte) error {
 		if msgs := v.GetArray("messages"); len(msgs) > 0 {
 			sig = chatSignal(msgs[len(msgs)-1])
 		}
-		d.add(tally.Event{Kind: tally.EventMeta, At: meta.updated, Meta: tally.Meta{At: meta.updated, Signal: sig}})
+		d.add(tally.Event{Kind: tally.EventMeta, At: meta.updated, Meta: tally.Meta{Signal: sig}})
 	}
 	return nil
 }
