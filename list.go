@@ -5,7 +5,8 @@ import "time"
 // List is the fold of one agent's todo events: the state of one list of one
 // (session, sub-agent). It holds both mechanisms Claude Code has — snapshot
 // todos and incremental tasks — because one agent can use both; surfaces
-// show them as one list, todos first (seed 01: "Display model: Unified list").
+// show them as one list, todos first, since a reader asks what the agent
+// is doing, not which tool it used to say so.
 //
 // The zero List is empty and ready. Apply is deterministic and idempotent:
 // applying the same event twice leaves the state as applying it once, so a
@@ -18,8 +19,9 @@ type List struct {
 	Applied map[string]struct{} `json:"applied,omitempty"`
 	// EarlyIDs holds task ids whose TaskCreate has not been seen (yet).
 	EarlyIDs map[string]string `json:"earlyIds,omitempty"`
-	// Orphans counts updates for tasks the list does not hold: ignored,
-	// as seed 01 says, and counted so they are not invisible.
+	// Orphans counts updates for tasks the list does not hold: ignored
+	// (there is nothing to update, and inventing a task would show work
+	// nobody created), and counted so they are not invisible.
 	Orphans   int       `json:"orphans,omitempty"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
@@ -50,6 +52,9 @@ func (l *List) Items() []Item {
 // Len is the number of items.
 func (l *List) Len() int { return len(l.Todos) + len(l.Tasks) }
 
+// eventKeyPrefix keys Applied by the kind of list event. The kinds after
+// EventMerge (EventMeta, EventMarker) are facts of the session, which
+// FileState.Apply folds; a List ignores them.
 var eventKeyPrefix = [...]string{
 	EventSnapshot:   "s:",
 	EventTaskCreate: "c:",
@@ -57,14 +62,13 @@ var eventKeyPrefix = [...]string{
 	EventTaskUpdate: "u:",
 	EventTaskResync: "r:",
 	EventMerge:      "m:",
-	EventMeta:       "",
-	EventMarker:     "k:",
 }
 
 // Apply folds one event into the list. It reports whether the list changed
-// in a way a reader would see, and false for events already applied.
+// in a way a reader would see, and false for events already applied or
+// that are not about a list.
 func (l *List) Apply(ev Event) bool {
-	if ev.Kind == 0 || int(ev.Kind) >= len(eventKeyPrefix) || ev.Kind == EventMeta || ev.Kind == EventMarker {
+	if ev.Kind == 0 || int(ev.Kind) >= len(eventKeyPrefix) {
 		return false
 	}
 	if ev.ToolUseID != "" {
@@ -96,7 +100,6 @@ func (l *List) Apply(ev Event) bool {
 	case EventMerge:
 		l.merge(ev.Items)
 		return true
-	case EventMeta, EventMarker:
 	}
 	return false
 }
@@ -124,7 +127,8 @@ func (l *List) task(id string) *Task {
 	return nil
 }
 
-// create appends a pending task. "Tasks always start as pending" (seed 01).
+// create appends a task. It is pending unless the create itself states a
+// status: a task nobody started has not started.
 func (l *List) create(ev Event) bool {
 	t := Task{Item: Item{Status: StatusPending, Source: SourceTask}, ToolUseID: ev.ToolUseID}
 	p := ev.Patch
@@ -195,8 +199,9 @@ func (l *List) update(p TaskPatch) bool {
 		return false
 	}
 	if p.Deleted {
-		// "Deleted tasks are removed, not mapped to Completed" (seed 01),
-		// and, as Claude Code does, dropped from other tasks' blockers.
+		// A deleted task is removed, not shown as completed: the work was
+		// dropped, not done. As Claude Code does, its id is also dropped
+		// from the other tasks' blockers.
 		for i := range l.Tasks {
 			if l.Tasks[i].ID == p.ID {
 				l.Tasks = append(l.Tasks[:i], l.Tasks[i+1:]...)
@@ -232,8 +237,9 @@ func patchFields(it *Item, p TaskPatch) {
 	}
 }
 
-// link records dependencies both ways: "each task holds Blocks and
-// BlockedBy (bidirectional)" (seed 03). Blockers only grow.
+// link records dependencies both ways: each task holds Blocks and
+// BlockedBy, so either side can be shown without searching the list.
+// Blockers only grow.
 func (l *List) link(id string, blocks, blockedBy []string) {
 	t := l.task(id)
 	if t == nil {
