@@ -13,12 +13,13 @@ import (
 	"sync/atomic"
 )
 
-// Broker is safe for concurrent use.
+// Broker is safe for concurrent use. It has no Close: subscribers stop
+// with their own context and end their subscription themselves, so a
+// broker lives as long as its publisher and is then dropped.
 type Broker[T any] struct {
 	mu      sync.RWMutex
 	subs    map[*sub[T]]struct{}
 	dropped atomic.Int64
-	closed  bool
 }
 
 type sub[T any] struct {
@@ -48,20 +49,14 @@ func (s *Subscription[T]) Close() { s.cancel() }
 func (b *Broker[T]) Subscribe(buf int) *Subscription[T] {
 	s := &sub[T]{ch: make(chan T, max(buf, 1))}
 	b.mu.Lock()
-	if b.closed {
-		close(s.ch)
-	} else {
-		b.subs[s] = struct{}{}
-	}
+	b.subs[s] = struct{}{}
 	b.mu.Unlock()
 	var once sync.Once
 	return &Subscription[T]{C: s.ch, s: s, cancel: func() {
 		once.Do(func() {
 			b.mu.Lock()
-			if _, ok := b.subs[s]; ok {
-				delete(b.subs, s)
-				close(s.ch)
-			}
+			delete(b.subs, s)
+			close(s.ch)
 			b.mu.Unlock()
 		})
 	}}
@@ -89,18 +84,4 @@ func (b *Broker[T]) Len() int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	return len(b.subs)
-}
-
-// Close closes every subscription; later subscriptions start closed.
-func (b *Broker[T]) Close() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return
-	}
-	b.closed = true
-	for s := range b.subs {
-		close(s.ch)
-		delete(b.subs, s)
-	}
 }

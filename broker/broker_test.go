@@ -35,9 +35,10 @@ func TestBroker_SlowSubscriberDoesNotDelayOthers(t *testing.T) {
 	}
 }
 
-func TestBroker_CloseEndsSubscriptions(t *testing.T) {
+func TestSubscription_CloseEndsOnlyItsOwn(t *testing.T) {
 	b := New[string]()
 	s := b.Subscribe(4)
+	other := b.Subscribe(4)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -46,11 +47,11 @@ func TestBroker_CloseEndsSubscriptions(t *testing.T) {
 		}
 	}()
 	b.Publish("x")
-	b.Close()
-	wg.Wait()
-	s.Close() // after Close: no panic, no double close
-	if _, ok := <-b.Subscribe(1).C; ok {
-		t.Error("subscription made after Close is open")
+	s.Close()
+	wg.Wait() // the reader's range ended: C was closed
+	b.Publish("y")
+	if got := []string{<-other.C, <-other.C}; got[0] != "x" || got[1] != "y" {
+		t.Errorf("the other subscriber got %v, want [x y]", got)
 	}
 }
 

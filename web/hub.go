@@ -100,16 +100,11 @@ func (h *hub) run(ctx context.Context) error {
 	}
 	tick := time.NewTicker(h.o.Refresh)
 	defer tick.Stop()
-	changes := h.sub.C
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case ch, ok := <-changes:
-			if !ok {
-				changes = nil // the indexer's broker closed: serve what is known
-				continue
-			}
+		case ch := <-h.sub.C: // closed only by run's own deferred Close
 			h.apply(ch)
 			if d := h.sub.Dropped(); d > h.seen {
 				h.seen = d
@@ -152,12 +147,8 @@ func (h *hub) seed(ctx context.Context) error {
 func (h *hub) resync(ctx context.Context) {
 	for drained := false; !drained; {
 		select {
-		case ch, ok := <-h.sub.C:
-			if ok {
-				h.apply(ch)
-			} else {
-				drained = true
-			}
+		case ch := <-h.sub.C:
+			h.apply(ch)
 		default:
 			drained = true
 		}
