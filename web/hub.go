@@ -168,10 +168,10 @@ func (h *hub) apply(ch index.Change) {
 	case index.SessionUpdated:
 		v := ch.Record.Session(h.o.Now())
 		h.track(ch.Record, v.Activity)
-		h.emit(eventSessionUpdated, v)
+		h.emit(ch.Kind.String(), v)
 	case index.SessionRemoved:
 		delete(h.live, ch.ID)
-		h.emit(eventSessionRemoved, removed{ID: ch.ID})
+		h.emit(ch.Kind.String(), removed{ID: ch.ID})
 	}
 }
 
@@ -193,13 +193,13 @@ func (h *hub) refresh() {
 		}
 		v := ls.rec.Session(now)
 		h.track(ls.rec, v.Activity)
-		h.emit(eventSessionUpdated, v)
+		h.emit(index.SessionUpdated.String(), v)
 	}
 }
 
 // emit encodes one event, keeps it for replay and offers it to every
 // client without waiting.
-func (h *hub) emit(kind eventKind, payload any) {
+func (h *hub) emit(kind string, payload any) {
 	data, err := json.Marshal(payload)
 	if err != nil {
 		h.stats.encodeErrors.Add(1)
