@@ -6,9 +6,8 @@ import (
 )
 
 // Store keeps what the indexer folded: every file's state with its offset,
-// and every session's Record. Implementations: store/sqlite (embedded, the
-// default) and, for teams, store/postgres. store/storetest is the suite
-// every implementation passes.
+// and every session's Record. store/sqlite (embedded) implements it;
+// store/storetest is the suite every implementation passes.
 type Store interface {
 	// FileMarks returns what the indexer keeps in memory of every saved
 	// file: enough to tell whether it changed, not what it folded to.
