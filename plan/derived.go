@@ -1,0 +1,94 @@
+package plan
+
+import "time"
+
+// facts are what the ledger says about each task, gathered once per Load.
+type facts struct {
+	started   map[string]time.Time // the last task_activated
+	completed map[string]time.Time // the last task_completed
+	blocked   map[string]Entry     // the last step_blocked since the task was last activated
+	promoted  map[string]bool
+	quick     int
+}
+
+func factsOf(ledger []Entry) facts {
+	f := facts{started: map[string]time.Time{}, completed: map[string]time.Time{},
+		blocked: map[string]Entry{}, promoted: map[string]bool{}}
+	for _, e := range ledger {
+		switch e.Type {
+		case EntryTaskActive:
+			f.started[e.Task] = e.At
+			delete(f.blocked, e.Task)
+		case EntryTaskDone:
+			f.completed[e.Task] = e.At
+		case EntryStepBlocked:
+			f.blocked[e.Task] = e
+		case EntryTaskPromoted:
+			f.promoted[e.Task] = true
+		case EntryQuickTask:
+			f.quick++
+		}
+	}
+	return f
+}
+
+func (p *Plan) facts() facts {
+	if p.known == nil {
+		f := factsOf(p.Ledger)
+		p.known = &f
+	}
+	return *p.known
+}
+
+// Progress is how many tasks are complete, of how many usable tasks.
+func (p *Plan) Progress() (done, total int) {
+	for _, t := range p.Tasks {
+		if t.Status == TaskComplete {
+			done++
+		}
+	}
+	return done, len(p.Tasks)
+}
+
+// Started is when task id was last activated; zero if the ledger does not
+// say.
+func (p *Plan) Started(id string) time.Time { return p.facts().started[id] }
+
+// Completed is when task id's last step was done; zero if the ledger does
+// not say.
+func (p *Plan) Completed(id string) time.Time { return p.facts().completed[id] }
+
+// Promoted tells whether task id began as a quick task.
+func (p *Plan) Promoted(id string) bool { return p.facts().promoted[id] }
+
+// QuickTasks counts the quick tasks the ledger records.
+func (p *Plan) QuickTasks() int { return p.facts().quick }
+
+// Blocked is the blocked notice that holds for task id: the last one
+// given since the task was activated, while its step is not complete.
+// A blocked step needs no "unblock": completing it ends the notice.
+func (p *Plan) Blocked(id string) (Entry, bool) {
+	e, ok := p.facts().blocked[id]
+	if !ok {
+		return Entry{}, false
+	}
+	t := p.Task(id)
+	if t == nil || t.Status == TaskComplete {
+		return Entry{}, false
+	}
+	if s := t.Step(e.Step); s == nil || s.Status == StepComplete {
+		return Entry{}, false
+	}
+	return e, true
+}
+
+// ScopeNow is the scope as views show it: the original count from
+// scope.yaml (the current count when there is none yet), and the count
+// of task folders there are now.
+func (p *Plan) ScopeNow() Scope {
+	s := Scope{Original: len(p.Folders), Current: len(p.Folders)}
+	if p.HasScope {
+		s.Original = p.Scope.Original
+	}
+	return s
+}

@@ -1,0 +1,46 @@
+// Package plan keeps a project's durable plan: the task files agents write
+// beside the code, and the progress markers Tally applies to them so that
+// the agent only has to say "progress: T001.S1 done".
+//
+// A plan folder (docs/por by default; a parameter, per project) holds
+//
+//	T001-slug/task.yaml   one task: id, name, goal, status and 2–8 steps
+//	scope.yaml            original and current task counts (Tally's)
+//	ledger.jsonl          what happened, one JSON entry a line (Tally's)
+//	.tally.lock           the lock writers take turns on
+//
+// What it promises:
+//
+//   - Validation finds every problem of a file, each with its file and line
+//     ("T003-x/task.yaml:12: step id "S" must be S<number>, like S1"), and
+//     never panics, whatever the bytes. A task with problems is left out of
+//     the plan and a marker naming it is rejected with the first problem.
+//   - Only what agents plan and the statuses are stored. The current step,
+//     X/Y, percentages, when a task started or completed and whether it is
+//     blocked are computed from the files and the ledger.
+//   - Tally's edits change status words and nothing else: comments, blank
+//     lines, quoting and key order stay. (A status key the agent left out is
+//     added by rewriting the YAML tree, which keeps comments and key order
+//     but not blank lines.) An edit that would not read back as intended is
+//     not written.
+//   - Every file but the ledger is replaced atomically by one function
+//     (temporary file in the same folder, fsync, rename, fsync of the
+//     folder): a crash leaves the old file or the new, never a mix. The
+//     ledger is append-only, synced after each append; a line cut short by
+//     a crash is ignored when read and the next append starts a fresh line.
+//   - Writers take turns on an flock of .tally.lock, in one process or
+//     many, so two agents' markers never lose each other's changes and the
+//     ledger is in the order they were applied.
+//   - Markers are applied by a pure rule table (Decide), in order, once:
+//     each carries a key (session, byte offset of its log line, index in
+//     the message); a key the ledger holds is not judged again, and a
+//     marker older than the newest one the plan has taken is skipped, so
+//     reading old history never rewinds a plan. Rejected and skipped
+//     markers are recorded with their reason.
+//   - scope.yaml is created with the first plan and kept equal to the
+//     number of task folders; each change is a scope_change entry.
+//
+// The text views (RenderSummary, RenderTask, RenderTimeline, PanelLine,
+// …) are pure functions of a loaded Plan, so the command line, the
+// terminal UI and the board say the same thing.
+package plan

@@ -1,0 +1,228 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+// The layout of a plan folder.
+const (
+	// DefaultDir is where a project keeps its plan, relative to the
+	// project's root.
+	DefaultDir = "docs/por"
+	TaskFile   = "task.yaml"
+	ScopeFile  = "scope.yaml"
+	LedgerFile = "ledger.jsonl"
+	// LockFile is the empty file writers lock to take turns.
+	LockFile = ".tally.lock"
+)
+
+// taskDirPattern is a task folder's name: the task id, then an optional
+// "-slug".
+var taskDirPattern = regexp.MustCompile(`^T(\d{3})(-.+)?$`)
+
+// Folder is one project's plan folder.
+type Folder struct {
+	Dir string
+	// Now is the clock for entries that no marker dates (scope changes)
+	// and for markers given without a time; nil means time.Now.
+	Now func() time.Time
+}
+
+func (f Folder) now() time.Time {
+	if f.Now != nil {
+		return f.Now()
+	}
+	return time.Now()
+}
+
+// Plan is a plan folder as read at one moment: what the files say. What
+// is derived from them (progress, current steps, what is blocked, when a
+// task started) is computed by its methods.
+type Plan struct {
+	Dir   string
+	Tasks []*Task // the valid tasks, by id
+	// Invalid says, by task id, why a task folder cannot be used: its
+	// task.yaml has problems, or two folders claim the id.
+	Invalid map[string]string
+	// Folders are the task folders holding a task.yaml, valid or not:
+	// what the scope counts.
+	Folders []string
+	// Scope is scope.yaml; HasScope is false when there is none yet.
+	Scope    Scope
+	HasScope bool
+	Ledger   []Entry
+	// Problems lists everything wrong in the folder, by file and line.
+	Problems Problems
+
+	scopeSrc *scopeSource
+	known    *facts
+}
+
+// Load reads the plan folder. A folder with problems still loads: its
+// problems are in Plan.Problems. The error is for a folder that cannot be
+// read at all (not found when it does not exist).
+func (f Folder) Load() (*Plan, error) {
+	fi, err := os.Stat(f.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, tally.Errorf(tally.CodeNotFound, "read plan", "no plan folder %s", f.Dir)
+	}
+	if err != nil {
+		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read plan", Err: err}
+	}
+	if !fi.IsDir() {
+		return nil, tally.Errorf(tally.CodeInvalid, "read plan", "%s is not a folder", f.Dir)
+	}
+	p := &Plan{Dir: f.Dir, Invalid: map[string]string{}}
+	if err := p.readTasks(); err != nil {
+		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read plan", Err: err}
+	}
+	if err := p.readScope(); err != nil {
+		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read plan", Err: err}
+	}
+	ledger, probs, err := readLedger(filepath.Join(f.Dir, LedgerFile), LedgerFile)
+	if err != nil {
+		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read ledger", Err: err}
+	}
+	p.Ledger = ledger
+	p.Problems = append(p.Problems, probs...)
+	p.Problems.sorted()
+	return p, nil
+}
+
+func (p *Plan) readTasks() error {
+	des, err := os.ReadDir(p.Dir)
+	if err != nil {
+		return err
+	}
+	byID := map[string][]string{}
+	for _, de := range des {
+		m := taskDirPattern.FindStringSubmatch(de.Name())
+		if m == nil || !de.IsDir() {
+			continue
+		}
+		name := de.Name() + "/" + TaskFile
+		data, err := readFile(filepath.Join(p.Dir, de.Name(), TaskFile))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		p.Folders = append(p.Folders, de.Name())
+		id := "T" + m[1]
+		byID[id] = append(byID[id], de.Name())
+		if err != nil {
+			p.invalid(id, Problems{{Path: name, Msg: err.Error()}})
+			continue
+		}
+		t, err := Parse(name, data)
+		if err != nil {
+			p.invalid(id, err.(Problems))
+			continue
+		}
+		if t.ID != id {
+			p.invalid(id, Problems{{Path: name, Line: t.src.lineOf("id"), Msg: fmt.Sprintf("task id %q does not match its folder %s", t.ID, de.Name())}})
+			continue
+		}
+		t.Dir = de.Name()
+		p.Tasks = append(p.Tasks, t)
+	}
+	for id, dirs := range byID {
+		if len(dirs) < 2 {
+			continue
+		}
+		p.Tasks = slices.DeleteFunc(p.Tasks, func(t *Task) bool { return t.ID == id })
+		for _, d := range dirs {
+			p.invalid(id, Problems{{Path: d + "/" + TaskFile, Msg: fmt.Sprintf("duplicate task id %s (folders %v)", id, dirs)}})
+		}
+	}
+	slices.SortFunc(p.Tasks, func(a, b *Task) int { return strings.Compare(a.ID, b.ID) })
+	return nil
+}
+
+// invalid records why task id cannot be used: its first problem.
+func (p *Plan) invalid(id string, probs Problems) {
+	p.Problems = append(p.Problems, probs...)
+	if _, seen := p.Invalid[id]; !seen && len(probs) > 0 {
+		p.Invalid[id] = probs[0].String()
+	}
+}
+
+func (p *Plan) readScope() error {
+	data, err := readFile(filepath.Join(p.Dir, ScopeFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	s, src, err := parseScope(ScopeFile, data)
+	if err != nil {
+		p.Problems = append(p.Problems, err.(Problems)...)
+		return nil
+	}
+	p.Scope, p.HasScope, p.scopeSrc = s, true, src
+	return nil
+}
+
+// readFile reads a plan file, refusing one larger than MaxFileSize.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("the file has more than the %d bytes a plan file may have", MaxFileSize)
+	}
+	return data, nil
+}
+
+// Task returns the valid task with id, or nil.
+func (p *Plan) Task(id string) *Task {
+	i, ok := slices.BinarySearchFunc(p.Tasks, id, func(t *Task, id string) int { return strings.Compare(t.ID, id) })
+	if !ok {
+		return nil
+	}
+	return p.Tasks[i]
+}
+
+// NextID is the id a new task gets: one more than the highest task
+// folder's number, T001 in an empty folder.
+func (f Folder) NextID() (string, error) {
+	des, err := os.ReadDir(f.Dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	high := 0
+	for _, de := range des {
+		if m := taskDirPattern.FindStringSubmatch(de.Name()); m != nil && de.IsDir() {
+			n, _ := strconv.Atoi(m[1])
+			high = max(high, n)
+		}
+	}
+	if high >= 999 {
+		return "", tally.Errorf(tally.CodeConflict, "number task", "%s already has T999: task ids have three digits", f.Dir)
+	}
+	return TaskID(high + 1), nil
+}
+
+// lineOf is the line of a top-level key's value, 0 if it has none.
+func (s *source) lineOf(key string) int {
+	if v := mappingValue(s.root, key); v != nil {
+		return v.Line
+	}
+	return 0
+}
