@@ -1,0 +1,70 @@
+package plan
+
+import "time"
+
+// Report is a plan as --json prints it and other programs read it: the
+// files' contents with what is computed from them.
+type Report struct {
+	Dir        string       `json:"dir"`
+	Progress   Progress     `json:"progress"`
+	Scope      Scope        `json:"scope"`
+	QuickTasks int          `json:"quick_tasks"`
+	Panel      string       `json:"panel"`
+	Tasks      []TaskReport `json:"tasks"`
+	Problems   Problems     `json:"problems,omitempty"`
+}
+
+// Progress is X of Y done.
+type Progress struct {
+	Done    int `json:"done"`
+	Total   int `json:"total"`
+	Percent int `json:"percent"`
+}
+
+// TaskReport is a task with what is computed for it.
+type TaskReport struct {
+	*Task
+	Progress  Progress   `json:"progress"`
+	Current   string     `json:"current,omitempty"`
+	Started   *time.Time `json:"started,omitempty"`
+	Completed *time.Time `json:"completed,omitempty"`
+	Blocked   *Blocked   `json:"blocked,omitempty"`
+	Promoted  bool       `json:"promoted,omitempty"`
+}
+
+// Blocked is a blocked notice in force.
+type Blocked struct {
+	Step   string    `json:"step"`
+	Reason string    `json:"reason,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+// ReportOf is the report of the whole plan.
+func ReportOf(p *Plan) Report {
+	done, total := p.Progress()
+	r := Report{Dir: p.Dir, Progress: Progress{done, total, Percent(done, total)}, Scope: p.ScopeNow(),
+		QuickTasks: p.QuickTasks(), Panel: PanelLine(p), Tasks: []TaskReport{}, Problems: p.Problems}
+	for _, t := range p.Tasks {
+		r.Tasks = append(r.Tasks, TaskReportOf(p, t))
+	}
+	return r
+}
+
+// TaskReportOf is the report of one task of p.
+func TaskReportOf(p *Plan, t *Task) TaskReport {
+	done, total := t.Progress()
+	r := TaskReport{Task: t, Progress: Progress{done, total, Percent(done, total)}, Promoted: p.Promoted(t.ID)}
+	if cur := t.Current(); cur != nil {
+		r.Current = cur.ID
+	}
+	if s := p.Started(t.ID); !s.IsZero() {
+		r.Started = &s
+	}
+	if c := p.Completed(t.ID); !c.IsZero() {
+		r.Completed = &c
+	}
+	if e, ok := p.Blocked(t.ID); ok {
+		r.Blocked = &Blocked{Step: e.Step, Reason: e.Reason, At: e.At}
+	}
+	return r
+}
