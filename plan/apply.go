@@ -1,0 +1,468 @@
+package plan
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/tallyhq/tally"
+)
+
+// Marker is a progress marker to apply and where it came from.
+type Marker struct {
+	tally.Marker
+	// Key identifies this marker wherever it is read from (see Key): a
+	// marker whose key the ledger holds is not judged again. Empty means
+	// the marker has no identity and is judged every time it is given.
+	Key string
+	// At is when the agent wrote the marker; zero means now (taken while
+	// the folder is locked, so such markers are never stale).
+	At time.Time
+	// By names who wrote it: the session id.
+	By string
+}
+
+// Key is a marker's identity: the session, the byte offset of the log line
+// that holds the message, and the marker's index within the message.
+func Key(session string, offset int64, index int) string {
+	return session + ":" + strconv.FormatInt(offset, 10) + ":" + strconv.Itoa(index)
+}
+
+// Text is the marker as an agent writes it.
+func Text(m tally.Marker) string {
+	s := "progress: " + m.Task
+	if m.Step != "" {
+		s += "." + m.Step
+	}
+	s += " " + m.Verb
+	if m.Reason != "" {
+		s += ": " + m.Reason
+	}
+	return s
+}
+
+// Outcome is what became of one marker, with the ledger entries written
+// for it (none for a duplicate).
+type Outcome struct {
+	Marker  Marker  `json:"-"`
+	Text    string  `json:"marker"`
+	Verdict Verdict `json:"verdict"`
+	Reason  string  `json:"reason,omitempty"`
+	Entries []Entry `json:"entries,omitempty"`
+}
+
+// Apply applies markers to the plan, in order, as one writer: under the
+// folder's lock it reads the plan, judges each marker against the plan as
+// the markers before it left it, writes the task files that changed (each
+// atomically), keeps scope.yaml current and appends the ledger entries.
+//
+// A marker is judged once: one whose key the ledger holds is a Duplicate
+// and leaves no entry; one older than the newest marker the ledger has
+// taken is Skipped (history read late must not rewind the plan); every
+// other one is Applied, Unchanged or Rejected by the rules (see Decide),
+// and each of those verdicts is written to the ledger with the key.
+//
+// Task files are written before the ledger: a crash between the two
+// leaves the change made and its entry missing, and the marker, read
+// again, is rejected as already done; the plan is never rewound or
+// advanced twice.
+func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
+	unlock, err := f.lockExisting()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	p, err := f.Load()
+	if err != nil {
+		return nil, err
+	}
+	now := f.now()
+	s := StateOf(p)
+	seen := map[string]bool{}
+	var newest time.Time
+	for _, e := range p.Ledger {
+		if e.Key != "" {
+			seen[e.Key] = true
+			if e.At.After(newest) {
+				newest = e.At
+			}
+		}
+	}
+	outs := make([]Outcome, len(markers))
+	var (
+		entries  []Entry
+		changed  []string
+		promoted = map[string]bool{}
+		earliest = now
+	)
+	for i, m := range markers {
+		o := &outs[i]
+		o.Marker, o.Text = m, Text(m.Marker)
+		if m.Key != "" && seen[m.Key] {
+			o.Verdict, o.Reason = Duplicate, "already judged"
+			continue
+		}
+		at := m.At
+		if at.IsZero() {
+			at = now
+		}
+		earliest = minTime(earliest, at)
+		var d Decision
+		if at.Before(newest) {
+			d = Decision{Verdict: Skipped, Reason: fmt.Sprintf("older than the newest marker the plan has taken (%s)", newest.UTC().Format(time.RFC3339))}
+		} else {
+			d = Decide(s, m.Marker)
+		}
+		o.Verdict, o.Reason = d.Verdict, d.Reason
+		switch d.Verdict {
+		case Applied:
+			s.Apply(d)
+			for _, c := range d.Changes {
+				if !slices.Contains(changed, c.Task) {
+					changed = append(changed, c.Task)
+				}
+			}
+			for _, e := range d.Entries {
+				if e.Type == EntryTaskPromoted {
+					promoted[e.Task] = true
+				}
+			}
+		case Rejected:
+			d.Entries = []Entry{{Type: EntryRejected, Task: m.Task, Step: m.Step, Reason: d.Reason, Marker: o.Text}}
+		case Skipped:
+			d.Entries = []Entry{{Type: EntrySkipped, Task: m.Task, Step: m.Step, Reason: d.Reason, Marker: o.Text}}
+		case Unchanged:
+			d.Entries = []Entry{{Type: EntryUnchanged, Task: m.Task, Step: m.Step, Reason: d.Reason, Marker: o.Text}}
+		}
+		for _, e := range d.Entries {
+			e.At, e.Key, e.By = at, m.Key, m.By
+			o.Entries = append(o.Entries, e)
+		}
+		entries = append(entries, o.Entries...)
+		if m.Key != "" {
+			seen[m.Key] = true
+		}
+		if at.After(newest) {
+			newest = at
+		}
+	}
+	for _, id := range changed {
+		t := p.Task(id)
+		ts := s.task(id)
+		t.Status = ts.Status
+		for i := range t.Steps {
+			t.Steps[i].Status = ts.Steps[i].Status
+		}
+		if err := f.writeTask(t); err != nil {
+			return nil, err
+		}
+	}
+	// The plan was there no later than the first marker that used it, so
+	// scope entries found now are dated then.
+	scope, err := f.keepScope(p, earliest, promoted)
+	if err != nil {
+		return nil, err
+	}
+	if err := appendLedger(filepath.Join(f.Dir, LedgerFile), append(scope, entries...)); err != nil {
+		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "write ledger", Err: err}
+	}
+	return outs, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// Sync brings scope.yaml and the ledger up to date with the task folders
+// there are: a first plan creates scope.yaml and a plan_created entry;
+// folders that appear or go away change the current count and write a
+// scope_change entry. It returns the entries written.
+func (f Folder) Sync() ([]Entry, error) {
+	unlock, err := f.lockExisting()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	p, err := f.Load()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := f.keepScope(p, f.now(), nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := appendLedger(filepath.Join(f.Dir, LedgerFile), entries); err != nil {
+		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "write ledger", Err: err}
+	}
+	return entries, nil
+}
+
+// lockExisting locks the folder, which must exist, and clears what a
+// crashed writer left.
+func (f Folder) lockExisting() (func(), error) {
+	if fi, err := os.Stat(f.Dir); err != nil || !fi.IsDir() {
+		return nil, tally.Errorf(tally.CodeNotFound, "open plan", "no plan folder %s", f.Dir)
+	}
+	unlock, err := lock(f.Dir)
+	if err != nil {
+		return nil, err
+	}
+	removeTemps(f.Dir)
+	return unlock, nil
+}
+
+func (f Folder) writeTask(t *Task) error {
+	data, err := t.render()
+	if err != nil {
+		return &tally.Error{Code: tally.CodeConflict, Op: "write " + t.fileName(), Err: err}
+	}
+	if err := writeAtomic(filepath.Join(f.Dir, t.Dir, TaskFile), data); err != nil {
+		return &tally.Error{Code: tally.CodeUnavailable, Op: "write " + t.fileName(), Err: err}
+	}
+	src, err := Parse(t.fileName(), data)
+	if err == nil {
+		t.src = src.src
+	}
+	return nil
+}
+
+// keepScope compares the task folders with the ones the ledger knows,
+// writes scope.yaml if it is missing or out of date, and returns the
+// ledger entries that say what changed, dated at. Folders of tasks
+// promoted in this batch are counted as promotions, not as planned.
+func (f Folder) keepScope(p *Plan, at time.Time, promoted map[string]bool) ([]Entry, error) {
+	present := slices.Sorted(slices.Values(p.Folders))
+	known, hasKnown := knownFolders(p.Ledger)
+	var entries []Entry
+	next := p.Scope
+	switch {
+	case len(present) == 0 && !p.HasScope && !hasKnown:
+		return nil, nil
+	case !hasKnown && !p.HasScope:
+		var planned, promo []string
+		for _, d := range present {
+			if promoted[d[:4]] {
+				promo = append(promo, d)
+			} else {
+				planned = append(planned, d)
+			}
+		}
+		if len(planned) > 0 {
+			entries = append(entries, Entry{Type: EntryPlanCreated, At: at, Total: len(planned), Tasks: planned})
+		}
+		if len(promo) > 0 {
+			entries = append(entries, Entry{Type: EntryScopeChange, At: at, From: len(planned), To: len(present), Added: promo, Reason: "promoted from a quick task"})
+		}
+		next = Scope{Original: len(planned), Current: len(present)}
+	case !hasKnown:
+		if p.Scope.Current != len(present) {
+			entries = append(entries, Entry{Type: EntryScopeChange, At: at, From: p.Scope.Current, To: len(present), Tasks: present,
+				Reason: "task folders counted again: the ledger had no list of them"})
+		}
+		next.Current = len(present)
+	default:
+		added, removed := diff(present, known), diff(known, present)
+		var promo, other []string
+		for _, d := range added {
+			if promoted[d[:4]] {
+				promo = append(promo, d)
+			} else {
+				other = append(other, d)
+			}
+		}
+		count := len(known)
+		if len(promo) > 0 {
+			entries = append(entries, Entry{Type: EntryScopeChange, At: at, From: count, To: count + len(promo), Added: promo, Reason: "promoted from a quick task"})
+			count += len(promo)
+		}
+		if len(other) > 0 || len(removed) > 0 {
+			entries = append(entries, Entry{Type: EntryScopeChange, At: at, From: count, To: len(present), Added: other, Removed: removed, Reason: "task folders changed"})
+		}
+		if !p.HasScope {
+			next.Original = originalCount(p.Ledger)
+		}
+		next.Current = len(present)
+	}
+	if p.HasScope && next == p.Scope {
+		return entries, nil
+	}
+	if err := writeAtomic(filepath.Join(f.Dir, ScopeFile), next.render(p.scopeSrc)); err != nil {
+		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "write " + ScopeFile, Err: err}
+	}
+	p.Scope, p.HasScope = next, true
+	return entries, nil
+}
+
+// knownFolders replays the ledger's scope entries: the task folders the
+// plan had after the last of them.
+func knownFolders(ledger []Entry) ([]string, bool) {
+	var (
+		known []string
+		ok    bool
+	)
+	for _, e := range ledger {
+		switch {
+		case e.Type == EntryPlanCreated:
+			known, ok = slices.Clone(e.Tasks), true
+		case e.Type == EntryScopeChange && e.Tasks != nil:
+			known, ok = slices.Clone(e.Tasks), true
+		case e.Type == EntryScopeChange:
+			known = append(diff(known, e.Removed), diff(e.Added, known)...)
+			ok = true
+		}
+	}
+	slices.Sort(known)
+	return known, ok
+}
+
+// originalCount is the task count the ledger says the plan was made with.
+func originalCount(ledger []Entry) int {
+	for _, e := range ledger {
+		if e.Type == EntryPlanCreated {
+			return e.Total
+		}
+	}
+	return 0
+}
+
+// diff is a minus b.
+func diff(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// NewTask is a task to create: its name, goal and steps.
+type NewTask struct {
+	Name  string
+	Goal  string
+	Steps []NewStep
+}
+
+// NewStep is a step to create: its name and what "done" means for it.
+type NewStep struct{ Name, Done string }
+
+// Create adds a task to the plan folder (creating the folder if need be):
+// it takes the next id, writes T###-slug/task.yaml atomically with every
+// status at its start (planned, pending), and keeps the scope current,
+// all under the folder's lock so two creators never take the same id.
+func (f Folder) Create(n NewTask) (*Task, error) {
+	t := &Task{ID: "T001", Name: strings.TrimSpace(n.Name), Goal: strings.TrimSpace(n.Goal), Status: TaskPlanned}
+	for i, s := range n.Steps {
+		t.Steps = append(t.Steps, Step{ID: "S" + strconv.Itoa(i+1), Name: strings.TrimSpace(s.Name), Done: strings.TrimSpace(s.Done), Status: StepPending})
+	}
+	if err := t.checkNew(); err != nil {
+		return nil, err
+	}
+	if err := mkdirAll(f.Dir); err != nil {
+		return nil, err
+	}
+	unlock, err := f.lockExisting()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if t.ID, err = f.NextID(); err != nil {
+		return nil, err
+	}
+	t.Dir = t.ID
+	if slug := Slug(t.Name); slug != "" {
+		t.Dir += "-" + slug
+	}
+	if err := mkdirAll(filepath.Join(f.Dir, t.Dir)); err != nil {
+		return nil, err
+	}
+	if err := f.writeTask(t); err != nil {
+		return nil, err
+	}
+	p, err := f.Load()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := f.keepScope(p, f.now(), nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := appendLedger(filepath.Join(f.Dir, LedgerFile), entries); err != nil {
+		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "write ledger", Err: err}
+	}
+	return t, nil
+}
+
+// Slug is a task folder's name after its id: the name in lower case,
+// words joined by '-', at most 40 bytes, cut at a word.
+func Slug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if isSlugRune(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		} else {
+			dash = true
+		}
+	}
+	s := b.String()
+	for len(s) > 40 {
+		i := strings.LastIndexByte(s[:40], '-')
+		if i <= 0 {
+			s = strings.ToValidUTF8(s[:40], "")
+			break
+		}
+		s = s[:i]
+	}
+	return s
+}
+
+func isSlugRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func mkdirAll(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return &tally.Error{Code: tally.CodeUnavailable, Op: "create plan folder", Err: err}
+	}
+	return nil
+}
+
+// checkNew says, in the words of the command that asked, what a new task
+// lacks; then checks that its file would be valid.
+func (t *Task) checkNew() error {
+	invalid := func(format string, args ...any) error {
+		return tally.Errorf(tally.CodeInvalid, "new task", format, args...)
+	}
+	switch {
+	case t.Name == "":
+		return invalid("a task needs a name")
+	case t.Goal == "":
+		return invalid("a task needs a goal: what done looks like")
+	case len(t.Steps) < MinSteps || len(t.Steps) > MaxSteps:
+		return invalid("a task has %d to %d steps, not %d", MinSteps, MaxSteps, len(t.Steps))
+	}
+	for _, s := range t.Steps {
+		if s.Name == "" || s.Done == "" {
+			return invalid("step %s needs a name and what done means for it", s.ID)
+		}
+	}
+	data, err := newTaskFile(t)
+	if err == nil {
+		_, err = Parse(TaskFile, data)
+	}
+	if err != nil {
+		return &tally.Error{Code: tally.CodeInvalid, Op: "new task", Err: err}
+	}
+	return nil
+}

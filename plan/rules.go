@@ -1,0 +1,331 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/marker"
+)
+
+// State is what the marker rules look at: every usable task's status and
+// its steps' statuses, by task id; why the other task folders cannot be
+// used; which tasks were promoted from quick tasks.
+type State struct {
+	Tasks    []TaskState
+	Invalid  map[string]string
+	Promoted map[string]bool
+}
+
+// TaskState is a task as the rules see it.
+type TaskState struct {
+	ID     string
+	Status TaskStatus
+	Steps  []StepState
+}
+
+// StepState is a step as the rules see it.
+type StepState struct {
+	ID     string
+	Status StepStatus
+}
+
+// StateOf is the rules' view of a loaded plan.
+func StateOf(p *Plan) *State {
+	s := &State{Invalid: p.Invalid, Promoted: map[string]bool{}}
+	for _, t := range p.Tasks {
+		ts := TaskState{ID: t.ID, Status: t.Status}
+		for _, st := range t.Steps {
+			ts.Steps = append(ts.Steps, StepState{ID: st.ID, Status: st.Status})
+		}
+		s.Tasks = append(s.Tasks, ts)
+	}
+	for _, e := range p.Ledger {
+		if e.Type == EntryTaskPromoted {
+			s.Promoted[e.Task] = true
+		}
+	}
+	return s
+}
+
+// Verdict is what became of a marker.
+type Verdict uint8
+
+const (
+	// Applied: the plan changed, or a notice (blocked, promoted) was
+	// recorded.
+	Applied Verdict = iota + 1
+	// Unchanged: the plan already says what the marker says.
+	Unchanged
+	// Rejected: the marker names no usable task or step, or would move
+	// the plan backwards; nothing changed.
+	Rejected
+	// Skipped: the marker is older than the newest marker the plan has
+	// taken, so applying it could rewind the plan.
+	Skipped
+	// Duplicate: a marker with this key was already judged.
+	Duplicate
+)
+
+var verdictNames = [...]string{Applied: "applied", Unchanged: "unchanged", Rejected: "rejected", Skipped: "skipped", Duplicate: "duplicate"}
+
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) && verdictNames[v] != "" {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("verdict(%d)", uint8(v))
+}
+
+// MarshalText makes a verdict its word in JSON.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// Change sets one status: the task's when Step is empty, else the step's.
+type Change struct {
+	Task       string
+	Step       string
+	TaskStatus TaskStatus
+	StepStatus StepStatus
+}
+
+// Decision is the rules' answer to one marker: the changes to make and
+// the ledger entries to write (undated: the caller dates and keys them),
+// or why nothing changes.
+type Decision struct {
+	Verdict Verdict
+	Reason  string
+	Changes []Change
+	Entries []Entry
+}
+
+// rule decides one verb. t is the named task; step is the named step, nil
+// when the marker names none.
+type rule func(s *State, t *TaskState, step *StepState, m tally.Marker) Decision
+
+// rules is the marker rule table, one row per verb.
+var rules = map[marker.Verb]rule{
+	marker.VerbStart:    ruleStart,
+	marker.VerbDone:     ruleDone,
+	marker.VerbBlocked:  ruleBlocked,
+	marker.VerbPromoted: rulePromoted,
+}
+
+// Decide says what marker m does to the plan in s. It is pure: s is only
+// read; the caller applies the decision with State.Apply.
+func Decide(s *State, m tally.Marker) Decision {
+	verb, ok := marker.ParseVerb(m.Verb)
+	if !ok {
+		return reject("%q is not an action: use start, done, blocked or promoted", m.Verb)
+	}
+	t := s.task(m.Task)
+	if t == nil {
+		if why, bad := s.Invalid[m.Task]; bad {
+			return reject("%s cannot be used: %s", m.Task, why)
+		}
+		return reject("no task %s in the plan", m.Task)
+	}
+	var step *StepState
+	if m.Step != "" {
+		if step = t.step(m.Step); step == nil {
+			return reject("%s has no step %s", m.Task, m.Step)
+		}
+	}
+	return rules[verb](s, t, step, m)
+}
+
+// ruleStart: a planned task becomes active and its first step not yet
+// complete becomes in progress. Naming a step starts that step, which
+// must be the task's current one.
+func ruleStart(_ *State, t *TaskState, step *StepState, _ tally.Marker) Decision {
+	if t.Status == TaskComplete {
+		return reject("%s is already complete", t.ID)
+	}
+	if step != nil {
+		cur := t.current()
+		switch {
+		case step.Status == StepComplete:
+			return reject("%s.%s is already complete", t.ID, step.ID)
+		case step != cur:
+			return reject("%s.%s is not the current step (%s is)", t.ID, step.ID, cur.ID)
+		case step.Status == StepInProgress && t.Status == TaskActive:
+			return unchanged("%s.%s is already in progress", t.ID, step.ID)
+		}
+	}
+	if t.Status == TaskActive {
+		if cur := t.current(); cur != nil && cur.Status == StepPending {
+			return Decision{Verdict: Applied,
+				Changes: []Change{{Task: t.ID, Step: cur.ID, StepStatus: StepInProgress}},
+				Entries: []Entry{{Type: EntryStepStarted, Task: t.ID, Step: cur.ID}}}
+		}
+		return unchanged("%s is already active", t.ID)
+	}
+	if t.current() == nil {
+		return reject("every step of %s is already complete", t.ID)
+	}
+	d := Decision{Verdict: Applied}
+	d.activate(t)
+	return d
+}
+
+// ruleDone: the step becomes complete and the task's next step in
+// progress; the last step completes the task and activates the next
+// planned task (by id), or, when no task is left, completes the plan. A
+// step of a planned task may be done: the task becomes active first.
+func ruleDone(s *State, t *TaskState, step *StepState, _ tally.Marker) Decision {
+	switch {
+	case step == nil:
+		return reject("done names a step: progress: %s.S1 done", t.ID)
+	case step.Status == StepComplete:
+		return reject("%s.%s is already complete", t.ID, step.ID)
+	case t.Status == TaskComplete:
+		return reject("%s is already complete", t.ID)
+	}
+	d := Decision{Verdict: Applied}
+	if t.Status == TaskPlanned {
+		d.Changes = append(d.Changes, Change{Task: t.ID, TaskStatus: TaskActive})
+		d.Entries = append(d.Entries, Entry{Type: EntryTaskActive, Task: t.ID})
+	}
+	d.Changes = append(d.Changes, Change{Task: t.ID, Step: step.ID, StepStatus: StepComplete})
+	var next *StepState
+	done := 0
+	for i := range t.Steps {
+		st := &t.Steps[i]
+		switch {
+		case st == step || st.Status == StepComplete:
+			done++
+		case next == nil:
+			next = st
+		}
+	}
+	if next != nil {
+		if next.Status == StepPending {
+			d.Changes = append(d.Changes, Change{Task: t.ID, Step: next.ID, StepStatus: StepInProgress})
+		}
+		d.Entries = append(d.Entries, Entry{Type: EntryStepDone, Task: t.ID, Step: step.ID})
+		return d
+	}
+	d.Changes = append(d.Changes, Change{Task: t.ID, TaskStatus: TaskComplete})
+	d.Entries = append(d.Entries, Entry{Type: EntryTaskDone, Task: t.ID, Step: step.ID, Done: done, Total: len(t.Steps)})
+	if nt := s.nextPlanned(t.ID); nt != nil {
+		d.activate(nt)
+		return d
+	}
+	if n, all := s.completeWith(t.ID); all {
+		d.Entries = append(d.Entries, Entry{Type: EntryAllDone, Done: n, Total: n})
+	}
+	return d
+}
+
+// ruleBlocked records a notice: the step stays as it is (in progress)
+// until a done marker completes it. Without a step, the task's current
+// step is meant.
+func ruleBlocked(_ *State, t *TaskState, step *StepState, m tally.Marker) Decision {
+	if step == nil {
+		if step = t.current(); step == nil {
+			return reject("%s is already complete", t.ID)
+		}
+	}
+	if step.Status == StepComplete {
+		return reject("%s.%s is already complete", t.ID, step.ID)
+	}
+	return Decision{Verdict: Applied, Entries: []Entry{{Type: EntryStepBlocked, Task: t.ID, Step: step.ID, Reason: m.Reason}}}
+}
+
+// rulePromoted records that a quick task became this planned task. Its
+// statuses are what the agent wrote (work already done stays done); the
+// scope counts it from when its folder appeared.
+func rulePromoted(s *State, t *TaskState, step *StepState, _ tally.Marker) Decision {
+	if step != nil {
+		return reject("promoted names a task, not a step: progress: %s promoted", t.ID)
+	}
+	if s.Promoted[t.ID] {
+		return unchanged("%s was already promoted", t.ID)
+	}
+	return Decision{Verdict: Applied, Entries: []Entry{{Type: EntryTaskPromoted, Task: t.ID, Reason: "from a quick task"}}}
+}
+
+func reject(format string, args ...any) Decision {
+	return Decision{Verdict: Rejected, Reason: fmt.Sprintf(format, args...)}
+}
+
+func unchanged(format string, args ...any) Decision {
+	return Decision{Verdict: Unchanged, Reason: fmt.Sprintf(format, args...)}
+}
+
+// activate makes t active and its current step in progress.
+func (d *Decision) activate(t *TaskState) {
+	d.Changes = append(d.Changes, Change{Task: t.ID, TaskStatus: TaskActive})
+	if cur := t.current(); cur != nil && cur.Status == StepPending {
+		d.Changes = append(d.Changes, Change{Task: t.ID, Step: cur.ID, StepStatus: StepInProgress})
+	}
+	d.Entries = append(d.Entries, Entry{Type: EntryTaskActive, Task: t.ID})
+}
+
+// Apply makes a decision's changes and notes its promotions.
+func (s *State) Apply(d Decision) {
+	for _, c := range d.Changes {
+		t := s.task(c.Task)
+		if t == nil {
+			continue
+		}
+		if c.Step == "" {
+			t.Status = c.TaskStatus
+		} else if st := t.step(c.Step); st != nil {
+			st.Status = c.StepStatus
+		}
+	}
+	for _, e := range d.Entries {
+		if e.Type == EntryTaskPromoted {
+			s.Promoted[e.Task] = true
+		}
+	}
+}
+
+func (s *State) task(id string) *TaskState {
+	for i := range s.Tasks {
+		if s.Tasks[i].ID == id {
+			return &s.Tasks[i]
+		}
+	}
+	return nil
+}
+
+// nextPlanned is the first planned task by id, other than except.
+func (s *State) nextPlanned(except string) *TaskState {
+	for i := range s.Tasks {
+		if t := &s.Tasks[i]; t.ID != except && t.Status == TaskPlanned {
+			return t
+		}
+	}
+	return nil
+}
+
+// completeWith tells whether completing task id completes the plan: every
+// other task complete and no task folder unusable. n counts the tasks.
+func (s *State) completeWith(id string) (n int, all bool) {
+	if len(s.Invalid) > 0 {
+		return 0, false
+	}
+	for _, t := range s.Tasks {
+		if t.ID != id && t.Status != TaskComplete {
+			return 0, false
+		}
+	}
+	return len(s.Tasks), true
+}
+
+func (t *TaskState) step(id string) *StepState {
+	for i := range t.Steps {
+		if t.Steps[i].ID == id {
+			return &t.Steps[i]
+		}
+	}
+	return nil
+}
+
+func (t *TaskState) current() *StepState {
+	for i := range t.Steps {
+		if t.Steps[i].Status != StepComplete {
+			return &t.Steps[i]
+		}
+	}
+	return nil
+}
