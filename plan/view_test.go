@@ -1,0 +1,290 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+// golden compares got with testdata/name.golden.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// at is a time on the seed's example days, January 2024.
+func at(day, hour, minute int) time.Time {
+	return time.Date(2024, 1, day, hour, minute, 0, 0, time.UTC)
+}
+
+// seedStep is a step of the seed's example plan.
+type seedStep struct{ name, done string }
+
+// writeSeedTask writes a planned task with the given steps.
+func writeSeedTask(t *testing.T, dir, folder, name, goal string, steps ...seedStep) {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "id: %s\nname: %s\ngoal: %s\nstatus: planned\n\nsteps:\n", folder[:4], name, goal)
+	for i, s := range steps {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "  - id: S%d\n    name: %s\n    done: %s\n    status: pending\n", i+1, s.name, s.done)
+	}
+	writeTaskFile(t, dir, folder, b.String())
+}
+
+// plainSteps are k steps named "Step 1", "Step 2", ….
+func plainSteps(k int) []seedStep {
+	var s []seedStep
+	for i := 1; i <= k; i++ {
+		s = append(s, seedStep{fmt.Sprintf("Step %d", i), fmt.Sprintf("Step %d checked", i)})
+	}
+	return s
+}
+
+// seedPlan is the seed's /task example, built the way it would happen:
+// five task files, then an agent's markers applied at the times given,
+// and three quick tasks in the ledger. T001 ran Jan 15 13:30–16:00, T002
+// was activated when T001 completed and completed Jan 16 14:30, T003 was
+// activated then and is at S2.
+func seedPlan(t *testing.T) Folder {
+	t.Helper()
+	f := newFolder(t)
+	writeSeedTask(t, f.Dir, "T001-oauth", "OAuth Setup", "Users can sign in with Google and GitHub", plainSteps(4)...)
+	writeSeedTask(t, f.Dir, "T002-login", "Login Page", "Users can log in and out", plainSteps(3)...)
+	writeSeedTask(t, f.Dir, "T003-dashboard", "Dashboard", "Users can view their activity history and stats",
+		seedStep{"Design API endpoints", "API spec documented in docs/api/dashboard.md"},
+		seedStep{"Implement backend endpoints", "All endpoints return correct data, tests pass"},
+		seedStep{"Build frontend components", "Dashboard page renders with real data"},
+		seedStep{"Integration testing", "E2E tests pass for all flows"})
+	writeSeedTask(t, f.Dir, "T004-profile", "User Profile", "Users can edit their profile", plainSteps(3)...)
+	writeSeedTask(t, f.Dir, "T005-notifications", "Notifications", "Users get notified of activity", plainSteps(2)...)
+	script := []struct {
+		at   time.Time
+		text string
+	}{
+		{at(15, 13, 30), "progress: T001 start"},
+		{at(15, 14, 10), "progress: T001.S1 done"},
+		{at(15, 14, 50), "progress: T001.S2 done\nprogress: T001.S3 done"},
+		{at(15, 16, 0), "progress: T001.S4 done"},
+		{at(16, 11, 0), "progress: T002.S1 done"},
+		{at(16, 13, 20), "progress: T002.S2 done"},
+		{at(16, 14, 30), "progress: T002.S3 done"},
+		{at(16, 15, 40), "progress: T003.S1 done"},
+	}
+	for i, s := range script {
+		apply(t, f, markers("7c1e2a90", int64(i*1000), s.at, s.text))
+	}
+	quick := `{"type":"quick_task","at":"2024-01-15T17:00:00Z","description":"Fix typo in README","by":"7c1e2a90"}
+{"type":"quick_task","at":"2024-01-16T09:10:00Z","description":"Bump the lint config","by":"7c1e2a90"}
+{"type":"quick_task","at":"2024-01-16T09:30:00Z","description":"Document the env vars","by":"7c1e2a90"}
+`
+	appendFile(t, filepath.Join(f.Dir, LedgerFile), quick)
+	return f
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	lf, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	if _, err := lf.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// seedNow is when the seed's views are looked at: T003 has run 2h 15m.
+var seedNow = at(16, 16, 45)
+
+func seedOptions() ViewOptions { return ViewOptions{Now: seedNow, Location: time.UTC} }
+
+func render(t *testing.T, fn func(*bytes.Buffer) error) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := fn(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestViews_seedExample(t *testing.T) {
+	p := load(t, seedPlan(t))
+	o := seedOptions()
+	golden(t, "task", render(t, func(b *bytes.Buffer) error { return RenderSummary(b, p, o) }))
+	golden(t, "task_T003", render(t, func(b *bytes.Buffer) error { return RenderTask(b, p, "T003", o) }))
+	golden(t, "task_T001", render(t, func(b *bytes.Buffer) error { return RenderTask(b, p, "T001", o) }))
+	golden(t, "task_T004", render(t, func(b *bytes.Buffer) error { return RenderTask(b, p, "T004", o) }))
+	golden(t, "task_done", render(t, func(b *bytes.Buffer) error { return RenderDone(b, p, o) }))
+	golden(t, "task_active", render(t, func(b *bytes.Buffer) error { return RenderActive(b, p, o) }))
+	golden(t, "task_blocked_none", render(t, func(b *bytes.Buffer) error { return RenderBlocked(b, p, o) }))
+	j, err := json.MarshalIndent(ReportOf(p), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "task_json", strings.ReplaceAll(string(j), p.Dir, "docs/por")+"\n")
+}
+
+func TestViews_blocked(t *testing.T) {
+	f := seedPlan(t)
+	apply(t, f, markers("7c1e2a90", 99000, at(16, 16, 10), "Need a key.\n\nprogress: T003.S2 blocked: waiting for API key"))
+	p := load(t, f)
+	o := seedOptions()
+	golden(t, "task_blocked", render(t, func(b *bytes.Buffer) error { return RenderBlocked(b, p, o) })+
+		"\n"+render(t, func(b *bytes.Buffer) error { return RenderSummary(b, p, o) })+
+		"\n"+render(t, func(b *bytes.Buffer) error { return RenderTask(b, p, "T003", o) }))
+}
+
+// The seed's large project: five tasks done, one active, six planned.
+// The summary folds the done ones, shows the active one and the next
+// three planned, and counts the rest.
+func TestViews_largePlanWithLimit(t *testing.T) {
+	f := newFolder(t)
+	names := []struct {
+		name  string
+		steps int
+	}{{"OAuth", 2}, {"Login", 2}, {"Dashboard", 2}, {"Profile", 2}, {"Notifications", 2},
+		{"Payment Integration", 4}, {"Email Service", 3}, {"Admin Panel", 5}, {"API Rate Limiting", 3},
+		{"Analytics", 4}, {"Export", 2}, {"Backup", 3}}
+	for i, n := range names {
+		writeSeedTask(t, f.Dir, fmt.Sprintf("T%03d-%s", i+1, Slug(n.name)), n.name, n.name+" works", plainSteps(n.steps)...)
+	}
+	var text strings.Builder
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&text, "progress: T%03d.S1 done\nprogress: T%03d.S2 done\n", i, i)
+	}
+	text.WriteString("progress: T006.S1 done\nprogress: T006.S2 done\n")
+	apply(t, f, markers("s", 0, at(16, 9, 0), text.String()))
+	p := load(t, f)
+	o := seedOptions()
+	o.Limit = DefaultLimit
+	golden(t, "task_limit", render(t, func(b *bytes.Buffer) error { return RenderSummary(b, p, o) }))
+}
+
+// The seed's "Timeline Events", from an agent's markers and the plan's
+// files as they changed, with a blocked step, a rejected marker and a
+// scope change on the way.
+func TestTimeline_seedEvents(t *testing.T) {
+	f := newFolder(t)
+	writeSeedTask(t, f.Dir, "T001-oauth", "OAuth Setup", "g", plainSteps(4)...)
+	for i, name := range []string{"login", "dashboard", "profile", "notifications"} {
+		writeSeedTask(t, f.Dir, fmt.Sprintf("T%03d-%s", i+2, name), name, "g", plainSteps(2)...)
+	}
+	clock := at(16, 10, 5)
+	f.Now = func() time.Time { return clock }
+	if _, err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	step := func(h, m int, text string) {
+		clock = at(16, h, m)
+		apply(t, f, markers("s", int64(h*100+m), clock, text))
+	}
+	step(10, 5, "progress: T001 start")
+	step(10, 45, "progress: T001.S1 done")
+	step(11, 0, "progress: T001.S2 done")
+	step(11, 10, "progress: T001.S3 blocked: waiting for API key")
+	step(11, 20, "progress: T001.S3 done")
+	step(11, 30, "progress: T001.S4 done")
+	appendFile(t, filepath.Join(f.Dir, LedgerFile), `{"type":"quick_task","at":"2024-01-16T14:00:00Z","description":"Fix typo in README"}`+"\n")
+	step(15, 0, "progress: T002.S1 done\nprogress: T002.S2 done\nprogress: T009 start")
+	clock = at(16, 16, 0)
+	writeSeedTask(t, f.Dir, "T006-mfa", "MFA", "g", plainSteps(2)...)
+	if _, err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	var rest strings.Builder
+	for _, id := range []string{"T003", "T004", "T005", "T006"} {
+		fmt.Fprintf(&rest, "progress: %s.S1 done\nprogress: %s.S2 done\n", id, id)
+	}
+	step(18, 30, rest.String())
+	p := load(t, f)
+	golden(t, "timeline", render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p, seedOptions()) }))
+}
+
+func TestTimeline_spanningDaysHasDateLines(t *testing.T) {
+	p := load(t, seedPlan(t))
+	out := render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p, seedOptions()) })
+	if !strings.HasPrefix(out, "Mon Jan 15, 2024\n[13:30] ≡ Plan created: 5 tasks\n") || !strings.Contains(out, "\n\nTue Jan 16, 2024\n") {
+		t.Fatalf("timeline:\n%s", out)
+	}
+}
+
+// The collapsed Task Panel line in each of the seed's situations.
+func TestPanelLine(t *testing.T) {
+	tests := []struct {
+		name, want string
+		setup      func(t *testing.T) Folder
+	}{
+		{"no tasks", "No tasks", func(t *testing.T) Folder { return newFolder(t) }},
+		{"planning: tasks written, none started", "Planning…", func(t *testing.T) Folder { return newFolder(t, "T001-a:2", "T002-b:2") }},
+		{"execution", "2/5 → T003 [S2]", func(t *testing.T) Folder { return seedPlan(t) }},
+		{"blocked", "2/5 ⚠ T003 BLOCKED", func(t *testing.T) Folder {
+			f := seedPlan(t)
+			apply(t, f, markers("s", 0, at(16, 16, 10), "progress: T003.S2 blocked: waiting"))
+			return f
+		}},
+		{"all complete", "✓ 2/2 Complete", func(t *testing.T) Folder {
+			f := newFolder(t, "T001-a:2", "T002-b:2")
+			apply(t, f, markers("s", 0, t0, "progress: T001.S1 done\nprogress: T001.S2 done\nprogress: T002.S1 done\nprogress: T002.S2 done"))
+			return f
+		}},
+		{"two active tasks", "0/2 → T001 [S1] +1", func(t *testing.T) Folder {
+			f := newFolder(t, "T001-a:2", "T002-b:2")
+			apply(t, f, markers("s", 0, t0, "progress: T001 start\nprogress: T002 start"))
+			return f
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := PanelLine(load(t, tt.setup(t))); got != tt.want {
+				t.Fatalf("PanelLine = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := PanelLine(nil); got != "No tasks" {
+		t.Fatalf("no plan folder: %q", got)
+	}
+}
+
+func TestProtocolIn(t *testing.T) {
+	got := ProtocolIn("plans/")
+	if strings.Contains(got, "docs/por") || strings.Count(got, "`plans/T###-slug/task.yaml`") != 2 {
+		t.Fatalf("protocol for plans/:\n%s", got)
+	}
+	if !strings.HasPrefix(Protocol, "## Task Management Protocol\n") || !strings.Contains(Protocol, "progress: T001.S2 blocked: reason") {
+		t.Fatal("the protocol block lost its heading or its markers")
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		30 * time.Second: "<1m", 45 * time.Minute: "45m", 135 * time.Minute: "2h 15m", 76 * time.Hour: "3d 4h",
+	} {
+		if got := Duration(d); got != want {
+			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
