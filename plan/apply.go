@@ -164,7 +164,7 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 	}
 	// The plan was there no later than the first marker that used it, so
 	// scope entries found now are dated then.
-	scope, err := f.keepScope(p, earliest, promoted)
+	scope, err := f.keepScope(p, earliest, promoted, true)
 	if err != nil {
 		return nil, err
 	}
@@ -182,9 +182,9 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // Sync brings scope.yaml and the ledger up to date with the task folders
-// there are: a first plan creates scope.yaml and a plan_created entry;
-// folders that appear or go away change the current count and write a
-// scope_change entry. It returns the entries written.
+// there are, once the plan has been made (see keepScope): folders that
+// appear or go away change the current count and write a scope_change
+// entry. It returns the entries written.
 func (f Folder) Sync() ([]Entry, error) {
 	unlock, err := f.lockExisting()
 	if err != nil {
@@ -195,7 +195,7 @@ func (f Folder) Sync() ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := f.keepScope(p, f.now(), nil)
+	entries, err := f.keepScope(p, f.now(), nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -238,13 +238,18 @@ func (f Folder) writeTask(t *Task) error {
 // writes scope.yaml if it is missing or out of date, and returns the
 // ledger entries that say what changed, dated at. Folders of tasks
 // promoted in this batch are counted as promotions, not as planned.
-func (f Folder) keepScope(p *Plan, at time.Time, promoted map[string]bool) ([]Entry, error) {
+//
+// The plan is made — scope.yaml created with original = current = the
+// task count, and a plan_created entry — when execution begins: the first
+// marker applied (begin). Until then agents (or tally task new) are still
+// writing the plan, one file at a time, and every task counts as planned.
+func (f Folder) keepScope(p *Plan, at time.Time, promoted map[string]bool, begin bool) ([]Entry, error) {
 	present := slices.Sorted(slices.Values(p.Folders))
 	known, hasKnown := knownFolders(p.Ledger)
 	var entries []Entry
 	next := p.Scope
 	switch {
-	case len(present) == 0 && !p.HasScope && !hasKnown:
+	case len(present) == 0 && !p.HasScope && !hasKnown, !begin && !p.HasScope && !hasKnown:
 		return nil, nil
 	case !hasKnown && !p.HasScope:
 		var planned, promo []string
@@ -356,8 +361,9 @@ type NewStep struct{ Name, Done string }
 
 // Create adds a task to the plan folder (creating the folder if need be):
 // it takes the next id, writes T###-slug/task.yaml atomically with every
-// status at its start (planned, pending), and keeps the scope current,
-// all under the folder's lock so two creators never take the same id.
+// status at its start (planned, pending), and keeps the scope current
+// once the plan is under way, all under the folder's lock so two creators
+// never take the same id.
 func (f Folder) Create(n NewTask) (*Task, error) {
 	t := &Task{ID: "T001", Name: strings.TrimSpace(n.Name), Goal: strings.TrimSpace(n.Goal), Status: TaskPlanned}
 	for i, s := range n.Steps {
@@ -391,7 +397,7 @@ func (f Folder) Create(n NewTask) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := f.keepScope(p, f.now(), nil)
+	entries, err := f.keepScope(p, f.now(), nil, false)
 	if err != nil {
 		return nil, err
 	}

@@ -298,13 +298,16 @@ func TestApply_removesWhatACrashedWriterLeft(t *testing.T) {
 // the ledger says what changed.
 func TestScope_followsTheTaskFolders(t *testing.T) {
 	f := newFolder(t, "T001-oauth:4", "T002-login:3")
-	entries, err := f.Sync()
-	if err != nil {
-		t.Fatal(err)
+	if entries, err := f.Sync(); err != nil || len(entries) != 0 {
+		t.Fatalf("while planning: %v %+v", err, entries)
 	}
-	if len(entries) != 1 || entries[0].Type != EntryPlanCreated || entries[0].Total != 2 ||
-		!reflect.DeepEqual(entries[0].Tasks, []string{"T001-oauth", "T002-login"}) {
-		t.Fatalf("first sync: %+v", entries)
+	if _, err := os.Stat(filepath.Join(f.Dir, ScopeFile)); !os.IsNotExist(err) {
+		t.Fatalf("scope.yaml before execution: %v", err)
+	}
+	apply(t, f, markers("s", 0, t0, "progress: T001 start"))
+	p := load(t, f)
+	if e := p.Ledger[0]; e.Type != EntryPlanCreated || e.Total != 2 || !reflect.DeepEqual(e.Tasks, []string{"T001-oauth", "T002-login"}) {
+		t.Fatalf("first marker: %+v", p.Ledger)
 	}
 	scopePath := filepath.Join(f.Dir, ScopeFile)
 	if got := readString(t, scopePath); got != scopeHeader+"original: 2\ncurrent: 2\n" {
@@ -316,7 +319,7 @@ func TestScope_followsTheTaskFolders(t *testing.T) {
 	// The user adds a comment; Tally keeps it when it updates the counts.
 	os.WriteFile(scopePath, []byte("# ours\noriginal: 2   # set once\ncurrent: 2\n"), 0o644)
 	writeTaskFile(t, f.Dir, "T003-mfa", taskYAML("T003", "mfa", 2))
-	entries, _ = f.Sync()
+	entries, _ := f.Sync()
 	if len(entries) != 1 || entries[0].Type != EntryScopeChange || entries[0].From != 2 || entries[0].To != 3 ||
 		!reflect.DeepEqual(entries[0].Added, []string{"T003-mfa"}) {
 		t.Fatalf("added: %+v", entries)
@@ -341,7 +344,7 @@ func TestScope_followsTheTaskFolders(t *testing.T) {
 // sends "promoted"; the scope counts one more task, as a promotion.
 func TestScope_promotedQuickTaskAddsOne(t *testing.T) {
 	f := newFolder(t, "T001-oauth:2", "T002-login:2")
-	f.Sync()
+	apply(t, f, markers("s", -1, t0, "progress: T001 start"))
 	writeTaskFile(t, f.Dir, "T003-fix-login", strings.Replace(taskYAML("T003", "fix-login", 3), "status: planned", "status: active", 1))
 	outs := apply(t, f, markers("s", 0, t0.Add(time.Hour), "The login bug is bigger than it looked.\n\nprogress: T003 promoted"))
 	if outs[0].Verdict != Applied {
@@ -352,8 +355,8 @@ func TestScope_promotedQuickTaskAddsOne(t *testing.T) {
 		t.Fatalf("scope %+v promoted %v", p.Scope, p.Promoted("T003"))
 	}
 	got := ledgerTypes(p)
-	if got != "plan_created, scope_change, task_promoted T003" || p.Ledger[1].Reason != "promoted from a quick task" {
-		t.Fatalf("ledger: %s (%q)", got, p.Ledger[1].Reason)
+	if got != "plan_created, task_activated T001, scope_change, task_promoted T003" || p.Ledger[2].Reason != "promoted from a quick task" {
+		t.Fatalf("ledger: %s (%q)", got, p.Ledger[2].Reason)
 	}
 	if verdicts(apply(t, f, markers("s", 10, t0.Add(2*time.Hour), "progress: T003 promoted"))) != "unchanged" {
 		t.Fatal("a second promotion was applied")
@@ -415,8 +418,8 @@ func TestCreate_numbersOnFromTheHighestFolder(t *testing.T) {
 	if got := p.Task("T008"); got == nil || got.Steps[1].Done != "The form saves" || got.Status != TaskPlanned {
 		t.Fatalf("read back %+v", got)
 	}
-	if p.Scope != (Scope{Original: 3, Current: 3}) {
-		t.Fatalf("scope %+v", p.Scope)
+	if p.HasScope || p.ScopeNow() != (Scope{Original: 3, Current: 3}) {
+		t.Fatalf("while planning, the scope is counted, not stored: %+v", p.Scope)
 	}
 	if _, err := f.Create(NewTask{Name: "x", Goal: "y", Steps: []NewStep{{"one", "done"}}}); tally.ErrorCode(err) != tally.CodeInvalid ||
 		err.Error() != "new task: a task has 2 to 8 steps, not 1" {

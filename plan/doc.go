@@ -37,8 +37,10 @@
 //     marker older than the newest one the plan has taken is skipped, so
 //     reading old history never rewinds a plan. Rejected and skipped
 //     markers are recorded with their reason.
-//   - scope.yaml is created with the first plan and kept equal to the
-//     number of task folders; each change is a scope_change entry.
+//   - scope.yaml is created when the plan goes into execution (the first
+//     marker applied), with original = current = the number of task
+//     folders, and then kept equal to that number; each change is a
+//     scope_change entry.
 //
 // The text views (RenderSummary, RenderTask, RenderTimeline, PanelLine,
 // …) are pure functions of a loaded Plan, so the command line, the
