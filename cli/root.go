@@ -124,7 +124,8 @@ change (Ctrl-C to quit); when none is active, the most recent ones.`,
 	root.AddCommand(a.scanCommand(), a.sessionsCommand(), a.showCommand(), a.watchCommand(),
 		a.normalizeCommand(), a.followCommand(),
 		a.mcpCommand(), a.tasksCommand(),
-		a.serveCommand(), a.configCommand())
+		a.serveCommand(), a.configCommand(),
+		a.taskCommand(), a.timelineCommand(), a.markerCommand())
 	return root
 }
 

@@ -23,9 +23,10 @@ func (a *app) tasksCommand() *cobra.Command {
 	o := &tasksOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "tasks [LIST]",
-		Short: "Show the task lists agents keep through tally mcp",
+		Short: "Show the task lists agents keep through tally mcp (a project's plan is 'tally task')",
 		Long: `Without LIST, list the task lists tally mcp keeps: name, mode, X/Y done and
-the current task. With LIST, show that list like 'tally show'.
+the current task. With LIST, show that list like 'tally show'. This is not
+'tally task', which shows a project's plan (the task files in docs/por).
 
 A list in plan mode refuses execution (starting or completing tasks,
 todo_write, update_plan) until it is approved:
