@@ -1,0 +1,187 @@
+package plan
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally/marker"
+)
+
+// capture is a real Claude Code session that planned into docs/por and
+// wrote progress markers in its replies (see its README.md).
+const capture = "testdata/claude-code-2.1.330-plan-markers"
+
+// message is an assistant message of the capture: its text, where its
+// line starts in the log, and when it was written.
+type message struct {
+	session string
+	offset  int64
+	at      time.Time
+	text    string
+}
+
+// assistantMessages reads the session log the way an indexer would: line
+// by line, keeping each line's byte offset, taking the text blocks of
+// assistant lines.
+func assistantMessages(t *testing.T) []message {
+	t.Helper()
+	logs, err := filepath.Glob(filepath.Join(capture, "config/projects/*/*.jsonl"))
+	if err != nil || len(logs) != 1 {
+		t.Fatalf("the capture's session log: %v %v", logs, err)
+	}
+	data, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []message
+	r := bufio.NewReader(bytes.NewReader(data))
+	var offset int64
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) == 0 {
+			break
+		}
+		var l struct {
+			Type      string    `json:"type"`
+			SessionID string    `json:"sessionId"`
+			Timestamp time.Time `json:"timestamp"`
+			Message   struct {
+				Content []struct {
+					Type string `json:"type"`
+					Text string `json:"text"`
+				} `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &l) == nil && l.Type == "assistant" {
+			for _, c := range l.Message.Content {
+				if c.Type == "text" {
+					out = append(out, message{l.SessionID, offset, l.Timestamp, c.Text})
+				}
+			}
+		}
+		offset += int64(len(line))
+		if err != nil {
+			break
+		}
+	}
+	return out
+}
+
+// copyPlan copies the capture's plan folder, as the agent left it.
+func copyPlan(t *testing.T) Folder {
+	t.Helper()
+	src := filepath.Join(capture, "work/docs/por")
+	dst := filepath.Join(t.TempDir(), "docs", "por")
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Folder{Dir: dst, Now: func() time.Time { return time.Date(2026, 11, 23, 17, 0, 0, 0, time.UTC) }}
+}
+
+// applyMessage applies one message's markers, keyed by its log line.
+func applyMessage(t *testing.T, f Folder, m message) []Outcome {
+	t.Helper()
+	var ms []Marker
+	for i, mk := range marker.Scan([]byte(m.text)) {
+		ms = append(ms, Marker{Marker: mk, Key: Key(m.session, m.offset, i), At: m.at, By: m.session})
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	return apply(t, f, ms)
+}
+
+// The agent's markers, applied message by message from its own log, move
+// its own plan files along: after "T001.S1 done" the plan reads T001 1/2
+// at S2; at the end both tasks are complete, the files changed only in
+// their status words, and the ledger tells the story in order.
+func TestCapture_claudeMarkersAdvanceThePlan(t *testing.T) {
+	msgs := assistantMessages(t)
+	f := copyPlan(t)
+	t001 := filepath.Join(f.Dir, "T001-greeting-module", TaskFile)
+	original := readString(t, t001)
+	var all []Outcome
+	for _, m := range msgs {
+		outs := applyMessage(t, f, m)
+		all = append(all, outs...)
+		if len(outs) == 1 && outs[0].Text == "progress: T001.S1 done" {
+			p := load(t, f)
+			done, total := p.Task("T001").Progress()
+			if done != 1 || total != 2 || PanelLine(p) != "0/2 → T001 [S2]" {
+				t.Fatalf("after S1 done: T001 %d/%d, panel %q", done, total, PanelLine(p))
+			}
+		}
+	}
+	var texts []string
+	for _, o := range all {
+		if o.Verdict != Applied {
+			t.Fatalf("%s: %v %s", o.Text, o.Verdict, o.Reason)
+		}
+		texts = append(texts, o.Text)
+	}
+	want := []string{"progress: T001 start", "progress: T001.S1 done", "progress: T001.S2 blocked: pytest is not installed",
+		"progress: T001.S2 done", "progress: T002.S1 done", "progress: T002.S2 done"}
+	if strings.Join(texts, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("markers found in the log:\n%s", strings.Join(texts, "\n"))
+	}
+
+	// The agent's file: comments, blank lines and layout kept; only the
+	// status words moved on.
+	wantFile := strings.Replace(original, "status: planned", "status: complete", 1)
+	wantFile = strings.ReplaceAll(wantFile, "status: pending", "status: complete")
+	if got := readString(t, t001); got != wantFile {
+		t.Fatalf("T001 task.yaml:\n%s\nwant:\n%s", got, wantFile)
+	}
+	p := load(t, f)
+	if PanelLine(p) != "✓ 2/2 Complete" || len(p.Problems) != 0 || p.Scope != (Scope{Original: 2, Current: 2}) {
+		t.Fatalf("panel %q, problems %v, scope %+v", PanelLine(p), p.Problems, p.Scope)
+	}
+	wantLedger := "plan_created, task_activated T001, step_completed T001 S1, step_blocked T001 S2, " +
+		"task_completed T001 S2, task_activated T002, step_completed T002 S1, task_completed T002 S2, all_complete"
+	if got := ledgerTypes(p); got != wantLedger {
+		t.Fatalf("ledger:\n%s\nwant:\n%s", got, wantLedger)
+	}
+	blocked := p.Ledger[3]
+	if blocked.Reason != "pytest is not installed" || blocked.By != "68c26bdc-7510-48dd-82af-1c0fcfd325ad" ||
+		!strings.HasPrefix(blocked.Key, "68c26bdc-7510-48dd-82af-1c0fcfd325ad:") || blocked.At.Year() != 2026 {
+		t.Fatalf("blocked entry %+v", blocked)
+	}
+	// The two markers of one message share its line: same offset, index 0
+	// and 1.
+	if k1, k2 := p.Ledger[4].Key, p.Ledger[6].Key; strings.TrimSuffix(k1, ":0") != strings.TrimSuffix(k2, ":1") || k1 == k2 {
+		t.Fatalf("keys of one message: %s %s", k1, k2)
+	}
+
+	// Reading the whole log again (a rescan, another Tally) changes nothing.
+	ledger := readString(t, filepath.Join(f.Dir, LedgerFile))
+	for _, m := range msgs {
+		for _, o := range applyMessage(t, f, m) {
+			if o.Verdict != Duplicate {
+				t.Fatalf("second read: %s %v", o.Text, o.Verdict)
+			}
+		}
+	}
+	if readString(t, filepath.Join(f.Dir, LedgerFile)) != ledger || readString(t, t001) != wantFile {
+		t.Fatal("reading the log again changed the plan")
+	}
+}
