@@ -85,11 +85,16 @@ func readLedger(path, name string) ([]Entry, Problems, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
+	return decodeLedger(f, name)
+}
+
+// decodeLedger reads ledger lines from r; see readLedger.
+func decodeLedger(in io.Reader, name string) ([]Entry, Problems, error) {
 	var (
 		entries []Entry
 		probs   Problems
 	)
-	r := bufio.NewReaderSize(f, 64<<10)
+	r := bufio.NewReaderSize(in, 64<<10)
 	for line := 1; ; line++ {
 		b, long, err := readLine(r)
 		if err == io.EOF {

@@ -1,12 +1,15 @@
 package plan
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
 )
 
-const seedTask = `# docs/por/T003-dashboard/task.yaml
+// exampleTask is the example task file agents are shown: comments, blank
+// lines, a step in progress.
+const exampleTask = `# docs/por/T003-dashboard/task.yaml
 
 id: T003
 name: User Dashboard
@@ -35,8 +38,8 @@ steps:
     status: pending
 `
 
-func TestParse_seedExample(t *testing.T) {
-	task, err := Parse("task.yaml", []byte(seedTask))
+func TestParse_exampleTask(t *testing.T) {
+	task, err := Parse("task.yaml", []byte(exampleTask))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +147,7 @@ func TestParse_problems(t *testing.T) {
 // Tally changes the status words and nothing else: the comments, blank
 // lines and key order the agent wrote stay byte for byte.
 func TestRender_keepsEveryOtherByte(t *testing.T) {
-	task, err := Parse("task.yaml", []byte(seedTask))
+	task, err := Parse("task.yaml", []byte(exampleTask))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +157,7 @@ func TestRender_keepsEveryOtherByte(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Replace(strings.Replace(seedTask,
+	want := strings.Replace(strings.Replace(exampleTask,
 		"tests pass\n    status: in_progress", "tests pass\n    status: complete", 1),
 		"real data\n    status: pending", "real data\n    status: in_progress", 1)
 	if string(out) != want {
@@ -229,7 +232,7 @@ steps:
 	}
 }
 
-func TestNewTaskFile_readsBackInTheSeedLayout(t *testing.T) {
+func TestNewTaskFile_readsBackInTheLayoutAgentsAreShown(t *testing.T) {
 	task := &Task{ID: "T004", Name: "User Profile", Goal: "Users can edit: name, avatar", Status: TaskPlanned, Dir: "T004-user-profile",
 		Steps: []Step{{"S1", "Design", "Mock-up agreed", StepPending}, {"S2", "Build", "- the form saves\n- errors show", StepPending}}}
 	out, err := task.render()
@@ -261,7 +264,7 @@ steps:
 }
 
 func FuzzParse(f *testing.F) {
-	f.Add([]byte(seedTask))
+	f.Add([]byte(exampleTask))
 	f.Add([]byte("id: T001\r\nname: 'a'\r\ngoal: \"g\"\r\nstatus: planned\r\nsteps:\r\n  - {id: S1, name: a, done: b, status: pending}\r\n  - {id: S2, name: c, done: d}\r\n"))
 	f.Add([]byte("id: T001\nname: n\ngoal: g\nsteps:\n  - &a {id: S1, name: a, done: b}\n  - *a\n"))
 	f.Add([]byte("id: T001\nname: |\n  block\ngoal: >-\n  folded\nstatus: !!str active\nsteps:\n- id: S1\n  name: x\n  done: y\n  status: complete\n- id: S2\n  name: x\n  done: y\n"))
@@ -291,5 +294,50 @@ func FuzzParse(f *testing.F) {
 		if !sameTask(out, task) {
 			t.Fatalf("rendered file does not read back:\n%s", out)
 		}
+	})
+}
+
+func FuzzParseScope(f *testing.F) {
+	f.Add([]byte(scopeHeader + "original: 5\ncurrent: 6\n"))
+	f.Add([]byte("original: -1\ncurrent: x\noriginal: 2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, src, err := parseScope(ScopeFile, data)
+		if err != nil {
+			return
+		}
+		if s.Original < 0 || s.Current < 0 {
+			t.Fatalf("negative count %+v", s)
+		}
+		next := Scope{Original: s.Original + 1, Current: s.Current + 2}
+		if got, _, err := parseScope(ScopeFile, next.render(src)); err != nil || got != next {
+			t.Fatalf("rewritten scope reads back as %+v, %v", got, err)
+		}
+	})
+}
+
+func FuzzLedger(f *testing.F) {
+	f.Add([]byte(`{"type":"task_activated","at":"2024-01-16T10:05:00Z","task":"T001","key":"s:0:0"}` + "\n" +
+		`{"type":"scope_change","from":5,"to":6,"added":["T006-mfa"]}` + "\n" + `{"type":"step_compl`))
+	f.Add([]byte("not json\n\n{}\n{\"type\":\"x\",\"at\":\"nope\"}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, probs, err := decodeLedger(bytes.NewReader(data), LedgerFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.Count(data, []byte("\n"))
+		if len(entries)+len(probs) > lines {
+			t.Fatalf("%d entries and %d problems from %d lines", len(entries), len(probs), lines)
+		}
+		for _, e := range entries {
+			if e.Type == "" {
+				t.Fatalf("an entry without a type: %+v", e)
+			}
+		}
+		p := &Plan{Ledger: entries, Folders: []string{"T001-a"}}
+		for _, e := range entries {
+			TimelineText(e)
+		}
+		p.Blocked("T001")
+		p.QuickTasks()
 	})
 }

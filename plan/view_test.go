@@ -33,12 +33,12 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// at is a time on the seed's example days, January 2024.
+// at is a time on the example plan's days, January 2024.
 func at(day, hour, minute int) time.Time {
 	return time.Date(2024, 1, day, hour, minute, 0, 0, time.UTC)
 }
 
-// seedStep is a step of the seed's example plan.
+// seedStep is a step of an example plan.
 type seedStep struct{ name, done string }
 
 // writeSeedTask writes a planned task with the given steps.
@@ -64,7 +64,9 @@ func plainSteps(k int) []seedStep {
 	return s
 }
 
-// seedPlan is the seed's /task example, built the way it would happen:
+// seedPlan is the example plan of the /task views — OAuth Setup, Login
+// Page, Dashboard at S2, User Profile, Notifications — built the way it
+// would happen:
 // five task files, then an agent's markers applied at the times given,
 // and three quick tasks in the ledger. T001 ran Jan 15 13:30–16:00, T002
 // was activated when T001 completed and completed Jan 16 14:30, T003 was
@@ -117,7 +119,7 @@ func appendFile(t *testing.T, path, text string) {
 	}
 }
 
-// seedNow is when the seed's views are looked at: T003 has run 2h 15m.
+// seedNow is when the example views are looked at: T003 has run 2h 15m.
 var seedNow = at(16, 16, 45)
 
 func seedOptions() ViewOptions { return ViewOptions{Now: seedNow, Location: time.UTC} }
@@ -131,7 +133,7 @@ func render(t *testing.T, fn func(*bytes.Buffer) error) string {
 	return b.String()
 }
 
-func TestViews_seedExample(t *testing.T) {
+func TestViews_examplePlan(t *testing.T) {
 	p := load(t, seedPlan(t))
 	o := seedOptions()
 	golden(t, "task", render(t, func(b *bytes.Buffer) error { return RenderSummary(b, p, o) }))
@@ -158,7 +160,7 @@ func TestViews_blocked(t *testing.T) {
 		"\n"+render(t, func(b *bytes.Buffer) error { return RenderTask(b, p, "T003", o) }))
 }
 
-// The seed's large project: five tasks done, one active, six planned.
+// A large project: five tasks done, one active, six planned.
 // The summary folds the done ones, shows the active one and the next
 // three planned, and counts the rest.
 func TestViews_largePlanWithLimit(t *testing.T) {
@@ -184,10 +186,10 @@ func TestViews_largePlanWithLimit(t *testing.T) {
 	golden(t, "task_limit", render(t, func(b *bytes.Buffer) error { return RenderSummary(b, p, o) }))
 }
 
-// The seed's "Timeline Events", from an agent's markers and the plan's
+// The timeline of a day's work, from an agent's markers and the plan's
 // files as they changed, with a blocked step, a rejected marker and a
 // scope change on the way.
-func TestTimeline_seedEvents(t *testing.T) {
+func TestTimeline_aDaysWork(t *testing.T) {
 	f := newFolder(t)
 	writeSeedTask(t, f.Dir, "T001-oauth", "OAuth Setup", "g", plainSteps(4)...)
 	for i, name := range []string{"login", "dashboard", "profile", "notifications"} {
@@ -232,7 +234,7 @@ func TestTimeline_spanningDaysHasDateLines(t *testing.T) {
 	}
 }
 
-// The collapsed Task Panel line in each of the seed's situations.
+// The collapsed Task Panel line in each situation a plan can be in.
 func TestPanelLine(t *testing.T) {
 	tests := []struct {
 		name, want string
