@@ -62,10 +62,12 @@ type Outcome struct {
 // atomically), keeps scope.yaml current and appends the ledger entries.
 //
 // A marker is judged once: one whose key the ledger holds is a Duplicate
-// and leaves no entry; one older than the newest marker the ledger has
-// taken is Skipped (history read late must not rewind the plan); every
-// other one is Applied, Unchanged or Rejected by the rules (see Decide),
-// and each of those verdicts is written to the ledger with the key.
+// and leaves no entry; one older than the newest keyed marker the ledger
+// has taken is Skipped (history read late must not rewind the plan);
+// every other one is Applied, Unchanged or Rejected by the rules (see
+// Decide), and each of those verdicts is written to the ledger with the
+// key. Markers without a key are judged every time they are given and do
+// not make others stale.
 //
 // Task files are written before the ledger: a crash between the two
 // leaves the change made and its entry missing, and the marker, read
@@ -99,6 +101,7 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 		changed  []string
 		promoted = map[string]bool{}
 		earliest = now
+		begun    bool // a marker named a usable task: execution has begun
 	)
 	for i, m := range markers {
 		o := &outs[i]
@@ -119,6 +122,7 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 			d = Decide(s, m.Marker)
 		}
 		o.Verdict, o.Reason = d.Verdict, d.Reason
+		begun = begun || d.Verdict == Applied || d.Verdict == Unchanged
 		switch d.Verdict {
 		case Applied:
 			s.Apply(d)
@@ -146,9 +150,9 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 		entries = append(entries, o.Entries...)
 		if m.Key != "" {
 			seen[m.Key] = true
-		}
-		if at.After(newest) {
-			newest = at
+			if at.After(newest) {
+				newest = at
+			}
 		}
 	}
 	for _, id := range changed {
@@ -164,7 +168,7 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 	}
 	// The plan was there no later than the first marker that used it, so
 	// scope entries found now are dated then.
-	scope, err := f.keepScope(p, earliest, promoted, true)
+	scope, err := f.keepScope(p, earliest, promoted, begun)
 	if err != nil {
 		return nil, err
 	}

@@ -452,3 +452,19 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+// A marker naming no task does not end planning: the plan is made by the
+// first marker that names one of its tasks.
+func TestApply_rejectedMarkerDoesNotMakeThePlan(t *testing.T) {
+	f := newFolder(t, "T001-a:2")
+	apply(t, f, markers("s", 0, t0, "progress: T002 start"))
+	if p := load(t, f); p.HasScope || ledgerTypes(p) != "marker_rejected T002" {
+		t.Fatalf("scope %v, ledger %s", p.HasScope, ledgerTypes(p))
+	}
+	if _, err := f.Apply(nil); err != nil {
+		t.Fatal(err)
+	}
+	if load(t, f).HasScope {
+		t.Fatal("applying no marker made the plan")
+	}
+}
