@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rivo/uniseg"
-
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // ViewOptions are what the text views need beyond the plan.
@@ -342,7 +341,7 @@ func writeTable(b *strings.Builder, rows [][]string) {
 			if i >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], uniseg.StringWidth(c))
+			widths[i] = max(widths[i], termstyle.Width(c))
 		}
 	}
 	for _, r := range rows {
@@ -354,32 +353,17 @@ func writeTable(b *strings.Builder, rows [][]string) {
 					line.WriteString(" ")
 				}
 			}
-			line.WriteString(c)
 			if i < len(r)-1 {
-				line.WriteString(strings.Repeat(" ", widths[i]-uniseg.StringWidth(c)))
+				c = termstyle.Pad(c, widths[i])
 			}
+			line.WriteString(c)
 		}
 		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	}
 }
 
 // cut shortens s to width terminal cells, ending it with "…" if cut.
-func cut(s string, width int) string {
-	if uniseg.StringWidth(s) <= width {
-		return s
-	}
-	var out strings.Builder
-	w := 0
-	g := uniseg.NewGraphemes(s)
-	for g.Next() {
-		if w+g.Width() > width-1 {
-			break
-		}
-		w += g.Width()
-		out.WriteString(g.Str())
-	}
-	return out.String() + "…"
-}
+func cut(s string, width int) string { return termstyle.Truncate(s, width) }
 
 func stamp(t time.Time, o ViewOptions) string {
 	loc := o.Location
