@@ -48,7 +48,8 @@ func (f Folder) now() time.Time {
 
 // Plan is a plan folder as read at one moment: what the files say. What
 // is derived from them (progress, current steps, what is blocked, when a
-// task started) is computed by its methods.
+// task started) is computed by its methods. A loaded Plan is not changed
+// by them, so surfaces may share one across goroutines.
 type Plan struct {
 	Dir   string
 	Tasks []*Task // the valid tasks, by id
@@ -97,6 +98,8 @@ func (f Folder) Load() (*Plan, error) {
 	p.Ledger = ledger
 	p.Problems = append(p.Problems, probs...)
 	p.Problems.sorted()
+	known := factsOf(ledger)
+	p.known = &known
 	return p, nil
 }
 
