@@ -2,32 +2,109 @@ package tally
 
 import "context"
 
-// Adapter knows one agent's logs: where they live and how to read them.
-// Adding an agent is one package implementing this and one line of wiring;
-// discovery, tailing, the fold and the store are shared.
+// Adapter knows where one agent keeps its sessions: the directories, and
+// which files in them are the agent's. Finding files is all it promises on
+// its own; how it reads them is a capability of its own, because agents
+// keep sessions in two shapes that share nothing but being files:
+//
+//   - LineReader: a log (or a file rewritten whole) holding one session,
+//     turned into events line by line by a Decoder;
+//   - DatabaseReader: a database holding many sessions, read whole.
+//
+// An adapter implements whichever its agent's files need (Hermes both,
+// Crush only DatabaseReader), and each FileInfo's Layout says which one
+// reads that file. A LineReader that can also tell its format from a
+// stream is a StreamReader: only those are offered to tally normalize and
+// tally follow.
+//
+// Discovery, tailing, the fold and the store are shared; see
+// docs/ARCHITECTURE.md for everything adding an agent takes.
 type Adapter interface {
 	Agent() Agent
-	// Roots are the directories holding this agent's logs (they need not
-	// exist yet). Overrides from flags or the environment are applied when
-	// the adapter is built.
+	// Roots are the directories holding this agent's files (they need not
+	// exist yet). They are resolved when the adapter is built: an adapter
+	// never reads the process environment itself.
 	Roots() []string
-	// Match tells whether path, a file under root, is a log of this agent,
-	// and which session (and sub-agent list) it holds.
+	// Match tells whether path, a file under root, is this agent's, which
+	// session (and sub-agent list) it holds, and how it is laid out.
 	Match(root, path string) (FileInfo, bool)
+}
+
+// LineReader reads files laid out as LayoutLog or LayoutWhole.
+type LineReader interface {
+	Adapter
 	// NewDecoder returns a decoder for a file, resuming from state (what
 	// an earlier decoder's State returned; nil to start at offset 0).
 	NewDecoder(f FileInfo, state []byte) (Decoder, error)
 }
 
-// FileInfo is what Match learns about a log file from its path.
+// StreamReader is a LineReader that can recognise its format from the
+// first lines of a stream (tally normalize --agent auto): the adapters a
+// pipe can be read with. NewDecoder is then called with a FileInfo naming
+// no file (Path "-", LayoutLog).
+type StreamReader interface {
+	LineReader
+	Sniff(line []byte) bool
+}
+
+// DatabaseReader reads files laid out as LayoutDatabase: an agent's
+// database holding many sessions. Whenever the file (or its write-ahead
+// log, path+"-wal") changes, ReadDatabase reads it whole and returns every
+// session's events, in order, keyed by session id. Each session is then
+// folded from scratch and stored like a log file of its own (see
+// FileState.Database).
+//
+// A row ReadDatabase cannot use (its JSON unreadable, its session gone)
+// never fails the read: it is left out and reported in diags, one
+// Diagnostic per row, with Path the file's path, Offset the row's SQLite
+// rowid where the adapter has it (0 where it has not), and Msg naming the
+// table, the row and what was wrong. An adapter lists a bounded number of
+// rows; when there were more, its last Diagnostic says how many in all. A
+// value that is merely unknown, such as a status word, is kept
+// (Item.RawStatus), not reported. The error is for a file that cannot be
+// read at all.
+type DatabaseReader interface {
+	Adapter
+	ReadDatabase(ctx context.Context, path string) (sessions map[string][]Event, diags []Diagnostic, err error)
+}
+
+// Layout says how a file holds its sessions, and so which capability of
+// its adapter reads it and when it is read again.
+type Layout uint8
+
+const (
+	// LayoutLog is one session's log, only ever appended to: it is read
+	// from the saved offset on, line by line (LineReader).
+	LayoutLog Layout = iota
+	// LayoutWhole is one session's file rewritten rather than appended
+	// to: whenever it changes it is decoded again from the start, given
+	// whole to the decoder as a single "line" (LineReader).
+	LayoutWhole
+	// LayoutDatabase is a database holding many sessions (FileInfo.Session
+	// is ""): whenever it changes it is read whole (DatabaseReader).
+	LayoutDatabase
+)
+
+var layoutNames = [...]string{LayoutLog: "log", LayoutWhole: "whole", LayoutDatabase: "database"}
+
+func (l Layout) String() string {
+	if int(l) < len(layoutNames) {
+		return layoutNames[l]
+	}
+	return "unknown"
+}
+
+// Rewritten tells a file that can change without growing: it is read
+// again whole, and its version is told by size and time, not offset.
+func (l Layout) Rewritten() bool { return l != LayoutLog }
+
+// FileInfo is what Match learns about a file from its path.
 type FileInfo struct {
 	Path    string
 	Session string
 	// List is the sub-agent id for a sub-agent's own log, "" otherwise.
-	List string
-	// Whole marks a file that is rewritten rather than appended to: it is
-	// decoded again from the start whenever it changes.
-	Whole bool
+	List   string
+	Layout Layout
 }
 
 // Decoder turns the lines of one file into events. It is used by one
@@ -59,12 +136,6 @@ type Diagnostic struct {
 	Msg    string `json:"msg"`
 }
 
-// Sniffer is implemented by adapters that can recognise their format from
-// the first lines of a stream (tally normalize --agent auto).
-type Sniffer interface {
-	Sniff(line []byte) bool
-}
-
 // ParseCounter is implemented by decoders whose prefilter lets only some
 // lines through to a full parse: Parsed is how many lines this decoder has
 // parsed so far. Feed adds it to Stats.Parsed.
@@ -72,33 +143,16 @@ type ParseCounter interface {
 	Parsed() int64
 }
 
-// MultiDecoder is implemented by the decoders of files that hold many
-// sessions — an agent's SQLite database. Such a file is matched with
-// FileInfo.Whole set; whenever it (or its write-ahead log, path+"-wal")
-// changes, Sessions reads it whole and returns every session's events, in
-// order, keyed by session id. Each session is then folded from scratch and
-// stored like a log file of its own, named MultiPath(path, id).
-//
-// A row Sessions cannot use (its JSON unreadable, its session gone) never
-// fails the read: it is left out and reported in diags, one Diagnostic per
-// row, with Path the file's path, Offset the row's SQLite rowid where the
-// decoder has it (0 where it has not), and Msg naming the table, the row
-// and what was wrong. A decoder lists a bounded number of rows; when there
-// were more, its last Diagnostic says how many in all. A value that is
-// merely unknown, such as a status word, is kept (Item.RawStatus), not
-// reported. The error is for a file that cannot be read at all.
-type MultiDecoder interface {
-	Sessions(ctx context.Context, path string) (sessions map[string][]Event, diags []Diagnostic, err error)
-}
+// PartPath is the name one session of a database is stored under, as if it
+// were a file of its own. Nothing reads the name back: the database and the
+// session are kept beside it (FileState.Database, FileState.Session).
+func PartPath(database, session string) string { return database + "#" + session }
 
-// MultiPath names one session's part of a multi-session file.
-func MultiPath(path, session string) string { return path + "#" + session }
-
-// DirSkipper is implemented by adapters whose roots hold much besides logs
-// (Hermes' home holds its checkout and a Python environment; OpenCode's
-// data directory, git snapshots). The walk and the file watches leave out
-// every directory under root that SkipDir accepts, so a rescan stays cheap
-// and the watches few.
+// DirSkipper is implemented by adapters whose roots hold much besides their
+// files (Hermes' home holds its checkout and a Python environment;
+// OpenCode's data directory, git snapshots). The walk and the file watches
+// leave out every directory under root that SkipDir accepts, so a rescan
+// stays cheap and the watches few.
 type DirSkipper interface {
 	SkipDir(root, dir string) bool
 }

@@ -107,8 +107,8 @@ func (f *FileState) SkipLine(length int64) Diagnostic {
 	return Diagnostic{Path: f.Path, Offset: off, Msg: fmt.Sprintf("line of %d bytes is over the line limit; skipped", length)}
 }
 
-// FeedWhole folds a file that is rewritten rather than appended to (a
-// FileInfo with Whole set): the state is reset and data, the whole file, is
+// FeedWhole folds a file that is rewritten rather than appended to (laid
+// out as LayoutWhole): the state is reset and data, the whole file, is
 // given to the decoder as one "line" at offset 0.
 func (f *FileState) FeedWhole(dec Decoder, data []byte) (changed bool, diags []Diagnostic) {
 	stats := f.Stats

@@ -14,6 +14,11 @@ type FileState struct {
 	Path    string `json:"path"`
 	Agent   Agent  `json:"agent"`
 	Session string `json:"session"`
+	// Database is set for one session's part of a database (a
+	// LayoutDatabase file): the database's path, which is the file on
+	// disk; Path is then PartPath(Database, Session). It is "" for a file
+	// of its own.
+	Database string `json:"database,omitempty"`
 	// Offset is the byte just after the last complete line folded.
 	Offset int64 `json:"offset"`
 	// Identity and Head tell a file replaced or rewritten from the one the
@@ -98,7 +103,7 @@ func (f *FileState) applyMeta(m Meta) bool {
 // file shrank or was replaced and will be folded again from offset 0.
 func (f *FileState) Reset() {
 	resets := f.Stats.Resets + 1
-	*f = FileState{Path: f.Path, Agent: f.Agent, Session: f.Session}
+	*f = FileState{Path: f.Path, Agent: f.Agent, Session: f.Session, Database: f.Database}
 	f.Stats.Resets = resets
 }
 
@@ -156,6 +161,7 @@ func Merge(files []*FileState) Record {
 type FileMark struct {
 	Path     string
 	Session  string
+	Database string
 	Agent    Agent
 	Offset   int64
 	Identity string
@@ -165,12 +171,12 @@ type FileMark struct {
 
 // Mark is f without its lists.
 func (f *FileState) Mark() FileMark {
-	return FileMark{Path: f.Path, Session: f.Session, Agent: f.Agent, Offset: f.Offset, Identity: f.Identity, Head: f.Head, LastAt: f.LastAt}
+	return FileMark{Path: f.Path, Session: f.Session, Database: f.Database, Agent: f.Agent, Offset: f.Offset, Identity: f.Identity, Head: f.Head, LastAt: f.LastAt}
 }
 
 // Cold is a state holding only the mark: it answers whether the file
 // changed, and must be replaced by the saved state before anything is
 // folded into it.
 func (m FileMark) Cold() *FileState {
-	return &FileState{Path: m.Path, Session: m.Session, Agent: m.Agent, Offset: m.Offset, Identity: m.Identity, Head: m.Head, LastAt: m.LastAt}
+	return &FileState{Path: m.Path, Session: m.Session, Database: m.Database, Agent: m.Agent, Offset: m.Offset, Identity: m.Identity, Head: m.Head, LastAt: m.LastAt}
 }

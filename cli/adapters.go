@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"sort"
-	"strings"
+	"maps"
+	"slices"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/acp"
@@ -12,10 +12,10 @@ import (
 	"github.com/tallyhq/tally/adapter/gemini"
 	"github.com/tallyhq/tally/adapter/hermes"
 	"github.com/tallyhq/tally/adapter/opencode"
+	"github.com/tallyhq/tally/normalize"
 )
 
-// adapters builds one adapter per agent Tally reads. Adding an agent is one
-// line here (and its home flag in globalOptions).
+// adapters builds one adapter per agent Tally reads.
 func adapters(g globalOptions) []tally.Adapter {
 	return []tally.Adapter{
 		claude.New(claude.Options{ConfigDir: g.ClaudeDir}),
@@ -28,22 +28,34 @@ func adapters(g globalOptions) []tally.Adapter {
 	}
 }
 
-// streamAdapters are the adapters by agent name, for the commands that read
-// a stream (normalize, follow).
-func streamAdapters(g globalOptions) map[string]tally.Adapter {
-	m := make(map[string]tally.Adapter)
+// streamAdapters are the adapters a pipe can be read with (normalize,
+// follow), by agent name: those that read lines and can tell their format
+// from a stream. An agent that keeps only a database (Crush) is not among
+// them.
+func streamAdapters(g globalOptions) map[string]tally.StreamReader {
+	m := make(map[string]tally.StreamReader)
 	for _, a := range adapters(g) {
-		m[a.Agent().String()] = a
+		if sr, ok := a.(tally.StreamReader); ok {
+			m[a.Agent().String()] = sr
+		}
 	}
 	return m
 }
 
-// agentNames lists what --agent accepts.
-func agentNames(g globalOptions) string {
-	names := []string{"auto"}
-	for n := range streamAdapters(g) {
-		names = append(names, n)
+// streamAgents is what a stream command's --agent accepts: auto, then the
+// stream adapters' names.
+func streamAgents(g globalOptions) []string {
+	return append([]string{normalize.AgentAuto}, slices.Sorted(maps.Keys(streamAdapters(g)))...)
+}
+
+// storedAgents is what sessions --agent accepts: every agent whose
+// sessions the store may hold — each adapter's, and tally for the task
+// lists tally mcp keeps.
+func storedAgents(g globalOptions) []string {
+	names := []string{tally.AgentTally.String()}
+	for _, a := range adapters(g) {
+		names = append(names, a.Agent().String())
 	}
-	sort.Strings(names[1:])
-	return strings.Join(names, "|")
+	slices.Sort(names)
+	return names
 }

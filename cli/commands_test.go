@@ -179,6 +179,7 @@ func TestRun_sessions(t *testing.T) {
 		{nil, "7c1e2a90-1b2c-4d5e-8f90-123456789abc aaaa0001 bbbb0002"},
 		{[]string{"--active"}, "7c1e2a90-1b2c-4d5e-8f90-123456789abc"},
 		{[]string{"--agent", "codex"}, "bbbb0002"},
+		{[]string{"--agent", "Codex"}, "bbbb0002"},
 		{[]string{"--project", "blog"}, "bbbb0002"},
 		{[]string{"--limit", "1"}, "7c1e2a90-1b2c-4d5e-8f90-123456789abc"},
 		{[]string{"--project", "nothing"}, ""},
@@ -189,6 +190,20 @@ func TestRun_sessions(t *testing.T) {
 	}
 	if code, _, errOut := run(t, st, nil, "sessions", "--project", "nothing"); code != ExitOK || !strings.Contains(errOut, "No sessions match") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// An agent name no session can have is a mistake to say, not a filter
+// that silently matches nothing.
+func TestSessions_UnknownAgentIsAUsageErrorNotAnEmptyList(t *testing.T) {
+	code, out, errOut := run(t, newStore(t), nil, "sessions", "--agent", "nosuch")
+	if code != ExitUsage || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	for _, want := range []string{`"nosuch"`, "claude", "crush", "tally"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q does not name %s", errOut, want)
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 
@@ -22,14 +21,11 @@ func (o *streamOptions) stream() normalize.Options {
 	return normalize.Options{Agent: o.Agent, Adapters: streamAdapters(o.g), Now: o.env.Now}
 }
 
-func (o *streamOptions) checkAgent() error {
-	if o.Agent == "" || o.Agent == "auto" {
-		return nil
-	}
-	if _, ok := streamAdapters(o.g)[o.Agent]; !ok {
-		return &usageError{err: fmt.Errorf("unknown agent %q (want %s)", o.Agent, agentNames(o.g))}
-	}
-	return nil
+// agentFlag adds --agent, the stream's format, to cmd.
+func (o *streamOptions) agentFlag(cmd *cobra.Command) {
+	o.Agent = normalize.AgentAuto
+	f := newAgentFlag(&o.Agent, streamAgents(o.g), false)
+	cmd.Flags().Var(f, "agent", "the stream's format: "+f.names())
 }
 
 func (a *app) normalizeCommand() *cobra.Command {
@@ -49,14 +45,11 @@ lines are reported on standard error with their line numbers and skipped.`,
   tally normalize --agent claude ~/.claude/projects/*/SESSION.jsonl`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runNormalize(cmd.Context(), o, args) },
 	}
-	cmd.Flags().StringVar(&o.Agent, "agent", "auto", "the stream's format: "+agentNames(a.g))
+	o.agentFlag(cmd)
 	return cmd
 }
 
 func runNormalize(ctx context.Context, o *streamOptions, files []string) error {
-	if err := o.checkAgent(); err != nil {
-		return err
-	}
 	if len(files) == 0 {
 		return normalize.Run(ctx, o.env.In, o.env.Out, o.env.Err, o.stream())
 	}
@@ -104,9 +97,6 @@ When standard output is not a terminal, the list is printed once per change.`,
   claude -p "…" --output-format stream-json --verbose | tally follow`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.checkAgent(); err != nil {
-				return err
-			}
 			mode := pipefollow.ModePlain
 			if o.env.OutTTY {
 				mode = pipefollow.ModeTerminal
@@ -116,6 +106,6 @@ When standard output is not a terminal, the list is printed once per change.`,
 			})
 		},
 	}
-	cmd.Flags().StringVar(&o.Agent, "agent", "auto", "the stream's format: "+agentNames(a.g))
+	o.agentFlag(cmd)
 	return cmd
 }

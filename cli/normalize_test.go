@@ -74,3 +74,29 @@ func TestNormalize_UnknownAgentIsAUsageError(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// Crush and OpenCode keep only databases: no pipe can be read as theirs,
+// so naming them is refused before any input is read, with the agents a
+// stream can be.
+func TestNormalize_AgentThatKeepsADatabaseIsRefusedAtOnce(t *testing.T) {
+	for _, cmd := range []string{"normalize", "follow"} {
+		for _, agent := range []string{"crush", "opencode"} {
+			code, out, errOut := run(t, newStore(t), nil, cmd, "--agent", agent)
+			if code != ExitUsage || out != "" {
+				t.Errorf("%s --agent %s: exit %d, stdout %q", cmd, agent, code, out)
+			}
+			want := "(want auto|acp|claude|codex|gemini|hermes)"
+			if !strings.Contains(errOut, want) {
+				t.Errorf("%s --agent %s: stderr %q does not list %s", cmd, agent, errOut, want)
+			}
+		}
+	}
+}
+
+func TestNormalize_AgentIsMatchedWithoutCase(t *testing.T) {
+	_, want, _ := run(t, newStore(t), nil, "normalize", "--agent", "codex", codexExec)
+	code, got, errOut := run(t, newStore(t), nil, "normalize", "--agent", "CODEX", codexExec)
+	if code != ExitOK || got != want || want == "" {
+		t.Fatalf("--agent CODEX: exit %d, stderr %q; output differs from --agent codex: %v", code, errOut, got != want)
+	}
+}

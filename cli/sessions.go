@@ -39,7 +39,8 @@ with full ids and RFC 3339 times.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.Active, "active", false, "only sessions that have not ended")
-	f.StringVar(&o.Agent, "agent", "", "only sessions of this agent (claude, codex, gemini, …)")
+	agents := newAgentFlag(&o.Agent, storedAgents(a.g), true)
+	f.Var(agents, "agent", "only sessions of this agent: "+agents.names())
 	f.StringVar(&o.Project, "project", "", "only sessions whose project path contains this")
 	f.IntVar(&o.Limit, "limit", 0, "at most this many sessions (0: all)")
 	f.BoolVar(&o.JSON, "json", false, "print a JSON array of sessions")

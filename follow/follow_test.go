@@ -25,7 +25,7 @@ const captured = "../testdata/fixtures/captured/"
 func streamOpts() normalize.Options {
 	return normalize.Options{
 		Agent: normalize.AgentAuto,
-		Adapters: map[string]tally.Adapter{
+		Adapters: map[string]tally.StreamReader{
 			"claude": claude.New(claude.Options{ConfigDir: "/nonexistent"}),
 			"codex":  codex.New(codex.Options{Home: "/nonexistent"}),
 			"acp":    acp.New(),

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -106,9 +105,6 @@ type entry struct {
 	found tail.Found
 	st    *tally.FileState
 	dec   tally.Decoder
-	// parent is set for one session's part of a multi-session file: the
-	// path of that file, whose entry decides when the part is re-read.
-	parent string
 	// cold: st holds only the file's mark (tally.FileMark.Cold); the
 	// full state is in the store, read back by warm when needed.
 	cold bool
@@ -166,21 +162,18 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 		return nil, err
 	}
 	for _, m := range marks {
+		// One session of a database is re-read when the database changes:
+		// the database is the file an adapter must claim.
+		file := m.Path
+		if m.Database != "" {
+			file = m.Database
+		}
+		f, ok := tail.Claim(o.Adapters, file)
+		if !ok || (m.Database != "") != (f.Info.Layout == tally.LayoutDatabase) {
+			continue // no adapter claims it now (another home)
+		}
 		st := m.Cold()
-		e := &entry{st: st, cold: true}
-		if i := strings.LastIndexByte(st.Path, '#'); i > 0 {
-			if f, ok := tail.Claim(o.Adapters, st.Path[:i]); ok && f.Info.Whole {
-				e.found, e.parent = f, st.Path[:i]
-			}
-		}
-		if e.parent == "" {
-			f, ok := tail.Claim(o.Adapters, st.Path)
-			if !ok {
-				continue // no adapter claims it now (another home)
-			}
-			e.found = f
-		}
-		ix.files[st.Path] = e
+		ix.files[st.Path] = &entry{found: f, st: st, cold: true}
 		ix.link(st)
 	}
 	return ix, nil
@@ -222,7 +215,7 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 	ix.round.Lock()
 	defer ix.round.Unlock()
 	start := time.Now()
-	found, _, walked, werr := tail.Walk(ix.o.Adapters, ix.addWatch)
+	found, walked, werr := tail.Walk(ix.o.Adapters, ix.addWatch)
 	var work []job
 	seen := make(map[string]bool, len(found))
 	for _, f := range found {
@@ -243,8 +236,8 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 	var gone []string
 	for path, e := range ix.files {
 		base := path
-		if e.parent != "" {
-			base = e.parent
+		if e.st.Database != "" {
+			base = e.st.Database
 		}
 		if !seen[base] && walked[e.found.Root] {
 			gone = append(gone, path)
@@ -261,11 +254,12 @@ type job struct {
 }
 
 func (ix *Indexer) check(e *entry) (job, bool) {
-	f, err := tail.Stat(e.st.Path, e.found.Info.Whole)
+	whole := e.found.Info.Layout.Rewritten()
+	f, err := tail.Stat(e.st.Path, whole)
 	if err != nil {
 		return job{}, false
 	}
-	return job{e: e, file: f}, tail.Changed(e.st, f, e.found.Info.Whole)
+	return job{e: e, file: f}, tail.Changed(e.st, f, whole)
 }
 
 type result struct {
@@ -406,17 +400,22 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 		return result{e: e, err: err}
 	}
 	res := result{e: e, before: e.st.Stats}
-	newDec := func() (tally.Decoder, error) {
-		return e.found.Adapter.NewDecoder(e.found.Info, e.st.Decoder)
-	}
-	if e.found.Info.Whole {
-		if dec, err := newDec(); err == nil {
-			if md, ok := dec.(tally.MultiDecoder); ok {
-				return ix.syncMulti(ctx, j, md, res)
-			}
+	info := e.found.Info
+	if info.Layout == tally.LayoutDatabase {
+		db, ok := e.found.Adapter.(tally.DatabaseReader)
+		if !ok {
+			res.err = tally.Errorf(tally.CodeInternal, "index", "the %s adapter matched a database it cannot read", e.found.Adapter.Agent())
+			return res
 		}
+		return ix.readDatabase(ctx, j, db, res)
 	}
-	e.dec, res.changed, res.diags, res.err = r.Sync(e.st, j.file, e.found.Info.Whole, e.dec, newDec)
+	lr, ok := e.found.Adapter.(tally.LineReader)
+	if !ok {
+		res.err = tally.Errorf(tally.CodeInternal, "index", "the %s adapter matched a %s file it cannot read", e.found.Adapter.Agent(), info.Layout)
+		return res
+	}
+	newDec := func() (tally.Decoder, error) { return lr.NewDecoder(info, e.st.Decoder) }
+	e.dec, res.changed, res.diags, res.err = r.Sync(e.st, j.file, info.Layout.Rewritten(), e.dec, newDec)
 	// The offset moved even when no list did: save it either way.
 	res.changed = res.changed || e.st.Stats.Bytes != res.before.Bytes || e.st.Stats.Resets != res.before.Resets
 	// A decoder holds parse buffers as big as the longest line it met:
@@ -624,7 +623,7 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
 			// A database's -wal names the database: the entry is its.
 			p = f.Info.Path
 			if e = ix.files[p]; e == nil {
-				if _, err := tail.Stat(p, f.Info.Whole); err != nil {
+				if _, err := tail.Stat(p, f.Info.Layout.Rewritten()); err != nil {
 					continue
 				}
 				e = ix.newEntry(f)
@@ -649,11 +648,11 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
 	return err
 }
 
-// syncMulti reads a multi-session file whole and folds each session it
-// holds from scratch.
-func (ix *Indexer) syncMulti(ctx context.Context, j job, md tally.MultiDecoder, res result) result {
+// readDatabase reads a database whole and folds each session it holds
+// from scratch.
+func (ix *Indexer) readDatabase(ctx context.Context, j job, db tally.DatabaseReader, res result) result {
 	e := j.e
-	sessions, diags, err := md.Sessions(ctx, e.st.Path)
+	sessions, diags, err := db.ReadDatabase(ctx, e.st.Path)
 	if err != nil {
 		res.err = err
 		return res
@@ -666,7 +665,7 @@ func (ix *Indexer) syncMulti(ctx context.Context, j job, md tally.MultiDecoder, 
 	res.before.Malformed = 0
 	res.parts = make(map[string]*tally.FileState, len(sessions))
 	for id, events := range sessions {
-		st := &tally.FileState{Path: tally.MultiPath(e.st.Path, id), Agent: e.st.Agent, Session: id, Identity: j.file.Identity}
+		st := &tally.FileState{Path: tally.PartPath(e.st.Path, id), Database: e.st.Path, Agent: e.st.Agent, Session: id, Identity: j.file.Identity}
 		for _, ev := range events {
 			st.Apply(ev)
 		}
@@ -683,7 +682,7 @@ func (ix *Indexer) syncMulti(ctx context.Context, j job, md tally.MultiDecoder, 
 // and changed ones are committed, vanished ones removed.
 func (ix *Indexer) replaceParts(parent *entry, parts map[string]*tally.FileState, pending map[string]*entry, gone *[]string) {
 	for path, e := range ix.files {
-		if e.parent == parent.st.Path && parts[e.st.Session] == nil {
+		if e.st.Database == parent.st.Path && parts[e.st.Session] == nil {
 			*gone = append(*gone, path)
 		}
 	}
@@ -692,7 +691,7 @@ func (ix *Indexer) replaceParts(parent *entry, parts map[string]*tally.FileState
 		if old != nil && sameState(old.st, st) {
 			continue
 		}
-		e := &entry{found: parent.found, st: st, parent: parent.st.Path}
+		e := &entry{found: parent.found, st: st}
 		ix.files[st.Path] = e
 		ix.link(st)
 		pending[st.Path] = e

@@ -75,6 +75,72 @@ func TestIndexer_Run_FollowsAnAgentDatabase(t *testing.T) {
 	}
 }
 
+// TestIndexer_Scan_ARestartedIndexerRemovesASessionTheDatabaseDropped: each
+// session of a database is saved with the database it came from, so an
+// indexer started later knows which sessions a database held and removes
+// one the agent deleted meanwhile, rather than showing it for ever.
+func TestIndexer_Scan_ARestartedIndexerRemovesASessionTheDatabaseDropped(t *testing.T) {
+	home := t.TempDir()
+	script, err := os.ReadFile("../adapter/hermes/testdata/built-state-v2.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(home, "state.db")+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(string(script)); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	scan := func() []index.Change {
+		t.Helper()
+		ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{hermes.New(hermes.Options{Home: home})}, Store: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes, unsub := ix.Subscribe(1000)
+		defer unsub()
+		if _, err := ix.Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var got []index.Change
+		for {
+			select {
+			case c := <-changes:
+				got = append(got, c)
+			default:
+				return got
+			}
+		}
+	}
+	const dropped = "20260105_110000_0a0b0c"
+	if first := scan(); len(first) != 2 {
+		t.Fatalf("first scan published %d changes, want the 2 conversations", len(first))
+	}
+	if _, err := db.Exec(`DELETE FROM messages WHERE session_id = ?; DELETE FROM sessions WHERE id = ?`, dropped, dropped); err != nil {
+		t.Fatal(err)
+	}
+	var removed []string
+	for _, c := range scan() {
+		if c.Kind == index.SessionRemoved {
+			removed = append(removed, c.ID)
+		}
+	}
+	if len(removed) != 1 || removed[0] != dropped {
+		t.Errorf("after a restart, removed %v, want [%s]", removed, dropped)
+	}
+	if _, err := st.Record(ctx, dropped); tally.ErrorCode(err) != tally.CodeNotFound {
+		t.Errorf("the store still holds the dropped session: %v", err)
+	}
+}
+
 func quote(s string) string {
 	b := []byte{'"'}
 	for _, r := range s {

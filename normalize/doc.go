@@ -10,7 +10,7 @@
 //   - One loop for every agent: lines are found here, with bounded memory,
 //     and each is folded with tally.FileState.Feed through the adapter's own
 //     Decoder; nothing here knows any agent's format.
-//   - The format is told from the first lines (tally.Sniffer) unless the
+//   - The format is told from the first lines (tally.StreamReader's Sniff) unless the
 //     caller names the agent. A line two adapters both claim decides
 //     nothing; the first line exactly one adapter claims decides.
 //   - After each input line that changes a list as a reader sees it, one

@@ -13,6 +13,7 @@ import (
 	"github.com/tallyhq/tally/adapter/acp"
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/gemini"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -22,21 +23,15 @@ const captured = "../testdata/fixtures/captured/"
 // fixedNow stamps events of formats without timestamps in golden files.
 var fixedNow = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
 
-// adapters is what the CLI wires. extraAdapters (set by files for adapters
-// still being written) adds to it.
-func adapters() map[string]tally.Adapter {
-	m := map[string]tally.Adapter{
+// adapters are the stream formats the golden files are in.
+func adapters() map[string]tally.StreamReader {
+	return map[string]tally.StreamReader{
 		"claude": claude.New(claude.Options{ConfigDir: "/nonexistent"}),
 		"codex":  codex.New(codex.Options{Home: "/nonexistent"}),
+		"gemini": gemini.New(gemini.Options{Home: "/nonexistent"}),
 		"acp":    acp.New(),
 	}
-	for k, a := range extraAdapters {
-		m[k] = a
-	}
-	return m
 }
-
-var extraAdapters = map[string]tally.Adapter{}
 
 type golden struct {
 	name, input, agent string
@@ -70,10 +65,6 @@ func normalizeFile(t *testing.T, path, agent string) (out, errOut []byte) {
 func TestRun_golden(t *testing.T) {
 	for _, g := range goldens {
 		t.Run(g.name, func(t *testing.T) {
-			if adapters()[g.agent] == nil {
-				t.Skipf("adapter %q is not built into this test yet (adapter/%s still being written); "+
-					"add it to adapters() in golden_test.go to check %s", g.agent, g.agent, g.name)
-			}
 			path := filepath.Join(captured, g.input)
 			got, errOut := normalizeFile(t, path, g.agent)
 			if len(errOut) > 0 {

@@ -28,8 +28,9 @@ type Options struct {
 	// Agent names the adapter to read with, a key of Adapters; "" or
 	// "auto" tells it from the first lines.
 	Agent string
-	// Adapters are the formats Tally knows, by name ("claude", "acp", …).
-	Adapters map[string]tally.Adapter
+	// Adapters are the formats a stream may be in, by name ("claude",
+	// "acp", …).
+	Adapters map[string]tally.StreamReader
 	// Now stamps events of formats that carry no time of their own
 	// (codex exec --json, ACP); nil means time.Now.
 	Now func() time.Time
@@ -61,7 +62,7 @@ type Stream struct {
 	ahead   [][]byte // lines read while telling the format, not yet folded
 	started bool
 	name    string
-	adapter tally.Adapter
+	adapter tally.StreamReader
 	dec     tally.Decoder
 	st      tally.FileState
 	n       int64
@@ -97,7 +98,7 @@ func NewStream(in io.Reader, opts Options) (*Stream, error) {
 	return s, nil
 }
 
-func names(m map[string]tally.Adapter) []string {
+func names(m map[string]tally.StreamReader) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -119,7 +120,7 @@ func (s *Stream) use(name string) error {
 
 // Adapter is the adapter reading the stream, nil if none could be told
 // (known after the first call to Next).
-func (s *Stream) Adapter() tally.Adapter { return s.adapter }
+func (s *Stream) Adapter() tally.StreamReader { return s.adapter }
 
 // Agent is the name the adapter was chosen by.
 func (s *Stream) Agent() string { return s.name }
@@ -178,12 +179,7 @@ func (s *Stream) Next() (Step, error) {
 // several adapters claim only sets the fallback — the first of them by
 // name — used if no line is ever claimed by one alone.
 func (s *Stream) detect() error {
-	var sniffers []string
-	for _, name := range names(s.opts.Adapters) {
-		if _, ok := s.opts.Adapters[name].(tally.Sniffer); ok {
-			sniffers = append(sniffers, name)
-		}
-	}
+	sniffers := names(s.opts.Adapters)
 	fallback, size := "", 0
 	for len(s.ahead) < sniffLines && size < sniffBytes {
 		line, skipped, err := s.lr.next()
@@ -206,7 +202,7 @@ func (s *Stream) detect() error {
 		}
 		var hits []string
 		for _, name := range sniffers {
-			if s.opts.Adapters[name].(tally.Sniffer).Sniff(trimmed) {
+			if s.opts.Adapters[name].Sniff(trimmed) {
 				hits = append(hits, name)
 			}
 		}

@@ -15,16 +15,15 @@ type Found struct {
 	Info    tally.FileInfo
 }
 
-// Walk lists every file under the adapters' roots that an adapter claims,
-// and the directories it went through (to watch them). A root that does not
-// exist is not an error: the agent may simply not be installed. It also
-// returns the roots it could walk, so a caller can tell a file that is
-// gone from a root that was not readable.
+// Walk lists every file under the adapters' roots that an adapter claims.
+// A root that does not exist is not an error: the agent may simply not be
+// installed. It also returns the roots it could walk, so a caller can tell
+// a file that is gone from a root that was not readable.
 //
 // onDir, if not nil, is called with each directory before its entries are
 // listed: a watch added there sees every file created after the listing,
 // so nothing falls between the walk and the watch.
-func Walk(adapters []tally.Adapter, onDir func(string)) (found []Found, dirs []string, walked map[string]bool, err error) {
+func Walk(adapters []tally.Adapter, onDir func(string)) (found []Found, walked map[string]bool, err error) {
 	walked = make(map[string]bool)
 	for _, a := range adapters {
 		for _, root := range a.Roots() {
@@ -39,7 +38,6 @@ func Walk(adapters []tally.Adapter, onDir func(string)) (found []Found, dirs []s
 					if path != root && skips(a, root, path) {
 						return filepath.SkipDir
 					}
-					dirs = append(dirs, path)
 					if onDir != nil {
 						onDir(path)
 					}
@@ -62,7 +60,7 @@ func Walk(adapters []tally.Adapter, onDir func(string)) (found []Found, dirs []s
 			}
 		}
 	}
-	return found, dirs, walked, err
+	return found, walked, err
 }
 
 // Claim finds the adapter that claims path, if any.

@@ -17,9 +17,6 @@ func (a skipAdapter) Roots() []string    { return []string{a.root} }
 func (a skipAdapter) Match(root, path string) (tally.FileInfo, bool) {
 	return tally.FileInfo{Path: path, Session: filepath.Base(path)}, strings.HasSuffix(path, ".log")
 }
-func (a skipAdapter) NewDecoder(tally.FileInfo, []byte) (tally.Decoder, error) {
-	return nopDecoder{}, nil
-}
 func (a skipAdapter) SkipDir(root, dir string) bool { return filepath.Base(dir) == "venv" }
 
 func TestWalk_SkipsWhatTheAdapterLeavesOut(t *testing.T) {
@@ -30,7 +27,8 @@ func TestWalk_SkipsWhatTheAdapterLeavesOut(t *testing.T) {
 		os.WriteFile(full, []byte("x\n"), 0o644)
 	}
 	a := skipAdapter{root}
-	found, dirs, walked, err := Walk([]tally.Adapter{a}, nil)
+	var dirs []string // the directories the indexer would watch
+	found, walked, err := Walk([]tally.Adapter{a}, func(dir string) { dirs = append(dirs, dir) })
 	if err != nil || !walked[root] {
 		t.Fatal(err)
 	}

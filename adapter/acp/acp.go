@@ -8,8 +8,7 @@ import (
 )
 
 var (
-	_ tally.Adapter = (*Adapter)(nil)
-	_ tally.Sniffer = (*Adapter)(nil)
+	_ tally.StreamReader = (*Adapter)(nil)
 )
 
 // Adapter reads ACP agent output.

@@ -16,7 +16,7 @@ import (
 // state. chunk > 0 feeds it in pieces of that many bytes, carrying half
 // lines over and recreating the decoder from its saved state between pieces,
 // as a restart would.
-func Fold(tb testing.TB, a tally.Adapter, fi tally.FileInfo, data []byte, chunk int) *tally.FileState {
+func Fold(tb testing.TB, a tally.LineReader, fi tally.FileInfo, data []byte, chunk int) *tally.FileState {
 	tb.Helper()
 	st := &tally.FileState{Path: fi.Path, Agent: a.Agent(), Session: fi.Session}
 	if chunk <= 0 {
@@ -51,7 +51,7 @@ func Fold(tb testing.TB, a tally.Adapter, fi tally.FileInfo, data []byte, chunk 
 //   - duplicated lines (a catch-up re-read) change no list;
 //   - malformed lines are counted and change nothing else;
 //   - a file cut mid-line leaves the half line unread.
-func Run(t *testing.T, a tally.Adapter, fi tally.FileInfo, data []byte) {
+func Run(t *testing.T, a tally.LineReader, fi tally.FileInfo, data []byte) {
 	t.Helper()
 	whole := Fold(t, a, fi, data, 0)
 	t.Run("replay from 0 gives the same state", func(t *testing.T) {
@@ -104,7 +104,7 @@ func Run(t *testing.T, a tally.Adapter, fi tally.FileInfo, data []byte) {
 
 // Fuzz feeds arbitrary bytes to a fresh decoder; it must never panic, and
 // must always consume every complete line.
-func Fuzz(f *testing.F, a tally.Adapter, fi tally.FileInfo, seeds ...[]byte) {
+func Fuzz(f *testing.F, a tally.LineReader, fi tally.FileInfo, seeds ...[]byte) {
 	for _, s := range seeds {
 		f.Add(s)
 	}

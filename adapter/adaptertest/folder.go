@@ -11,7 +11,7 @@ import (
 // can look at the state between lines the way a live tail sees a file grow.
 type Folder struct {
 	T    testing.TB
-	A    tally.Adapter
+	A    tally.LineReader
 	Info tally.FileInfo
 	St   *tally.FileState
 	// Diags collects every diagnostic Feed met.
@@ -22,7 +22,7 @@ type Folder struct {
 	dec     tally.Decoder
 }
 
-func NewFolder(t testing.TB, a tally.Adapter, fi tally.FileInfo) *Folder {
+func NewFolder(t testing.TB, a tally.LineReader, fi tally.FileInfo) *Folder {
 	return &Folder{T: t, A: a, Info: fi, St: &tally.FileState{Path: fi.Path, Agent: a.Agent(), Session: fi.Session}}
 }
 

@@ -23,8 +23,7 @@ type Adapter struct {
 }
 
 var (
-	_ tally.Adapter = (*Adapter)(nil)
-	_ tally.Sniffer = (*Adapter)(nil)
+	_ tally.StreamReader = (*Adapter)(nil)
 )
 
 // New builds an Adapter, resolving the config directory once.

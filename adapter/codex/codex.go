@@ -9,9 +9,8 @@ import (
 )
 
 var (
-	_ tally.Adapter  = (*Adapter)(nil)
-	_ tally.Sniffer  = (*Adapter)(nil)
-	_ tally.Recenter = (*decoder)(nil)
+	_ tally.StreamReader = (*Adapter)(nil)
+	_ tally.Recenter     = (*decoder)(nil)
 )
 
 // Options configure an Adapter. Zero fields take Codex's own defaults.

@@ -60,7 +60,7 @@ func TestAdapter_Match(t *testing.T) {
 			t.Errorf("Match(%s) ok = %v, want %v", tt.path, ok, tt.ok)
 			continue
 		}
-		if ok && (fi.Session != id || fi.Path != tt.path || fi.List != "" || fi.Whole) {
+		if ok && (fi.Session != id || fi.Path != tt.path || fi.List != "" || fi.Layout != tally.LayoutLog) {
 			t.Errorf("Match(%s) = %+v, want session %s", tt.path, fi, id)
 		}
 	}

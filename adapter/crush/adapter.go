@@ -8,7 +8,7 @@ import (
 	"github.com/tallyhq/tally"
 )
 
-var _ tally.Adapter = (*Adapter)(nil)
+var _ tally.DatabaseReader = (*Adapter)(nil)
 
 // Options configure an Adapter.
 type Options struct {
@@ -70,12 +70,7 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	if filepath.Base(dir) != dataDirName && dir != filepath.Clean(root) {
 		return tally.FileInfo{}, false
 	}
-	return tally.FileInfo{Path: db, Whole: true}, true
-}
-
-// NewDecoder returns the decoder of a database Match accepted.
-func (a *Adapter) NewDecoder(tally.FileInfo, []byte) (tally.Decoder, error) {
-	return dbDec, nil
+	return tally.FileInfo{Path: db, Layout: tally.LayoutDatabase}, true
 }
 
 // project is the directory a database belongs to: the parent of its

@@ -22,7 +22,7 @@ const (
 var fx = agentdbtest.Fixture{
 	Agent: tally.AgentCrush,
 	Rel:   filepath.Join(dataDirName, dbName),
-	New:   func(root string) tally.Adapter { return New(Options{Roots: []string{root}}) },
+	New:   func(root string) tally.DatabaseReader { return New(Options{Roots: []string{root}}) },
 }
 
 var (
@@ -103,7 +103,7 @@ func TestAdapter_Match(t *testing.T) {
 	a := New(Options{Roots: []string{root}})
 	db := filepath.Join(root, "api", ".crush", "crush.db")
 	for _, p := range []string{db, db + "-wal"} {
-		if fi, ok := a.Match(root, p); !ok || fi != (tally.FileInfo{Path: db, Whole: true}) {
+		if fi, ok := a.Match(root, p); !ok || fi != (tally.FileInfo{Path: db, Layout: tally.LayoutDatabase}) {
 			t.Errorf("Match(%s) = %+v, %v", p, fi, ok)
 		}
 	}

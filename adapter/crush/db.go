@@ -13,15 +13,8 @@ import (
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
 )
 
-// dbDecoder reads crush.db, which holds every session of one project: it
-// is a tally.MultiDecoder, not a line decoder: the
-// agentdb.DB it embeds refuses lines.
-type dbDecoder struct{ agentdb.DB }
-
-// dbDec is the decoder of every database the adapter matches.
-var dbDec = dbDecoder{agentdb.DB{Name: "Crush", Pkg: "crush", File: dbName}}
-
-var _ tally.MultiDecoder = dbDec
+// crushDB is crush.db, which holds every session of one project.
+var crushDB = agentdb.DB{Name: "Crush", Pkg: "crush"}
 
 //go:embed sql/last_message.sql
 var lastMessageSQL string
@@ -36,12 +29,12 @@ type sessionRow struct {
 	lastDone, hasFinal bool
 }
 
-// Sessions reads crush.db: each session's title and times, its todos (the
+// ReadDatabase reads crush.db: each session's title and times, its todos (the
 // whole current list, a JSON column), and whose turn it is. sessions has a
 // text key, so a row whose todos cannot be read is a diagnostic named by
 // its id, with Offset 0.
-func (d dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
-	return d.DB.Sessions(ctx, path, &dbState{proj: project(path)})
+func (a *Adapter) ReadDatabase(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
+	return crushDB.ReadDatabase(ctx, path, &dbState{proj: project(path)})
 }
 
 // dbState is what one read of crush.db found.
@@ -72,7 +65,7 @@ func readSessions(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) (map[st
 	}
 	for _, c := range []string{"id", "parent_session_id", "title", "created_at", "updated_at"} {
 		if !cols[c] {
-			return nil, nil, tally.Errorf(tally.CodeInvalid, "crush.Sessions", "no column sessions.%s: not a Crush database", c)
+			return nil, nil, tally.Errorf(tally.CodeInvalid, "crush.ReadDatabase", "no column sessions.%s: not a Crush database", c)
 		}
 	}
 	// todos came with a later migration; a database before it has no lists.

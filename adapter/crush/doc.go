@@ -11,7 +11,7 @@
 // older than the column) has none.
 //
 // The database holds every session of its project, so it is read whole
-// (tally.MultiDecoder) whenever it or its -wal changes, read-only, while
+// (tally.DatabaseReader) whenever it or its -wal changes, read-only, while
 // Crush writes it. The project is the directory holding .crush; title and
 // times come from the sessions table (Unix seconds; a value too large for
 // seconds is read as milliseconds); whose turn it is from the most
@@ -28,6 +28,6 @@
 // above projects: every <project>/.crush/crush.db below it is read, at
 // the cost of walking that tree.
 //
-// Crush writes no stream Tally could normalize, so the adapter is not a
-// tally.Sniffer.
+// Crush keeps no log or stream to read line by line, so the adapter is only
+// a tally.DatabaseReader: tally normalize and tally follow do not offer it.
 package crush

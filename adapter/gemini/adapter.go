@@ -29,8 +29,7 @@ type Adapter struct {
 }
 
 var (
-	_ tally.Adapter = (*Adapter)(nil)
-	_ tally.Sniffer = (*Adapter)(nil)
+	_ tally.StreamReader = (*Adapter)(nil)
 )
 
 // New builds an Adapter, resolving the home directory once.
@@ -64,7 +63,7 @@ const sessionPrefix = "session-"
 //   - <projectId>/chats/session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl, the append
 //     log (Gemini CLI ≥ 2026-04);
 //   - <projectId>/chats/session-…-<id8>.json, the legacy record rewritten
-//     whole (Whole), unless the .jsonl it is migrated to exists beside it:
+//     whole (LayoutWhole), unless the .jsonl it is migrated to exists beside it:
 //     the CLI copies every message over and keeps the old file, and both
 //     would show the same list twice;
 //   - <projectId>/chats/<parentSessionId>/<sessionId>.jsonl, a sub-agent's
@@ -86,7 +85,7 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	name := parts[len(parts)-1]
 	switch len(parts) {
 	case 3:
-		whole := false
+		layout := tally.LayoutLog
 		var stem string
 		switch {
 		case strings.HasSuffix(name, ".jsonl"):
@@ -95,7 +94,7 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 			if _, err := os.Stat(path + "l"); err == nil {
 				return tally.FileInfo{}, false
 			}
-			stem, whole = strings.TrimSuffix(name, ".json"), true
+			stem, layout = strings.TrimSuffix(name, ".json"), tally.LayoutWhole
 		default:
 			return tally.FileInfo{}, false
 		}
@@ -103,7 +102,7 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 		if id == "" {
 			return tally.FileInfo{}, false
 		}
-		return tally.FileInfo{Path: path, Session: id, Whole: whole}, true
+		return tally.FileInfo{Path: path, Session: id, Layout: layout}, true
 	case 4:
 		sub, ok := strings.CutSuffix(name, ".jsonl")
 		parent := parts[2]

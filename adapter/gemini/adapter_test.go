@@ -34,7 +34,7 @@ func TestAdapter_Match(t *testing.T) {
 		want tally.FileInfo
 	}{
 		{"work/chats/session-2026-11-22T14-06-1564209c.jsonl", true, tally.FileInfo{Session: "1564209c"}},
-		{"0f0f/chats/session-2025-06-01T10-00-aaaaaaaa.json", true, tally.FileInfo{Session: "aaaaaaaa", Whole: true}},
+		{"0f0f/chats/session-2025-06-01T10-00-aaaaaaaa.json", true, tally.FileInfo{Session: "aaaaaaaa", Layout: tally.LayoutWhole}},
 		{"p/chats/session-2026-01-02T03-04-bbbbbbbb.json", false, tally.FileInfo{}},
 		{"p/chats/session-2026-01-02T03-04-bbbbbbbb.jsonl", true, tally.FileInfo{Session: "bbbbbbbb"}},
 		{"work/chats/1564209c-0c60-4a4a-a7cd-21b9d55db59a/5ab1e000-0000-4000-8000-000000000000.jsonl", true,

@@ -104,7 +104,7 @@ func TestLegacy_RewrittenWhole(t *testing.T) {
 	a := New(Options{Home: home})
 	path := filepath.Join(home, "tmp", "proj", "chats", "session-2026-11-23T10-00-legacy00.json")
 	fi, ok := a.Match(a.Roots()[0], path)
-	if !ok || !fi.Whole || fi.Session != "legacy00" {
+	if !ok || fi.Layout != tally.LayoutWhole || fi.Session != "legacy00" {
 		t.Fatalf("Match = %+v, %v; want a Whole file of session legacy00", fi, ok)
 	}
 	st := &tally.FileState{Path: path, Agent: a.Agent(), Session: fi.Session}

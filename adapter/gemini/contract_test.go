@@ -36,7 +36,7 @@ func FuzzWhole(f *testing.F) {
 	f.Add(read(f, "testdata/built-legacy-long.json"))
 	f.Add(read(f, "testdata/built-legacy-short.json"))
 	a := New(Options{Home: f.TempDir()})
-	fi := tally.FileInfo{Path: "fuzz.json", Session: "fuzz", Whole: true}
+	fi := tally.FileInfo{Path: "fuzz.json", Session: "fuzz", Layout: tally.LayoutWhole}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st := &tally.FileState{Path: fi.Path, Agent: a.Agent(), Session: fi.Session}
 		dec, err := a.NewDecoder(fi, nil)

@@ -48,7 +48,7 @@ var (
 
 func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
 	d := &Decoder{info: f}
-	if len(saved) > 0 && !f.Whole {
+	if len(saved) > 0 && f.Layout != tally.LayoutWhole {
 		if err := json.Unmarshal(saved, &d.st); err != nil {
 			return nil, tally.Errorf(tally.CodeInvalid, "gemini.NewDecoder", "saved decoder state of %s is unreadable: %v", f.Path, err)
 		}
@@ -64,7 +64,7 @@ func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
 // State returns the decoder's memory as JSON. A whole file is decoded from
 // scratch every time, so it has none.
 func (d *Decoder) State() []byte {
-	if d.info.Whole {
+	if d.info.Layout == tally.LayoutWhole {
 		return nil
 	}
 	s := &d.st
@@ -81,17 +81,17 @@ func (d *Decoder) State() []byte {
 // Parsed is how many lines this decoder has handed to the JSON parser.
 func (d *Decoder) Parsed() int64 { return d.st.Parsed }
 
-// Line decodes one line, or for a Whole file the whole document.
+// Line decodes one line, or for a LayoutWhole file the whole document.
 func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	d.evs = d.evs[:0]
 	var err error
-	if d.info.Whole {
+	if d.info.Layout == tally.LayoutWhole {
 		err = d.whole(line)
 	} else {
 		err = d.line(line, off)
 	}
 	if err != nil {
-		return tally.Errorf(tally.CodeInvalid, "gemini", "%s at offset %d: %v", lineWord(d.info.Whole), off, err)
+		return tally.Errorf(tally.CodeInvalid, "gemini", "%s at offset %d: %v", lineWord(d.info.Layout == tally.LayoutWhole), off, err)
 	}
 	d.pathProject()
 	for _, ev := range d.evs {

@@ -185,7 +185,7 @@ func foldAll(t testing.TB, a *Adapter, fi tally.FileInfo, data []byte) *tally.Fi
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Whole {
+	if fi.Layout == tally.LayoutWhole {
 		st.FeedWhole(dec, data)
 	} else if _, d := st.Feed(dec, data); len(d) > 0 {
 		t.Fatalf("diagnostics: %v", d)

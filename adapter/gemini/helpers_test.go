@@ -34,7 +34,7 @@ func fixtureFiles(t testing.TB) []logFile {
 			if err != nil || e.IsDir() {
 				return nil
 			}
-			if fi, ok := a.Match(root, p); ok && !fi.Whole {
+			if fi, ok := a.Match(root, p); ok && fi.Layout != tally.LayoutWhole {
 				out = append(out, logFile{path: p, info: fi})
 			}
 			return nil

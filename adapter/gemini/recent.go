@@ -12,7 +12,7 @@ import (
 // lines only carry time. Stream-json: a result ends the turn, anything
 // else the agent does means it works.
 func (d *Decoder) Recent(line []byte, emit func(tally.Event)) bool {
-	if d.info.Whole {
+	if d.info.Layout == tally.LayoutWhole {
 		return true
 	}
 	if !bytes.Contains(line, timeNeedle) && !bytes.Contains(line, updatedNeedle) {

@@ -9,8 +9,8 @@ import (
 )
 
 var (
-	_ tally.Adapter = (*Adapter)(nil)
-	_ tally.Sniffer = (*Adapter)(nil)
+	_ tally.StreamReader   = (*Adapter)(nil)
+	_ tally.DatabaseReader = (*Adapter)(nil)
 )
 
 // Options configure an Adapter. Zero fields take Hermes' own defaults.
@@ -64,7 +64,7 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	rel = filepath.ToSlash(rel)
 	switch rel {
 	case dbName, dbName + "-wal":
-		return tally.FileInfo{Path: filepath.Join(root, dbName), Whole: true}, true
+		return tally.FileInfo{Path: filepath.Join(root, dbName), Layout: tally.LayoutDatabase}, true
 	}
 	id, ok := logID(rel)
 	if !ok {
@@ -73,7 +73,7 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	if _, err := os.Stat(filepath.Join(root, dbName)); err == nil {
 		return tally.FileInfo{}, false
 	}
-	return tally.FileInfo{Path: path, Session: id, Whole: true}, true
+	return tally.FileInfo{Path: path, Session: id, Layout: tally.LayoutWhole}, true
 }
 
 // logID is the session id of sessions/session_<id>.json; sessions.json,
@@ -87,16 +87,17 @@ func logID(rel string) (string, bool) {
 	return id, ok && id != ""
 }
 
-// NewDecoder returns the decoder for a file Match accepted, or for the
-// stream form when f is not a whole file.
+// NewDecoder returns the decoder of a session log (LayoutWhole) or of the
+// stream form (LayoutLog). state.db is read with ReadDatabase.
 func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, error) {
-	switch {
-	case f.Whole && filepath.Base(f.Path) == dbName:
-		return dbDec, nil
-	case f.Whole:
+	switch f.Layout {
+	case tally.LayoutWhole:
 		return &logDecoder{session: f.Session}, nil
+	case tally.LayoutLog:
+		return newStreamDecoder(state), nil
+	case tally.LayoutDatabase:
 	}
-	return newStreamDecoder(state), nil
+	return nil, tally.Errorf(tally.CodeInvalid, "hermes.NewDecoder", "%s is a database: it is read whole, not line by line", f.Path)
 }
 
 // Sniff recognises the stream form: Hermes writes a message with its role

@@ -10,15 +10,8 @@ import (
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
 )
 
-// dbDecoder reads state.db, which holds every session: it is a
-// tally.MultiDecoder, not a line decoder: the
-// agentdb.DB it embeds refuses lines.
-type dbDecoder struct{ agentdb.DB }
-
-// dbDec is the decoder of every database the adapter matches.
-var dbDec = dbDecoder{agentdb.DB{Name: "Hermes", Pkg: "hermes", File: dbName}}
-
-var _ tally.MultiDecoder = dbDec
+// stateDB is Hermes' state.db, which holds every session.
+var stateDB = agentdb.DB{Name: "Hermes", Pkg: "hermes"}
 
 // todoMessagesSQL selects the assistant rows that may call the todo tool
 // and the tool rows answering such a call, in conversation order. The
@@ -39,11 +32,12 @@ var lastMessageSQL string
 //go:embed sql/first_prompt.sql
 var firstPromptSQL string
 
-// Sessions reads state.db and returns the events of every conversation,
-// one per compression chain (see chain). A message row it cannot use is a
-// diagnostic with the row's id (messages.id, its rowid) as Offset.
-func (d dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
-	return d.DB.Sessions(ctx, path, &dbState{})
+// ReadDatabase reads state.db and returns the events of every
+// conversation, one per compression chain (see chain). A message row it
+// cannot use is a diagnostic with the row's id (messages.id, its rowid) as
+// Offset.
+func (a *Adapter) ReadDatabase(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
+	return stateDB.ReadDatabase(ctx, path, &dbState{})
 }
 
 // sessionRow is one row of Hermes' sessions table.
@@ -79,12 +73,12 @@ func (st *dbState) Read(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) e
 	}
 	for _, c := range []string{"id", "parent_session_id", "started_at", "ended_at", "end_reason"} {
 		if !scols[c] {
-			return tally.Errorf(tally.CodeInvalid, "hermes.Sessions", "no column sessions.%s: not a Hermes state.db", c)
+			return tally.Errorf(tally.CodeInvalid, "hermes.ReadDatabase", "no column sessions.%s: not a Hermes state.db", c)
 		}
 	}
 	for _, c := range []string{"session_id", "role", "content", "tool_call_id", "tool_calls", "timestamp"} {
 		if !mcols[c] {
-			return tally.Errorf(tally.CodeInvalid, "hermes.Sessions", "no column messages.%s: not a Hermes state.db", c)
+			return tally.Errorf(tally.CodeInvalid, "hermes.ReadDatabase", "no column messages.%s: not a Hermes state.db", c)
 		}
 	}
 	if err := st.readSessions(ctx, tx, scols); err != nil {

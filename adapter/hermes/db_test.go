@@ -167,9 +167,9 @@ func TestSessions_NotADatabase(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, _, err := dbDec.Sessions(context.Background(), path)
+			_, _, err := New(Options{Home: dir}).ReadDatabase(context.Background(), path)
 			if err == nil {
-				t.Fatal("Sessions on a non-database: no error")
+				t.Fatal("ReadDatabase on a non-database: no error")
 			}
 			if c := tally.ErrorCode(err); c != tally.CodeInvalid {
 				t.Errorf("code = %v (%v), want invalid", c, err)
@@ -177,7 +177,7 @@ func TestSessions_NotADatabase(t *testing.T) {
 		})
 	}
 	t.Run("missing file", func(t *testing.T) {
-		_, _, err := dbDec.Sessions(context.Background(), filepath.Join(dir, "nope", dbName))
+		_, _, err := New(Options{Home: dir}).ReadDatabase(context.Background(), filepath.Join(dir, "nope", dbName))
 		if err == nil {
 			t.Fatal("no error for a missing database")
 		}

@@ -16,7 +16,7 @@
 // nothing. A status in a result that is not one of Hermes' four words
 // comes from a Hermes newer than this code and is kept as unknown.
 //
-// state.db holds every session, so it is read whole (tally.MultiDecoder)
+// state.db holds every session, so it is read whole (tally.DatabaseReader)
 // whenever it or its -wal changes, read-only, while Hermes writes it.
 // Hermes splits a conversation into a chain of sessions when it compresses
 // its context (parent_session_id, end_reason "compression"), and its todo

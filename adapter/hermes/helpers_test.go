@@ -11,7 +11,7 @@ import (
 var fx = agentdbtest.Fixture{
 	Agent: tally.AgentHermes,
 	Rel:   dbName,
-	New:   func(root string) tally.Adapter { return New(Options{Home: root}) },
+	New:   func(root string) tally.DatabaseReader { return New(Options{Home: root}) },
 }
 
 var (

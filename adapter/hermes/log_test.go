@@ -56,10 +56,10 @@ func TestAdapter_Match(t *testing.T) {
 		want tally.FileInfo
 		ok   bool
 	}{
-		{filepath.Join(home, "state.db"), tally.FileInfo{Path: filepath.Join(home, "state.db"), Whole: true}, true},
-		{filepath.Join(home, "state.db-wal"), tally.FileInfo{Path: filepath.Join(home, "state.db"), Whole: true}, true},
+		{filepath.Join(home, "state.db"), tally.FileInfo{Path: filepath.Join(home, "state.db"), Layout: tally.LayoutDatabase}, true},
+		{filepath.Join(home, "state.db-wal"), tally.FileInfo{Path: filepath.Join(home, "state.db"), Layout: tally.LayoutDatabase}, true},
 		{filepath.Join(home, "state.db-shm"), tally.FileInfo{}, false},
-		{log, tally.FileInfo{Path: log, Session: "20260105_120000_abcdef", Whole: true}, true},
+		{log, tally.FileInfo{Path: log, Session: "20260105_120000_abcdef", Layout: tally.LayoutWhole}, true},
 		{filepath.Join(home, "sessions", "sessions.json"), tally.FileInfo{}, false},
 		{filepath.Join(home, "hermes-agent", "state.db"), tally.FileInfo{}, false},
 		{filepath.Join(home, "sessions", "x", "session_1.json"), tally.FileInfo{}, false},

@@ -8,7 +8,10 @@ import (
 	"github.com/tallyhq/tally"
 )
 
-var _ tally.Adapter = (*Adapter)(nil)
+var (
+	_ tally.LineReader     = (*Adapter)(nil)
+	_ tally.DatabaseReader = (*Adapter)(nil)
+)
 
 // Options configure an Adapter. Zero fields take OpenCode's own defaults.
 type Options struct {
@@ -84,7 +87,7 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	}
 	db := strings.TrimSuffix(path, "-wal")
 	if db == a.db || filepath.Dir(db) == a.dataDir && isChannelDB(filepath.Base(db)) {
-		return tally.FileInfo{Path: db, Whole: true}, true
+		return tally.FileInfo{Path: db, Layout: tally.LayoutDatabase}, true
 	}
 	if root != a.dataDir {
 		return tally.FileInfo{}, false
@@ -107,7 +110,7 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 			return tally.FileInfo{}, false
 		}
 	}
-	return tally.FileInfo{Path: path, Session: id, Whole: true}, true
+	return tally.FileInfo{Path: path, Session: id, Layout: tally.LayoutWhole}, true
 }
 
 // isChannelDB tells opencode-<channel>.db, the database of a non-stable
@@ -121,11 +124,13 @@ func isChannelDB(name string) bool {
 	return ok && ch != "" && !strings.ContainsAny(ch, "/\\")
 }
 
-// NewDecoder returns the decoder of a file Match accepted.
+// NewDecoder returns the decoder of a legacy storage file (LayoutWhole).
+// The database is read with ReadDatabase, and OpenCode writes no log or
+// stream to read line by line.
 func (a *Adapter) NewDecoder(f tally.FileInfo, _ []byte) (tally.Decoder, error) {
 	switch {
-	case f.Session == "":
-		return dbDec, nil
+	case f.Layout != tally.LayoutWhole:
+		return nil, tally.Errorf(tally.CodeInvalid, "opencode.NewDecoder", "%s: OpenCode keeps no %s files", f.Path, f.Layout)
 	case filepath.Base(filepath.Dir(f.Path)) == "todo":
 		return legacyTodo{}, nil
 	}

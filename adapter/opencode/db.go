@@ -11,15 +11,8 @@ import (
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
 )
 
-// dbDecoder reads opencode.db, which holds every session: it is a
-// tally.MultiDecoder, not a line decoder: the
-// agentdb.DB it embeds refuses lines.
-type dbDecoder struct{ agentdb.DB }
-
-// dbDec is the decoder of every database the adapter matches.
-var dbDec = dbDecoder{agentdb.DB{Name: "OpenCode", Pkg: "opencode", File: dbName}}
-
-var _ tally.MultiDecoder = dbDec
+// openCodeDB is opencode.db, which holds every session.
+var openCodeDB = agentdb.DB{Name: "OpenCode", Pkg: "opencode"}
 
 //go:embed sql/todos.sql
 var todosSQL string
@@ -41,14 +34,14 @@ type dbState struct {
 	signal   map[string]tally.Signal
 }
 
-// Sessions reads opencode.db. The todo table holds each session's current
+// ReadDatabase reads opencode.db. The todo table holds each session's current
 // list (todowrite replaces it whole), so a session's list is one snapshot.
 // A sub-agent's session (parent_id set, made by the task tool) is shown as
 // a list of its root session, named by its own id, when it has todos.
 // The tables have text keys, so a row it cannot use is a diagnostic named
 // by its key, with Offset 0.
-func (d dbDecoder) Sessions(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
-	return d.DB.Sessions(ctx, path, &dbState{})
+func (a *Adapter) ReadDatabase(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
+	return openCodeDB.ReadDatabase(ctx, path, &dbState{})
 }
 
 // Read reads the sessions, their lists and their newest messages.
@@ -62,11 +55,11 @@ func (st *dbState) Read(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) e
 		return err
 	}
 	if !scols["id"] {
-		return tally.Errorf(tally.CodeInvalid, "opencode.Sessions", "no table session: not an OpenCode database")
+		return tally.Errorf(tally.CodeInvalid, "opencode.ReadDatabase", "no table session: not an OpenCode database")
 	}
 	for _, c := range []string{"session_id", "content", "status", "priority", "position", "time_updated"} {
 		if !tcols[c] {
-			return tally.Errorf(tally.CodeInvalid, "opencode.Sessions", "no column todo.%s: not an OpenCode database", c)
+			return tally.Errorf(tally.CodeInvalid, "opencode.ReadDatabase", "no column todo.%s: not an OpenCode database", c)
 		}
 	}
 	if err := st.readSessions(ctx, tx, scols); err != nil {

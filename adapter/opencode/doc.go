@@ -12,7 +12,7 @@
 // id in the database (SDK v2 dropped it); the legacy files keep theirs.
 //
 // opencode.db holds every session, so it is read whole
-// (tally.MultiDecoder) whenever it or its -wal changes, read-only, while
+// (tally.DatabaseReader) whenever it or its -wal changes, read-only, while
 // OpenCode writes it. Title, directory and times come from the session
 // table; whose turn it is from the newest message (an assistant message
 // with time.completed set ends the agent's turn); an archived session is
@@ -28,5 +28,5 @@
 // it and a session read from both would show twice.
 //
 // OpenCode writes no stream Tally could normalize, so the adapter is not a
-// tally.Sniffer.
+// tally.StreamReader: tally normalize and tally follow do not offer it.
 package opencode

@@ -17,7 +17,7 @@ import (
 var fx = agentdbtest.Fixture{
 	Agent: tally.AgentOpenCode,
 	Rel:   dbName,
-	New:   func(root string) tally.Adapter { return New(Options{DataDir: root}) },
+	New:   func(root string) tally.DatabaseReader { return New(Options{DataDir: root}) },
 }
 
 var (
@@ -107,7 +107,7 @@ func TestLegacy_Built(t *testing.T) {
 	for _, rel := range []string{"storage/todo/ses_legacy1.json", "storage/session/prj_9f8e/ses_legacy1.json"} {
 		path := filepath.Join(dir, rel)
 		fi, ok := a.Match(dir, path)
-		if !ok || fi.Session != "ses_legacy1" || !fi.Whole {
+		if !ok || fi.Session != "ses_legacy1" || fi.Layout != tally.LayoutWhole {
 			t.Fatalf("Match(%s) = %+v, %v", rel, fi, ok)
 		}
 		dec, _ := a.NewDecoder(fi, nil)
@@ -142,7 +142,7 @@ func TestAdapter_Match(t *testing.T) {
 	dir := t.TempDir()
 	a := New(Options{DataDir: dir})
 	db := filepath.Join(dir, dbName)
-	whole := tally.FileInfo{Path: db, Whole: true}
+	whole := tally.FileInfo{Path: db, Layout: tally.LayoutDatabase}
 	for _, p := range []string{db, db + "-wal"} {
 		if fi, ok := a.Match(dir, p); !ok || fi != whole {
 			t.Errorf("Match(%s) = %+v, %v", p, fi, ok)

@@ -35,7 +35,7 @@ func (s *Store) FileMarks(ctx context.Context) ([]tally.FileMark, error) {
 		var m tally.FileMark
 		var agent, last, head string
 		var valid bool
-		if err := rows.Scan(&m.Path, &m.Session, &agent, &m.Offset, &m.Identity, &head, &last, &valid); err != nil {
+		if err := rows.Scan(&m.Path, &m.Session, &agent, &m.Offset, &m.Identity, &head, &last, &m.Database, &valid); err != nil {
 			return nil, s.wrap(op, err)
 		}
 		if !valid {

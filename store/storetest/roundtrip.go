@@ -13,12 +13,17 @@ func testFileRoundTrip(t *testing.T, open Opener) {
 	full := fullFile("/logs/a.jsonl", "sess-a", 5)
 	// A file that has produced nothing yet: zero times, no lists.
 	bare := &tally.FileState{Path: "/logs/dir with space/b?.jsonl", Agent: tally.AgentCodex, Session: "sess-b", Offset: 0}
-	commit(t, s, tally.Batch{Files: []*tally.FileState{full, bare}})
+	// One session of a database: its mark must name the database, which
+	// is the file an indexer watches after a restart.
+	part := &tally.FileState{Path: tally.PartPath("/data/state.db", "sess-c"), Database: "/data/state.db",
+		Agent: tally.AgentHermes, Session: "sess-c", Identity: "dev=1,ino=2@4096:17", LastAt: at(2)}
+	commit(t, s, tally.Batch{Files: []*tally.FileState{full, bare, part}})
 
 	got := files(t, s)
-	equal(t, "paths", sortedKeys(got), []string{full.Path, bare.Path})
+	equal(t, "paths", sortedKeys(got), []string{part.Path, full.Path, bare.Path})
 	equal(t, "full state", got[full.Path], fullFile("/logs/a.jsonl", "sess-a", 5))
 	equal(t, "bare state", got[bare.Path], bare)
+	equal(t, "database part", got[part.Path], part)
 	if g := got[full.Path]; g != nil && g.Offset != 1005 {
 		t.Errorf("offset %d, want 1005: a restart would resume at the wrong byte", g.Offset)
 	}

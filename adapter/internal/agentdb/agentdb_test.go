@@ -13,7 +13,7 @@ import (
 	"github.com/tallyhq/tally"
 )
 
-var testAgent = DB{Name: "Testagent", Pkg: "testagent", File: "test.db"}
+var testAgent = DB{Name: "Testagent", Pkg: "testagent"}
 
 // TestAgent_Read reads a database whose path holds the characters SQLite
 // URIs give a meaning to, and finds the columns of its table.
@@ -64,14 +64,14 @@ func TestAgent_Read_Errors(t *testing.T) {
 
 	missing := filepath.Join(dir, "missing.db")
 	noop := func(context.Context, *sql.Tx) error { return nil }
-	if err := testAgent.Read(context.Background(), missing, noop); err == nil || !strings.Contains(err.Error(), "testagent.Sessions") {
+	if err := testAgent.Read(context.Background(), missing, noop); err == nil || !strings.Contains(err.Error(), "testagent.ReadDatabase") {
 		t.Errorf("missing file: %v", err)
 	}
 	if _, err := os.Stat(missing); err == nil {
 		t.Error("a read-only open created the database")
 	}
 
-	own := tally.Errorf(tally.CodeInvalid, "testagent.Sessions", "no column t.a")
+	own := tally.Errorf(tally.CodeInvalid, "testagent.ReadDatabase", "no column t.a")
 	if err := testAgent.Read(context.Background(), junk, func(context.Context, *sql.Tx) error { return own }); !errors.Is(err, own) || err.Error() != own.Error() {
 		t.Errorf("an adapter's own error came back as %v", err)
 	}

@@ -8,26 +8,17 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// DB is what an agent's database decoder shares with the others'.
-// Embedded in it, DB makes it a tally.Decoder that refuses lines (a
-// database holds every session and is read whole, with Sessions), and
-// gives it Read, which opens the database, and Error, which names the
-// agent when the database cannot be read.
+// DB is one agent's kind of database, as the adapters of such agents
+// share it: ReadDatabase reads one with the agent's Reader (it is what the
+// adapter's tally.DatabaseReader method does), Read opens it, and Error
+// names the agent when it cannot be read.
 type DB struct {
 	// Name is the agent's name for people: "Hermes".
 	Name string
-	// Pkg prefixes the tally.Error ops: "hermes" gives hermes.Sessions
-	// for a failed read and hermes.Line for a refused line.
+	// Pkg prefixes the tally.Error ops: "hermes" gives
+	// hermes.ReadDatabase for a failed read.
 	Pkg string
-	// File is the database's name for people: "state.db".
-	File string
 }
-
-func (d DB) Line([]byte, int64, func(tally.Event)) error {
-	return tally.Errorf(tally.CodeInvalid, d.Pkg+".Line", "%s is a SQLite database: it is read whole with Sessions, not line by line", d.File)
-}
-
-func (DB) State() []byte { return nil }
 
 // Error says what went wrong with the database at path in words a user
 // can act on: a file that is no database is CodeInvalid, a lock held too
@@ -49,5 +40,5 @@ func (d DB) Error(path string, err error) error {
 			hint = " (" + d.Name + " held the lock for over " + busyTimeout + " ms; the next change retries)"
 		}
 	}
-	return tally.Errorf(code, d.Pkg+".Sessions", "%s: %w%s", path, err, hint)
+	return tally.Errorf(code, d.Pkg+".ReadDatabase", "%s: %w%s", path, err, hint)
 }

@@ -22,9 +22,9 @@ type Reader interface {
 	Events(diags *Diags) map[string][]tally.Event
 }
 
-// Sessions reads the database at path with r: it is what a database
-// decoder's tally.MultiDecoder Sessions does, given the agent's Reader.
-func (d DB) Sessions(ctx context.Context, path string, r Reader) (map[string][]tally.Event, []tally.Diagnostic, error) {
+// ReadDatabase reads the database at path with r: it is what an adapter's
+// tally.DatabaseReader method does, given the agent's Reader.
+func (d DB) ReadDatabase(ctx context.Context, path string, r Reader) (map[string][]tally.Event, []tally.Diagnostic, error) {
 	diags := Diags{Path: path}
 	err := d.Read(ctx, path, func(ctx context.Context, tx *sql.Tx) error { return r.Read(ctx, tx, &diags) })
 	if err != nil {

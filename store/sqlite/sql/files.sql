@@ -6,5 +6,6 @@ SELECT path, session, agent, offset,
 	CASE WHEN json_valid(state) THEN coalesce(json_extract(state, '$.identity'), '') ELSE '' END,
 	CASE WHEN json_valid(state) THEN coalesce(json_extract(state, '$.head'), '0') ELSE '0' END,
 	CASE WHEN json_valid(state) THEN coalesce(json_extract(state, '$.lastAt'), '') ELSE '' END,
+	CASE WHEN json_valid(state) THEN coalesce(json_extract(state, '$.database'), '') ELSE '' END,
 	json_valid(state)
 FROM files ORDER BY path;

@@ -23,7 +23,7 @@ type Fixture struct {
 	// "state.db", ".crush/crush.db".
 	Rel string
 	// New builds the adapter reading root.
-	New func(root string) tally.Adapter
+	New func(root string) tally.DatabaseReader
 }
 
 // Build creates the database under a new root from testdata/<script>, in
@@ -51,27 +51,20 @@ func (f Fixture) Build(t testing.TB, script string) (string, *sql.DB) {
 	return path, w
 }
 
-// Read reads the database at path, which Build made, through the
-// adapter's decoder as the indexer does, failing the test on an error.
+// Read reads the database at path, which Build made, through the adapter
+// as the indexer does (Match, then ReadDatabase), failing the test on an
+// error.
 func (f Fixture) Read(t testing.TB, path string) (map[string][]tally.Event, []tally.Diagnostic) {
 	t.Helper()
 	root := strings.TrimSuffix(path, string(filepath.Separator)+f.Rel)
 	a := f.New(root)
 	fi, ok := a.Match(root, path)
-	if !ok {
-		t.Fatalf("Match(%s) = false", path)
+	if !ok || fi.Layout != tally.LayoutDatabase {
+		t.Fatalf("Match(%s) = %+v, %v; want a database", path, fi, ok)
 	}
-	dec, err := a.NewDecoder(fi, nil)
+	got, diags, err := a.ReadDatabase(context.Background(), fi.Path)
 	if err != nil {
-		t.Fatal(err)
-	}
-	md, ok := dec.(tally.MultiDecoder)
-	if !ok {
-		t.Fatalf("decoder for %s is not a MultiDecoder", path)
-	}
-	got, diags, err := md.Sessions(context.Background(), path)
-	if err != nil {
-		t.Fatalf("Sessions: %v", err)
+		t.Fatalf("ReadDatabase: %v", err)
 	}
 	return got, diags
 }
@@ -104,7 +97,7 @@ func List(st *tally.FileState, name string) []tally.Item {
 	return nil
 }
 
-// Invalid checks that the decoder refuses, as tally.CodeInvalid, a file
+// Invalid checks that the adapter refuses, as tally.CodeInvalid, a file
 // that is no database, and the database script builds once damage (SQL
 // dropping or renaming a table it needs) has made it another program's.
 func (f Fixture) Invalid(t *testing.T, script, damage string) {
@@ -121,11 +114,7 @@ func (f Fixture) Invalid(t *testing.T, script, damage string) {
 		t.Fatal(err)
 	}
 	for what, p := range map[string]string{"a file that is no database": junk, damage: path} {
-		dec, err := f.New(filepath.Dir(p)).NewDecoder(tally.FileInfo{Path: p, Whole: true}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := dec.(tally.MultiDecoder).Sessions(context.Background(), p); tally.ErrorCode(err) != tally.CodeInvalid {
+		if _, _, err := f.New(filepath.Dir(p)).ReadDatabase(context.Background(), p); tally.ErrorCode(err) != tally.CodeInvalid {
 			t.Errorf("%s: err = %v, want invalid", what, err)
 		}
 	}
