@@ -2,6 +2,7 @@ package cli
 
 import (
 	"maps"
+	"path/filepath"
 	"slices"
 
 	"github.com/tallyhq/tally"
@@ -15,15 +16,79 @@ import (
 	"github.com/tallyhq/tally/normalize"
 )
 
+// agentDirs is where every agent keeps its sessions, resolved in one place
+// from the flags and Env: a flag wins, then the agent's own variable, then
+// its default under the home directory — each agent's own rule, so Tally
+// looks where the agent writes. Adapters take the result and never read
+// the environment themselves.
+type agentDirs struct {
+	Claude, Codex, Gemini, Hermes string
+	OpenCode, OpenCodeDB          string
+	Crush                         []string
+}
+
+func (a *app) agentDirs() agentDirs {
+	e := &a.env
+	// under is a directory below the home directory, "" when the home is
+	// unknown: then only what a flag or variable names is read.
+	under := func(elem ...string) string {
+		if e.Home == "" {
+			return ""
+		}
+		return filepath.Join(append([]string{e.Home}, elem...)...)
+	}
+	first := func(dirs ...string) string {
+		for _, d := range dirs {
+			if d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	joined := func(dir, elem string) string {
+		if dir == "" {
+			return ""
+		}
+		return filepath.Join(dir, elem)
+	}
+	d := agentDirs{
+		Claude: first(a.g.ClaudeDir, e.Getenv("CLAUDE_CONFIG_DIR"), under(".claude")),
+		Codex:  first(a.g.CodexHome, e.Getenv("CODEX_HOME"), under(".codex")),
+		// Gemini CLI takes GEMINI_CLI_HOME as the home directory that
+		// holds .gemini, not as .gemini itself.
+		Gemini:     first(a.g.GeminiHome, joined(e.Getenv("GEMINI_CLI_HOME"), ".gemini"), under(".gemini")),
+		Hermes:     first(a.g.HermesHome, e.Getenv("HERMES_HOME"), under(".hermes")),
+		OpenCode:   first(a.g.OpenCodeDir, joined(e.Getenv("XDG_DATA_HOME"), "opencode"), under(".local", "share", "opencode")),
+		OpenCodeDB: e.Getenv("OPENCODE_DB"),
+	}
+	// Crush keeps one database per project and no list of projects: by
+	// default the project Tally runs in, and CRUSH_DATA_DIR.
+	crushDirs := a.g.CrushDirs
+	if len(crushDirs) == 0 {
+		crushDirs = []string{joined(e.Dir, ".crush"), e.Getenv("CRUSH_DATA_DIR")}
+	}
+	for _, dir := range crushDirs {
+		if dir == "" {
+			continue
+		}
+		if !filepath.IsAbs(dir) && e.Dir != "" {
+			dir = filepath.Join(e.Dir, dir)
+		}
+		d.Crush = append(d.Crush, dir)
+	}
+	return d
+}
+
 // adapters builds one adapter per agent Tally reads.
-func adapters(g globalOptions) []tally.Adapter {
+func (a *app) adapters() []tally.Adapter {
+	d := a.agentDirs()
 	return []tally.Adapter{
-		claude.New(claude.Options{ConfigDir: g.ClaudeDir}),
-		codex.New(codex.Options{Home: g.CodexHome}),
-		gemini.New(gemini.Options{Home: g.GeminiHome}),
-		hermes.New(hermes.Options{Home: g.HermesHome}),
-		opencode.New(opencode.Options{DataDir: g.OpenCodeDir}),
-		crush.New(crush.Options{Roots: g.CrushDirs}),
+		claude.New(claude.Options{ConfigDir: d.Claude}),
+		codex.New(codex.Options{Home: d.Codex}),
+		gemini.New(gemini.Options{Home: d.Gemini}),
+		hermes.New(hermes.Options{Home: d.Hermes}),
+		opencode.New(opencode.Options{DataDir: d.OpenCode, DB: d.OpenCodeDB}),
+		crush.New(crush.Options{Roots: d.Crush}),
 		acp.New(),
 	}
 }
@@ -32,11 +97,11 @@ func adapters(g globalOptions) []tally.Adapter {
 // follow), by agent name: those that read lines and can tell their format
 // from a stream. An agent that keeps only a database (Crush) is not among
 // them.
-func streamAdapters(g globalOptions) map[string]tally.StreamReader {
+func (a *app) streamAdapters() map[string]tally.StreamReader {
 	m := make(map[string]tally.StreamReader)
-	for _, a := range adapters(g) {
-		if sr, ok := a.(tally.StreamReader); ok {
-			m[a.Agent().String()] = sr
+	for _, ad := range a.adapters() {
+		if sr, ok := ad.(tally.StreamReader); ok {
+			m[ad.Agent().String()] = sr
 		}
 	}
 	return m
@@ -44,17 +109,17 @@ func streamAdapters(g globalOptions) map[string]tally.StreamReader {
 
 // streamAgents is what a stream command's --agent accepts: auto, then the
 // stream adapters' names.
-func streamAgents(g globalOptions) []string {
-	return append([]string{normalize.AgentAuto}, slices.Sorted(maps.Keys(streamAdapters(g)))...)
+func (a *app) streamAgents() []string {
+	return append([]string{normalize.AgentAuto}, slices.Sorted(maps.Keys(a.streamAdapters()))...)
 }
 
 // storedAgents is what sessions --agent accepts: every agent whose
 // sessions the store may hold — each adapter's, and tally for the task
 // lists tally mcp keeps.
-func storedAgents(g globalOptions) []string {
+func (a *app) storedAgents() []string {
 	names := []string{tally.AgentTally.String()}
-	for _, a := range adapters(g) {
-		names = append(names, a.Agent().String())
+	for _, ad := range a.adapters() {
+		names = append(names, ad.Agent().String())
 	}
 	slices.Sort(names)
 	return names

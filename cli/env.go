@@ -18,7 +18,11 @@ import (
 // one (store/sqlite); tests pass an in-memory store.
 type OpenStore func(ctx context.Context, path string) (tally.Store, error)
 
-// Env is everything a command takes from the process.
+// Env is everything a command takes from the process. Nothing else in Tally
+// reads the environment, the home directory or the working directory:
+// every default built on them (where each agent keeps its sessions) is
+// resolved from Env, in agentDirs, so a test's Env decides all a command
+// reads.
 type Env struct {
 	In       io.Reader
 	Out, Err io.Writer
@@ -29,8 +33,13 @@ type Env struct {
 	Width  func() int
 	Getenv func(string) string
 	Now    func() time.Time
-	// Home is the user's home directory, shown as ~ in project paths.
+	// Home is the user's home directory: agents keep their sessions under
+	// it, and it is shown as ~ in project paths. "" means unknown (only
+	// agents whose directories are named by flag or variable are read).
 	Home string
+	// Dir is the working directory: a project's Crush database is found
+	// under it, and tally mcp's lists name it as their project.
+	Dir string
 
 	OpenStore OpenStore
 	// DefaultDB is the store path used without --db or $TALLY_DB; its
@@ -49,6 +58,7 @@ func Main(args []string, open OpenStore, defaultDB func() (string, error)) ExitC
 // System is the Env of this process.
 func System(open OpenStore, defaultDB func() (string, error)) Env {
 	home, _ := os.UserHomeDir()
+	dir, _ := os.Getwd()
 	outTTY := term.IsTerminal(int(os.Stdout.Fd()))
 	return Env{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
@@ -65,7 +75,7 @@ func System(open OpenStore, defaultDB func() (string, error)) Env {
 			}
 			return 80
 		},
-		Getenv: os.Getenv, Now: time.Now, Home: home,
+		Getenv: os.Getenv, Now: time.Now, Home: home, Dir: dir,
 		OpenStore: open, DefaultDB: defaultDB,
 	}
 }

@@ -81,6 +81,7 @@ func testEnv(st tally.Store, out, errOut *syncBuffer, env map[string]string) Env
 		Getenv:    func(k string) string { return env[k] },
 		Now:       func() time.Time { return fixedNow },
 		Home:      "/home/dev",
+		Dir:       "/home/dev/src/tally",
 		OpenStore: func(context.Context, string) (tally.Store, error) { return st, nil },
 		DefaultDB: func() (string, error) { return "mem", nil },
 	}

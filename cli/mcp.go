@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -76,22 +75,20 @@ func runMCP(ctx context.Context, o *mcpOptions) error {
 		return err
 	}
 	defer closeStore()
-	project, _ := os.Getwd()
 	in := o.env.In
 	if in == nil {
 		in = os.Stdin
 	}
-	return mcp.ServeStdio(ctx, mcp.Options{Store: st, List: o.List, PlanFirst: o.PlanFirst, Project: project, Now: o.env.Now, Version: version.String()}, in, o.env.Out)
+	return mcp.ServeStdio(ctx, mcp.Options{Store: st, List: o.List, PlanFirst: o.PlanFirst, Project: o.env.Dir, Now: o.env.Now, Version: version.String()}, in, o.env.Out)
 }
 
 // mcpExtra is what tally serve mounts besides the dashboard: the same task
 // tools over streamable HTTP at /mcp, behind the server's token check.
 // A store that cannot keep task lists gets no /mcp.
-func mcpExtra(st tally.Store, now func() time.Time) map[string]http.Handler {
+func mcpExtra(st tally.Store, env *Env) map[string]http.Handler {
 	ts, ok := st.(mcp.Store)
 	if !ok {
 		return nil
 	}
-	project, _ := os.Getwd()
-	return map[string]http.Handler{"/mcp": mcp.NewHTTPHandler(mcp.Options{Store: ts, Project: project, Now: now, Version: version.String()})}
+	return map[string]http.Handler{"/mcp": mcp.NewHTTPHandler(mcp.Options{Store: ts, Project: env.Dir, Now: env.Now, Version: version.String()})}
 }

@@ -18,13 +18,13 @@ type streamOptions struct {
 }
 
 func (o *streamOptions) stream() normalize.Options {
-	return normalize.Options{Agent: o.Agent, Adapters: streamAdapters(o.g), Now: o.env.Now}
+	return normalize.Options{Agent: o.Agent, Adapters: o.streamAdapters(), Now: o.env.Now}
 }
 
 // agentFlag adds --agent, the stream's format, to cmd.
 func (o *streamOptions) agentFlag(cmd *cobra.Command) {
 	o.Agent = normalize.AgentAuto
-	f := newAgentFlag(&o.Agent, streamAgents(o.g), false)
+	f := newAgentFlag(&o.Agent, o.streamAgents(), false)
 	cmd.Flags().Var(f, "agent", "the stream's format: "+f.names())
 }
 

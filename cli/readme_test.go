@@ -46,7 +46,7 @@ func TestREADME_listsEveryFlagAndAgentHome(t *testing.T) {
 	root := a.rootCommand()
 	root.InitDefaultVersionFlag()
 	walk(root)
-	for _, ad := range adapters(a.g) {
+	for _, ad := range a.adapters() {
 		if len(ad.Roots()) == 0 {
 			continue // reads streams only (acp)
 		}

@@ -91,7 +91,7 @@ type agentRoot struct {
 // order the agents are read.
 func (a *app) agentRoots() []agentRoot {
 	var out []agentRoot
-	for _, ad := range adapters(a.g) {
+	for _, ad := range a.adapters() {
 		for _, root := range ad.Roots() {
 			_, err := os.Stat(root)
 			out = append(out, agentRoot{Agent: ad.Agent(), Path: root, Exists: err == nil})

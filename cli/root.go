@@ -13,8 +13,8 @@ import (
 	"github.com/tallyhq/tally/internal/version"
 )
 
-// globalOptions are the flags every command takes. Another agent's home
-// flag goes here, with its line in adapters.
+// globalOptions are the flags every command takes. An agent's directory
+// flag is resolved with its variable and default in agentDirs.
 type globalOptions struct {
 	// Verbose errors say where in Tally they happened.
 	Verbose     bool
@@ -108,10 +108,10 @@ change (Ctrl-C to quit); when none is active, the most recent ones.`,
 	f := root.PersistentFlags()
 	f.StringVar(&a.g.DB, "db", db, "the index database (env TALLY_DB)")
 	f.BoolVarP(&a.g.Verbose, "verbose", "v", false, "errors also say where in tally they happened")
-	f.StringVar(&a.g.ClaudeDir, "claude-dir", a.env.Getenv("CLAUDE_CONFIG_DIR"),
-		"Claude Code's config directory (env CLAUDE_CONFIG_DIR; default ~/.claude)")
-	f.StringVar(&a.g.CodexHome, "codex-home", a.env.Getenv("CODEX_HOME"),
-		"Codex's home directory (env CODEX_HOME; default ~/.codex)")
+	f.StringVar(&a.g.ClaudeDir, "claude-dir", "",
+		"Claude Code's config directory (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
+	f.StringVar(&a.g.CodexHome, "codex-home", "",
+		"Codex's home directory (default $CODEX_HOME, else ~/.codex)")
 	f.StringVar(&a.g.GeminiHome, "gemini-home", "",
 		"Gemini CLI's .gemini directory (default $GEMINI_CLI_HOME/.gemini, else ~/.gemini)")
 	f.StringVar(&a.g.HermesHome, "hermes-home", "", "Hermes' home directory (default $HERMES_HOME, else ~/.hermes)")
@@ -152,7 +152,7 @@ func (a *app) openStore(ctx context.Context) (tally.Store, error) {
 // newIndexer builds an indexer over every agent home onto st.
 func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(index.Progress), diags *diagnostics) (*index.Indexer, error) {
 	return index.New(ctx, index.Options{
-		Adapters:     adapters(a.g),
+		Adapters:     a.adapters(),
 		Store:        st,
 		Rescan:       a.rescan,
 		CommitEvery:  a.commitEvery,

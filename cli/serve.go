@@ -104,7 +104,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	diags.mu.Unlock()
 
 	srv := web.New(web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Diagnostics: diags.count,
-		Extra: mcpExtra(st, o.env.Now)})
+		Extra: mcpExtra(st, &o.env)})
 	hs := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

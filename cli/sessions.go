@@ -39,7 +39,7 @@ with full ids and RFC 3339 times.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.Active, "active", false, "only sessions that have not ended")
-	agents := newAgentFlag(&o.Agent, storedAgents(a.g), true)
+	agents := newAgentFlag(&o.Agent, a.storedAgents(), true)
 	f.Var(agents, "agent", "only sessions of this agent: "+agents.names())
 	f.StringVar(&o.Project, "project", "", "only sessions whose project path contains this")
 	f.IntVar(&o.Limit, "limit", 0, "at most this many sessions (0: all)")

@@ -1,18 +1,17 @@
 package claude
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/tallyhq/tally"
 )
 
-// Options configure an Adapter. Zero values take the defaults Claude Code
-// itself uses.
+// Options configure an Adapter.
 type Options struct {
-	// ConfigDir is Claude Code's config directory; "" means
-	// $CLAUDE_CONFIG_DIR, else ~/.claude.
+	// ConfigDir is Claude Code's config directory, as the caller resolved
+	// it (Claude Code's own rule: $CLAUDE_CONFIG_DIR, else ~/.claude);
+	// "" reads nothing.
 	ConfigDir string
 }
 
@@ -26,28 +25,16 @@ var (
 	_ tally.StreamReader = (*Adapter)(nil)
 )
 
-// New builds an Adapter, resolving the config directory once.
-func New(o Options) *Adapter {
-	dir := o.ConfigDir
-	if dir == "" {
-		dir = os.Getenv("CLAUDE_CONFIG_DIR")
-	}
-	if dir == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			dir = filepath.Join(home, ".claude")
-		} else {
-			dir = ".claude"
-		}
-	}
-	return &Adapter{configDir: dir}
-}
+func New(o Options) *Adapter { return &Adapter{configDir: o.ConfigDir} }
 
 func (a *Adapter) Agent() tally.Agent { return tally.AgentClaude }
 
-// ConfigDir is the directory the adapter reads.
-func (a *Adapter) ConfigDir() string { return a.configDir }
-
-func (a *Adapter) Roots() []string { return []string{filepath.Join(a.configDir, "projects")} }
+func (a *Adapter) Roots() []string {
+	if a.configDir == "" {
+		return nil
+	}
+	return []string{filepath.Join(a.configDir, "projects")}
+}
 
 // Match accepts <root>/<slug>/<sessionId>.jsonl (a session) and
 // <root>/<slug>/<sessionId>/subagents/[workflows/<wf>/]agent-<id>.jsonl (a

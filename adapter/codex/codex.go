@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,10 +12,10 @@ var (
 	_ tally.Recenter     = (*decoder)(nil)
 )
 
-// Options configure an Adapter. Zero fields take Codex's own defaults.
+// Options configure an Adapter.
 type Options struct {
-	// Home is Codex's home directory; when empty, $CODEX_HOME, else
-	// ~/.codex — where Codex itself looks.
+	// Home is Codex's home directory, as the caller resolved it (where
+	// Codex itself looks: $CODEX_HOME, else ~/.codex); "" reads nothing.
 	Home string
 }
 
@@ -25,24 +24,15 @@ type Adapter struct {
 	home string
 }
 
-// New builds an Adapter, resolving Home from opts and the environment.
-func New(opts Options) *Adapter {
-	home := opts.Home
-	if home == "" {
-		home = os.Getenv("CODEX_HOME")
-	}
-	if home == "" {
-		if h, err := os.UserHomeDir(); err == nil {
-			home = filepath.Join(h, ".codex")
-		}
-	}
-	return &Adapter{home: home}
-}
+func New(opts Options) *Adapter { return &Adapter{home: opts.Home} }
 
 func (a *Adapter) Agent() tally.Agent { return tally.AgentCodex }
 
 // Roots are the live and the archived rollout folders.
 func (a *Adapter) Roots() []string {
+	if a.home == "" {
+		return nil
+	}
 	return []string{filepath.Join(a.home, "sessions"), filepath.Join(a.home, "archived_sessions")}
 }
 

@@ -21,17 +21,10 @@ func TestNew_Home(t *testing.T) {
 			t.Errorf("Roots() = %v, want %v", got, want)
 		}
 	})
-	t.Run("CODEX_HOME next", func(t *testing.T) {
+	t.Run("no home reads nothing, whatever CODEX_HOME says", func(t *testing.T) {
 		t.Setenv("CODEX_HOME", "/env/codex")
-		if got := New(Options{}).Roots()[0]; got != "/env/codex/sessions" {
-			t.Errorf("Roots()[0] = %s", got)
-		}
-	})
-	t.Run("~/.codex by default", func(t *testing.T) {
-		t.Setenv("CODEX_HOME", "")
-		t.Setenv("HOME", "/home/u")
-		if got := New(Options{}).Roots()[1]; got != "/home/u/.codex/archived_sessions" {
-			t.Errorf("Roots()[1] = %s", got)
+		if got := New(Options{}).Roots(); len(got) != 0 {
+			t.Errorf("Roots() = %v, want none", got)
 		}
 	})
 }
@@ -66,12 +59,11 @@ func TestAdapter_Match(t *testing.T) {
 	}
 }
 
-// A CODEX_HOME laid out as Codex lays it out: every rollout is found by
+// A Codex home laid out as Codex lays it out: every rollout is found by
 // walking the roots, and the session is the id Codex wrote in session_meta.
 func TestAdapter_MatchLiveTree(t *testing.T) {
 	home := t.TempDir()
-	t.Setenv("CODEX_HOME", home)
-	a := New(Options{})
+	a := New(Options{Home: home})
 	var want []string
 	for i, src := range rollouts(t) {
 		rel, _ := filepath.Rel(filepath.Join(filepath.Dir(src), "../../../.."), src) // sessions/YYYY/MM/DD/name

@@ -1,7 +1,6 @@
 package crush
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,11 +11,11 @@ var _ tally.DatabaseReader = (*Adapter)(nil)
 
 // Options configure an Adapter.
 type Options struct {
-	// Roots are the directories searched for Crush databases: a project's
-	// .crush directory, a Crush data directory, or any directory above
-	// projects (every <project>/.crush/crush.db under it is read). When
-	// empty: ./.crush under the current directory, and $CRUSH_DATA_DIR if
-	// set.
+	// Roots are the directories searched for Crush databases, absolute: a
+	// project's .crush directory, a Crush data directory, or any directory
+	// above projects (every <project>/.crush/crush.db under it is read).
+	// The caller resolves the default: ./.crush under the working
+	// directory, and $CRUSH_DATA_DIR if set. None reads nothing.
 	Roots []string
 }
 
@@ -25,24 +24,12 @@ type Adapter struct {
 	roots []string
 }
 
-// New builds an Adapter, resolving the default roots once.
 func New(opts Options) *Adapter {
-	roots := opts.Roots
-	if len(roots) == 0 {
-		if wd, err := os.Getwd(); err == nil {
-			roots = append(roots, filepath.Join(wd, dataDirName))
-		}
-		if d := os.Getenv("CRUSH_DATA_DIR"); d != "" {
-			roots = append(roots, d)
-		}
+	roots := make([]string, 0, len(opts.Roots))
+	for _, r := range opts.Roots {
+		roots = append(roots, filepath.Clean(r))
 	}
-	out := make([]string, 0, len(roots))
-	for _, r := range roots {
-		if abs, err := filepath.Abs(r); err == nil {
-			out = append(out, abs)
-		}
-	}
-	return &Adapter{roots: out}
+	return &Adapter{roots: roots}
 }
 
 const (

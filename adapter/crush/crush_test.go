@@ -119,9 +119,8 @@ func TestAdapter_Match(t *testing.T) {
 		t.Errorf("project = %q", got)
 	}
 	t.Setenv("CRUSH_DATA_DIR", "/srv/crush-data")
-	wd, _ := os.Getwd()
-	if got := New(Options{}).Roots(); !reflect.DeepEqual(got, []string{filepath.Join(wd, ".crush"), "/srv/crush-data"}) {
-		t.Errorf("default roots = %v", got)
+	if got := New(Options{}).Roots(); len(got) != 0 {
+		t.Errorf("no roots given: roots %v, want none (the environment is not the adapter's to read)", got)
 	}
 }
 

@@ -9,13 +9,13 @@ import (
 	"github.com/tallyhq/tally"
 )
 
-// Options configure an Adapter. Zero values take the defaults Gemini CLI
-// itself uses.
+// Options configure an Adapter.
 type Options struct {
 	// Home is Gemini CLI's own directory (the one holding settings.json
-	// and tmp/). "" means $GEMINI_CLI_HOME/.gemini when that is set — the
-	// CLI takes GEMINI_CLI_HOME as its home directory, not as .gemini —
-	// else ~/.gemini.
+	// and tmp/), as the caller resolved it: Gemini CLI's rule is
+	// $GEMINI_CLI_HOME/.gemini when that is set — the CLI takes
+	// GEMINI_CLI_HOME as its home directory, not as .gemini — else
+	// ~/.gemini. "" reads nothing.
 	Home string
 }
 
@@ -32,30 +32,16 @@ var (
 	_ tally.StreamReader = (*Adapter)(nil)
 )
 
-// New builds an Adapter, resolving the home directory once.
-func New(o Options) *Adapter {
-	dir := o.Home
-	if dir == "" {
-		if h := os.Getenv("GEMINI_CLI_HOME"); h != "" {
-			dir = filepath.Join(h, ".gemini")
-		}
-	}
-	if dir == "" {
-		if h, err := os.UserHomeDir(); err == nil {
-			dir = filepath.Join(h, ".gemini")
-		} else {
-			dir = ".gemini"
-		}
-	}
-	return &Adapter{home: dir, projects: make(map[string]string)}
-}
+func New(o Options) *Adapter { return &Adapter{home: o.Home, projects: make(map[string]string)} }
 
 func (a *Adapter) Agent() tally.Agent { return tally.AgentGemini }
 
-// Home is the directory the adapter reads.
-func (a *Adapter) Home() string { return a.home }
-
-func (a *Adapter) Roots() []string { return []string{filepath.Join(a.home, "tmp")} }
+func (a *Adapter) Roots() []string {
+	if a.home == "" {
+		return nil
+	}
+	return []string{filepath.Join(a.home, "tmp")}
+}
 
 const sessionPrefix = "session-"
 

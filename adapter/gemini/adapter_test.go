@@ -66,11 +66,11 @@ func TestAdapter_Match(t *testing.T) {
 
 func TestNew_Home(t *testing.T) {
 	t.Setenv("GEMINI_CLI_HOME", "/alt")
-	if got := New(Options{}).Home(); got != "/alt/.gemini" {
-		t.Errorf("GEMINI_CLI_HOME: home %s, want /alt/.gemini (the CLI's home directory, holding .gemini)", got)
+	if got := New(Options{}).Roots(); len(got) != 0 {
+		t.Errorf("no home: roots %v, want none (the environment is not the adapter's to read)", got)
 	}
-	if got := New(Options{Home: "/x/.gemini"}).Home(); got != "/x/.gemini" {
-		t.Errorf("option: home %s", got)
+	if got := New(Options{Home: "/x/.gemini"}).Roots(); len(got) != 1 || got[0] != "/x/.gemini/tmp" {
+		t.Errorf("option: roots %v", got)
 	}
 }
 

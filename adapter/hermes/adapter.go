@@ -13,10 +13,11 @@ var (
 	_ tally.DatabaseReader = (*Adapter)(nil)
 )
 
-// Options configure an Adapter. Zero fields take Hermes' own defaults.
+// Options configure an Adapter.
 type Options struct {
-	// Home is Hermes' home directory; when empty, $HERMES_HOME, else
-	// ~/.hermes — where Hermes itself looks (hermes_constants.py).
+	// Home is Hermes' home directory, as the caller resolved it (where
+	// Hermes itself looks, hermes_constants.py: $HERMES_HOME, else
+	// ~/.hermes); "" reads nothing.
 	Home string
 }
 
@@ -26,27 +27,23 @@ type Adapter struct {
 	home string
 }
 
-// New builds an Adapter, resolving Home from opts and the environment.
 func New(opts Options) *Adapter {
-	home := opts.Home
-	if home == "" {
-		home = os.Getenv("HERMES_HOME")
+	if opts.Home == "" {
+		return &Adapter{}
 	}
-	if home == "" {
-		if h, err := os.UserHomeDir(); err == nil {
-			home = filepath.Join(h, ".hermes")
-		} else {
-			home = ".hermes"
-		}
-	}
-	return &Adapter{home: filepath.Clean(home)}
+	return &Adapter{home: filepath.Clean(opts.Home)}
 }
 
 func (a *Adapter) Agent() tally.Agent { return tally.AgentHermes }
 
 // Roots is Hermes' home: state.db is at its top, session logs in
 // sessions/.
-func (a *Adapter) Roots() []string { return []string{a.home} }
+func (a *Adapter) Roots() []string {
+	if a.home == "" {
+		return nil
+	}
+	return []string{a.home}
+}
 
 const dbName = "state.db"
 

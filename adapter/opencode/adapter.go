@@ -13,13 +13,15 @@ var (
 	_ tally.DatabaseReader = (*Adapter)(nil)
 )
 
-// Options configure an Adapter. Zero fields take OpenCode's own defaults.
+// Options configure an Adapter, with paths the caller resolved from the
+// environment the way OpenCode does.
 type Options struct {
-	// DataDir is OpenCode's data directory; when empty,
-	// $XDG_DATA_HOME/opencode, else ~/.local/share/opencode.
+	// DataDir is OpenCode's data directory ($XDG_DATA_HOME/opencode, else
+	// ~/.local/share/opencode); "" reads nothing.
 	DataDir string
-	// DB is the database path; when empty, $OPENCODE_DB, else
-	// <DataDir>/opencode.db. OpenCode's ":memory:" means there is none.
+	// DB is the value of $OPENCODE_DB: the database's path, relative to
+	// DataDir unless absolute; ":memory:" means there is no database
+	// file; "" means <DataDir>/opencode.db.
 	DB string
 }
 
@@ -29,23 +31,13 @@ type Adapter struct {
 	db      string // "" when OpenCode keeps no database file
 }
 
-// New builds an Adapter, resolving paths from opts and the environment.
+// New builds an Adapter, placing the database as OpenCode does.
 func New(opts Options) *Adapter {
-	dir := opts.DataDir
-	if dir == "" {
-		if x := os.Getenv("XDG_DATA_HOME"); x != "" {
-			dir = filepath.Join(x, "opencode")
-		} else if h, err := os.UserHomeDir(); err == nil {
-			dir = filepath.Join(h, ".local", "share", "opencode")
-		} else {
-			dir = "opencode"
-		}
+	if opts.DataDir == "" {
+		return &Adapter{}
 	}
-	dir = filepath.Clean(dir)
+	dir := filepath.Clean(opts.DataDir)
 	db := opts.DB
-	if db == "" {
-		db = os.Getenv("OPENCODE_DB")
-	}
 	switch {
 	case db == ":memory:":
 		db = ""
@@ -67,6 +59,9 @@ func (a *Adapter) Agent() tally.Agent { return tally.AgentOpenCode }
 // Roots are the data directory (database and legacy storage/) and, when
 // OPENCODE_DB puts the database elsewhere, its directory.
 func (a *Adapter) Roots() []string {
+	if a.dataDir == "" {
+		return nil
+	}
 	roots := []string{a.dataDir}
 	if a.db != "" && filepath.Dir(a.db) != a.dataDir {
 		roots = append(roots, filepath.Dir(a.db))

@@ -165,16 +165,14 @@ func TestAdapter_Match(t *testing.T) {
 		t.Error("legacy todo matched although opencode.db holds the sessions")
 	}
 
-	t.Setenv("OPENCODE_DB", "/var/oc/state.db")
-	b := New(Options{DataDir: dir})
+	b := New(Options{DataDir: dir, DB: "/var/oc/state.db"})
 	if got := b.Roots(); !reflect.DeepEqual(got, []string{dir, "/var/oc"}) {
 		t.Errorf("roots with OPENCODE_DB = %v", got)
 	}
 	if fi, ok := b.Match("/var/oc", "/var/oc/state.db-wal"); !ok || fi.Path != "/var/oc/state.db" {
 		t.Errorf("OPENCODE_DB -wal: %+v, %v", fi, ok)
 	}
-	t.Setenv("OPENCODE_DB", ":memory:")
-	if got := New(Options{DataDir: dir}).Roots(); !reflect.DeepEqual(got, []string{dir}) {
+	if got := New(Options{DataDir: dir, DB: ":memory:"}).Roots(); !reflect.DeepEqual(got, []string{dir}) {
 		t.Errorf("roots with an in-memory database = %v", got)
 	}
 }
