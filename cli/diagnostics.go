@@ -13,10 +13,14 @@ import (
 const maxShownDiagnostics = 10
 
 // diagnostics collects the indexer's reports of bad input; the indexer
-// calls add from its own goroutines.
+// calls add from its own goroutines. Its fields are its own: everything
+// else goes through its methods.
 type diagnostics struct {
-	mu    sync.Mutex
+	mu sync.Mutex
+	// shown are the problems printed, or to print, since the last flush
+	// (at most maxShownDiagnostics).
 	shown []tally.Diagnostic
+	// total counts every problem reported.
 	total int
 	// live prints each diagnostic as it comes instead of at the end.
 	live io.Writer
@@ -43,6 +47,21 @@ func diagText(d tally.Diagnostic) string {
 		return d.Path + ": " + d.Msg
 	}
 	return fmt.Sprintf("%s:%d: %s", d.Path, d.Offset, d.Msg)
+}
+
+// printLive prints each problem reported from now on to w as it comes, up
+// to the bound; the count of all goes on.
+func (d *diagnostics) printLive(w io.Writer) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.live, d.shown = w, nil
+}
+
+// count is how many problems with the input the indexer reported.
+func (d *diagnostics) count() int64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return int64(d.total)
 }
 
 // flush prints what was collected (when not printed live) and how many

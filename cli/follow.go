@@ -1,63 +1,34 @@
 package cli
 
 import (
-	"context"
+	"github.com/spf13/cobra"
 
-	"github.com/tallyhq/tally"
-	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/follow"
 )
 
-// changeBuffer is how many changes may wait for a slow terminal before the
-// indexer drops them for this reader (and counts them).
-const changeBuffer = 1024
-
-// follower runs the indexer live for watch and the overview.
-type follower struct {
-	// Changes are the committed changes since the initial scan.
-	Changes <-chan index.Change
-	// Done delivers the indexer's result if it stops on its own.
-	Done   <-chan error
-	cancel context.CancelFunc
-	unsub  func()
-}
-
-// follow brings the store up to date (with a progress bar on a terminal),
-// then follows the agents' homes. Changes start after the initial scan:
-// the history already on disk is not news. Problems with the input are
-// printed on stderr as they are found.
-func (a *app) follow(ctx context.Context, st tally.Store) (*follower, error) {
-	diags := &diagnostics{}
-	b := a.newBar()
-	ix, err := a.newIndexer(ctx, st, b.update, diags)
-	if err != nil {
-		return nil, err
+func (a *app) followCommand() *cobra.Command {
+	o := &streamOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "follow",
+		Short: "Show a piped agent stream as one todo list updated in place",
+		Long: `Read an agent's stream on standard input and draw its todo list once, updated
+in place as the agent works (no copies in the scroll-back); the agent's other
+output passes through above the list. A new agent or a new list replaces the
+list, an empty list clears it, and the end of a turn keeps the final list.
+When standard output is not a terminal, the list is printed once per change.`,
+		Example: `  codex exec --json "add a test" | tally follow
+  claude -p "…" --output-format stream-json --verbose | tally follow`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			mode := follow.ModePlain
+			if o.env.OutTTY {
+				mode = follow.ModeTerminal
+			}
+			return follow.Run(cmd.Context(), o.env.In, o.env.Out, follow.Options{
+				Stream: o.stream(), Mode: mode, NoColor: o.env.Getenv("NO_COLOR") != "",
+			})
+		},
 	}
-	_, err = ix.Scan(ctx)
-	b.finish()
-	diags.flush(a.env.Err)
-	if err != nil && ctx.Err() == nil {
-		// As Run does with its own scans: report and go on live, the
-		// files that failed are retried by the next catch-up scan.
-		diags.add(tally.Diagnostic{Msg: "scan: " + err.Error()})
-	}
-	diags.mu.Lock()
-	diags.live, diags.shown, diags.total = a.env.Err, nil, 0
-	diags.mu.Unlock()
-
-	changes, unsub := ix.Subscribe(changeBuffer)
-	runCtx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- ix.Run(runCtx) }()
-	if a.following != nil {
-		close(a.following)
-	}
-	return &follower{Changes: changes, Done: done, cancel: cancel, unsub: unsub}, nil
-}
-
-// stop ends the indexer and waits for it.
-func (f *follower) stop() error {
-	f.cancel()
-	err := <-f.Done
-	f.unsub()
-	return err
+	o.agentFlag(cmd)
+	return cmd
 }

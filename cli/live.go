@@ -2,80 +2,78 @@ package cli
 
 import (
 	"context"
-	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/broker"
+	"github.com/tallyhq/tally/index"
 )
 
-// The overview redraws at most this often while changes pour in, and at
-// least this often on a terminal so that "3m ago" and idle stay true.
-const (
-	redrawDelay = 100 * time.Millisecond
-	refreshTick = 10 * time.Second
-)
+// changeBuffer is how many changes may wait for a slow terminal before the
+// indexer drops them for this reader (and counts them).
+const changeBuffer = 1024
 
-type liveOptions struct {
-	*app
+// catchUp is the first half of every live command (watch, the overview,
+// serve): it brings the store up to date with every agent home, with a
+// progress bar on a terminal, and prints the problems the scan met. From
+// then on problems are printed as they come: the history already on disk
+// is not news, what follows is. The indexer it returns is ready to Run.
+//
+// A scan that failed is reported and the command goes on live, as Run does
+// with its own scans: the files that failed are retried by the next
+// catch-up scan.
+func (a *app) catchUp(ctx context.Context, st tally.Store) (*index.Indexer, *diagnostics, error) {
+	diags := &diagnostics{}
+	b := a.newBar()
+	ix, err := a.newIndexer(ctx, st, b.update, diags)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, err = ix.Scan(ctx)
+	b.finish()
+	if err != nil && ctx.Err() == nil {
+		diags.add(tally.Diagnostic{Msg: "scan: " + err.Error()})
+	}
+	diags.flush(a.env.Err)
+	diags.printLive(a.env.Err)
+	return ix, diags, nil
 }
 
-// runLive is a bare `tally`: the active sessions (the most recent ones
-// when none is active, where it looked when there is none), redrawn as
-// they change.
-// On a terminal the list is redrawn in place; otherwise each version is
-// printed after the last, separated by a blank line.
-func runLive(ctx context.Context, o *liveOptions) error {
-	st, err := o.openStore(ctx)
+// nowLive tells a test that the command follows the agents' homes: a file
+// written from now on is news rather than history.
+func (a *app) nowLive() {
+	if a.following != nil {
+		close(a.following)
+	}
+}
+
+// follower is an indexer following the agents' homes for a terminal
+// command (watch, the overview).
+type follower struct {
+	// Changes are the committed changes since the initial scan.
+	Changes *broker.Subscription[index.Change]
+	// Done delivers the indexer's result if it stops on its own.
+	Done   <-chan error
+	cancel context.CancelFunc
+}
+
+// followLive catches up, then follows the agents' homes until stop.
+func (a *app) followLive(ctx context.Context, st tally.Store) (*follower, error) {
+	ix, _, err := a.catchUp(ctx, st)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer st.Close()
-	f, err := o.follow(ctx, st)
-	if err != nil {
-		return err
-	}
-	drawn := 0
-	draw := func() error {
-		v, err := o.overview(ctx, st)
-		if err != nil {
-			return err
-		}
-		if err := o.drawOverview(v, drawn); err != nil {
-			return err
-		}
-		drawn++
-		return nil
-	}
-	if err := draw(); err != nil {
-		f.stop()
-		return err
-	}
-	var tick <-chan time.Time
-	if o.env.OutTTY {
-		t := time.NewTicker(refreshTick)
-		defer t.Stop()
-		tick = t.C
-	}
-	var redraw <-chan time.Time
-	for {
-		select {
-		case <-ctx.Done():
-			return f.stop()
-		case err := <-f.Done:
-			f.unsub()
-			return err
-		case _, ok := <-f.Changes:
-			if !ok {
-				return f.stop()
-			}
-			if redraw == nil {
-				redraw = time.After(redrawDelay)
-			}
-			continue
-		case <-redraw:
-		case <-tick:
-		}
-		redraw = nil
-		if err := draw(); err != nil && ctx.Err() == nil {
-			f.stop()
-			return err
-		}
-	}
+	changes := ix.Subscribe(changeBuffer)
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- ix.Run(runCtx) }()
+	a.nowLive()
+	return &follower{Changes: changes, Done: done, cancel: cancel}, nil
+}
+
+// stop ends the indexer and waits for it.
+func (f *follower) stop() error {
+	f.cancel()
+	err := <-f.Done
+	f.Changes.Close()
+	return err
 }

@@ -29,7 +29,7 @@ type overviewView struct {
 	Roots []agentRoot
 }
 
-func (o *liveOptions) overview(ctx context.Context, st tally.Store) (overviewView, error) {
+func (o *overviewOptions) overview(ctx context.Context, st tally.Store) (overviewView, error) {
 	var v overviewView
 	var err error
 	now := o.now()
@@ -43,7 +43,7 @@ func (o *liveOptions) overview(ctx context.Context, st tally.Store) (overviewVie
 	return v, nil
 }
 
-func (o *liveOptions) drawOverview(v overviewView, drawn int) error {
+func (o *overviewOptions) drawOverview(v overviewView, drawn int) error {
 	w := o.env.Out
 	st := termstyle.Painter{On: o.env.color()}
 	if o.env.OutTTY {

@@ -97,7 +97,7 @@ change (Ctrl-C to quit); when none is active, the most recent ones.`,
 			a.started = true
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runLive(cmd.Context(), &liveOptions{app: a})
+			return runOverview(cmd.Context(), &overviewOptions{app: a})
 		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
@@ -150,7 +150,7 @@ func (a *app) openStore(ctx context.Context) (tally.Store, error) {
 }
 
 // newIndexer builds an indexer over every agent home onto st.
-func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(index.Progress), diags *diagnostics) (*index.Indexer, error) {
+func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(index.ScanProgress), diags *diagnostics) (*index.Indexer, error) {
 	return index.New(ctx, index.Options{
 		Adapters:     a.adapters(),
 		Store:        st,

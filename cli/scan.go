@@ -112,7 +112,7 @@ func (a *app) newBar() *bar {
 	)}
 }
 
-func (b *bar) update(p index.Progress) {
+func (b *bar) update(p index.ScanProgress) {
 	if b.pb == nil {
 		return
 	}

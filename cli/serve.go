@@ -84,24 +84,10 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	}
 	defer ln.Close()
 
-	diags := &diagnostics{}
-	b := o.newBar()
-	ix, err := o.newIndexer(ctx, st, b.update, diags)
-	if err != nil {
+	ix, diags, err := o.catchUp(ctx, st)
+	if err != nil || ctx.Err() != nil {
 		return err
 	}
-	_, err = ix.Scan(ctx)
-	b.finish()
-	diags.flush(o.env.Err)
-	if err != nil && ctx.Err() == nil {
-		diags.add(tally.Diagnostic{Msg: "scan: " + err.Error()})
-	}
-	if ctx.Err() != nil {
-		return nil
-	}
-	diags.mu.Lock()
-	diags.live, diags.shown = o.env.Err, nil
-	diags.mu.Unlock()
 
 	srv := web.New(web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Diagnostics: diags.count,
 		Extra: mcpExtra(st, &o.env)})
@@ -137,9 +123,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if o.Open {
 		openBrowser(page, o.Token)
 	}
-	if o.following != nil {
-		close(o.following)
-	}
+	o.nowLive()
 
 	var runErr error
 	select {
@@ -192,11 +176,4 @@ func openBrowser(page, token string) {
 	if cmd.Start() == nil {
 		go func() { _ = cmd.Wait() }() // reap it; its status changes nothing
 	}
-}
-
-// count is how many problems with the input the indexer reported.
-func (d *diagnostics) count() int64 {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return int64(d.total)
 }

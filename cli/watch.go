@@ -49,7 +49,7 @@ func runWatch(ctx context.Context, o *watchOptions) error {
 		return err
 	}
 	defer st.Close()
-	f, err := o.follow(ctx, st)
+	f, err := o.followLive(ctx, st)
 	if err != nil {
 		return err
 	}
@@ -62,9 +62,9 @@ func runWatch(ctx context.Context, o *watchOptions) error {
 		case <-ctx.Done():
 			return f.stop()
 		case err := <-f.Done:
-			f.unsub()
+			f.Changes.Close()
 			return err
-		case ch, ok := <-f.Changes:
+		case ch, ok := <-f.Changes.C:
 			if !ok {
 				return f.stop()
 			}

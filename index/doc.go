@@ -7,4 +7,18 @@
 // them with their offsets in one store transaction, and only then publishes
 // the changes. Subscribers therefore never see a change the store could
 // lose, and a restart resumes from exactly the committed offsets.
+//
+// Memory follows the sessions still going, not history: once a session is
+// over its files keep only their marks (offset, identity) in memory, and
+// their full state is read back from the store when they change again.
+//
+// The files, by job:
+//
+//	index.go     the Indexer, its options, and loading the saved marks (New)
+//	scan.go      a scan: walk the homes, find what changed and what is gone
+//	pool.go      a round: fold files on worker goroutines, commit as it goes
+//	database.go  a database holding many sessions, read whole, one part each
+//	commit.go    commit (and keep what failed for the next round), then publish
+//	memory.go    warm a file's state back from the store, cool it when over
+//	live.go      Run: notifications, the catch-up scan, other processes' commits
 package index

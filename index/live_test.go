@@ -99,7 +99,7 @@ func startLive(t *testing.T, rescan time.Duration) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, unsub := ix.Subscribe(100000)
+	sub := ix.Subscribe(100000)
 	done := make(chan error, 1)
 	go func() { done <- ix.Run(ctx) }()
 	t.Cleanup(func() {
@@ -107,7 +107,7 @@ func startLive(t *testing.T, rescan time.Duration) *live {
 		if err := <-done; err != nil {
 			t.Errorf("Run: %v", err)
 		}
-		unsub()
+		sub.Close()
 		st.Close()
 	})
 	select {
@@ -115,7 +115,7 @@ func startLive(t *testing.T, rescan time.Duration) *live {
 	case <-time.After(10 * time.Second):
 		t.Fatal("indexer not ready")
 	}
-	return &live{t: t, home: home, dbPath: dbPath, ix: ix, changes: ch, latest: map[string]tally.Record{}}
+	return &live{t: t, home: home, dbPath: dbPath, ix: ix, changes: sub.C, latest: map[string]tally.Record{}}
 }
 
 // waitFor reads changes until ok holds for session sid's latest record.

@@ -42,8 +42,8 @@ func TestIndexer_Run_FollowsAnAgentDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, unsub := ix.Subscribe(1000)
-	defer unsub()
+	changes := ix.Subscribe(1000)
+	defer changes.Close()
 	done := make(chan error, 1)
 	go func() { done <- ix.Run(ctx) }()
 	<-ix.Ready()
@@ -63,7 +63,7 @@ func TestIndexer_Run_FollowsAnAgentDatabase(t *testing.T) {
 	deadline := time.After(15 * time.Second)
 	for {
 		select {
-		case c := <-changes:
+		case c := <-changes.C:
 			if c.ID == sid && len(c.Record.Lists[""]) == 1 && c.Record.Lists[""][0].Title == "Watch the database" {
 				cancel()
 				<-done
@@ -105,15 +105,15 @@ func TestIndexer_Scan_ARestartedIndexerRemovesASessionTheDatabaseDropped(t *test
 		if err != nil {
 			t.Fatal(err)
 		}
-		changes, unsub := ix.Subscribe(1000)
-		defer unsub()
+		changes := ix.Subscribe(1000)
+		defer changes.Close()
 		if _, err := ix.Scan(ctx); err != nil {
 			t.Fatal(err)
 		}
 		var got []index.Change
 		for {
 			select {
-			case c := <-changes:
+			case c := <-changes.C:
 				got = append(got, c)
 			default:
 				return got

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/broker"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/store/sqlite"
 	"github.com/tallyhq/tally/web"
@@ -53,14 +54,16 @@ func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 // rig is a server over a Claude home holding the todowrite and tasks
 // captures, indexed once into a real SQLite store.
 type rig struct {
-	tb    testing.TB
-	home  string
-	st    *sqlite.Store
-	ix    *index.Indexer
-	srv   *web.Server
-	http  *httptest.Server
-	clock *clock
-	ctx   context.Context
+	tb   testing.TB
+	home string
+	st   *sqlite.Store
+	// changes is what the server follows: the tests publish on it the
+	// changes an indexer publishes after a commit.
+	changes *broker.Broker[index.Change]
+	srv     *web.Server
+	http    *httptest.Server
+	clock   *clock
+	ctx     context.Context
 	// done delivers Run's result once running.
 	done    chan error
 	running bool
@@ -106,10 +109,10 @@ func newRigIdle(tb testing.TB, edit func(*web.Options)) *rig {
 	if _, err := ix.Scan(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	r := &rig{tb: tb, home: home, st: st, ix: ix, ctx: ctx, clock: &clock{}}
+	r := &rig{tb: tb, home: home, st: st, changes: broker.New[index.Change](), ctx: ctx, clock: &clock{}}
 	// A minute after the tasks capture's last line: both sessions live.
 	r.clock.Set(r.record(tasksID).LastActivity.Add(time.Minute))
-	o := web.Options{Indexer: ix, Store: st, Now: r.clock.Now}
+	o := web.Options{Indexer: r.changes, Store: st, Now: r.clock.Now}
 	if edit != nil {
 		edit(&o)
 	}
@@ -144,7 +147,7 @@ func (r *rig) record(id string) tally.Record {
 }
 
 // publish hands the hub a change as the indexer would after a commit.
-func (r *rig) publish(ch index.Change) { r.ix.Broker().Publish(ch) }
+func (r *rig) publish(ch index.Change) { r.changes.Publish(ch) }
 
 // retitled is a session's record under another title: an update the
 // tests can tell apart.

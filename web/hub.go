@@ -77,7 +77,7 @@ func newHub(o *Options, stats *counters) *hub {
 	base := uint64(o.Now().Unix()) * 1_000_000
 	h := &hub{
 		o: o, stats: stats, base: base, floor: base,
-		sub:     o.Indexer.Broker().Subscribe(o.ChangeBuffer),
+		sub:     o.Indexer.Subscribe(o.ChangeBuffer),
 		ring:    make([]*event, o.Replay),
 		clients: make(map[*client]struct{}),
 		live:    make(map[string]liveSession),

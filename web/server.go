@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/broker"
 	"github.com/tallyhq/tally/index"
 )
 
@@ -23,9 +24,16 @@ const (
 	defaultChangeBuffer  = 4096
 )
 
+// Indexer is what the server needs of the indexer: the committed changes
+// to sessions, each subscriber with its own bounded buffer and count of
+// changes dropped for it (*index.Indexer is one).
+type Indexer interface {
+	Subscribe(buf int) *broker.Subscription[index.Change]
+}
+
 // Options configure a Server. Indexer and Store are required.
 type Options struct {
-	Indexer *index.Indexer
+	Indexer Indexer
 	Store   tally.Store
 	// Token, when set, is required of every request (Authorization:
 	// Bearer, or the cookie /?token= sets). Without it only loopback Host

@@ -119,10 +119,10 @@ func (f *following) stop() ExitCode {
 	return 0
 }
 
-// follow starts `tally args…` on an empty Claude home, waits until it
+// runLive starts `tally args…` on an empty Claude home, waits until it
 // follows live, then drops the todowrite capture in whole. It returns the
 // output once until(out) holds, and the exit code after Ctrl-C.
-func follow(t *testing.T, until func(out string) bool, args ...string) (string, ExitCode) {
+func runLive(t *testing.T, until func(out string) bool, args ...string) (string, ExitCode) {
 	t.Helper()
 	f := startFollowing(t, args...)
 	f.write(todowriteLines(t))
@@ -134,7 +134,7 @@ func TestRun_watchJSON(t *testing.T) {
 	// The capture's last TodoWrite marks all three items completed
 	// (captured/README.md, scenario todowrite, turn 7).
 	allDone := func(out string) bool { return strings.Contains(out, `"done":3,"total":3`) }
-	out, code := follow(t, allDone, "watch", "--json")
+	out, code := runLive(t, allDone, "watch", "--json")
 	if code != ExitOK {
 		t.Errorf("exit %d after Ctrl-C, want 0", code)
 	}
@@ -153,7 +153,7 @@ func TestRun_watchJSON(t *testing.T) {
 }
 
 func TestRun_watchLines(t *testing.T) {
-	out, code := follow(t, func(out string) bool { return strings.Contains(out, "3/3") }, "watch")
+	out, code := runLive(t, func(out string) bool { return strings.Contains(out, "3/3") }, "watch")
 	if code != ExitOK {
 		t.Errorf("exit %d after Ctrl-C, want 0", code)
 	}
@@ -163,7 +163,7 @@ func TestRun_watchLines(t *testing.T) {
 }
 
 func TestRun_overviewPlain(t *testing.T) {
-	out, code := follow(t, func(out string) bool { return strings.Contains(out, todowriteSession) }, "--db", "x")
+	out, code := runLive(t, func(out string) bool { return strings.Contains(out, todowriteSession) }, "--db", "x")
 	if code != ExitOK {
 		t.Errorf("exit %d after Ctrl-C, want 0", code)
 	}

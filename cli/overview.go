@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"time"
+)
+
+// The overview redraws at most this often while changes pour in, and at
+// least this often on a terminal so that "3m ago" and idle stay true.
+const (
+	redrawDelay = 100 * time.Millisecond
+	refreshTick = 10 * time.Second
+)
+
+type overviewOptions struct {
+	*app
+}
+
+// runOverview is a bare `tally`: the active sessions (the most recent ones
+// when none is active, where it looked when there is none), redrawn as
+// they change.
+// On a terminal the list is redrawn in place; otherwise each version is
+// printed after the last, separated by a blank line.
+func runOverview(ctx context.Context, o *overviewOptions) error {
+	st, err := o.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	f, err := o.followLive(ctx, st)
+	if err != nil {
+		return err
+	}
+	drawn := 0
+	draw := func() error {
+		v, err := o.overview(ctx, st)
+		if err != nil {
+			return err
+		}
+		if err := o.drawOverview(v, drawn); err != nil {
+			return err
+		}
+		drawn++
+		return nil
+	}
+	if err := draw(); err != nil {
+		f.stop()
+		return err
+	}
+	var tick <-chan time.Time
+	if o.env.OutTTY {
+		t := time.NewTicker(refreshTick)
+		defer t.Stop()
+		tick = t.C
+	}
+	var redraw <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return f.stop()
+		case err := <-f.Done:
+			f.Changes.Close()
+			return err
+		case _, ok := <-f.Changes.C:
+			if !ok {
+				return f.stop()
+			}
+			if redraw == nil {
+				redraw = time.After(redrawDelay)
+			}
+			continue
+		case <-redraw:
+		case <-tick:
+		}
+		redraw = nil
+		if err := draw(); err != nil && ctx.Err() == nil {
+			f.stop()
+			return err
+		}
+	}
+}

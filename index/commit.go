@@ -1,0 +1,129 @@
+package index
+
+import (
+	"context"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/broker"
+)
+
+// ChangeKind says what happened to a session.
+type ChangeKind uint8
+
+const (
+	SessionUpdated ChangeKind = iota + 1
+	SessionRemoved
+)
+
+func (k ChangeKind) String() string {
+	switch k {
+	case SessionUpdated:
+		return "session_updated"
+	case SessionRemoved:
+		return "session_removed"
+	}
+	return "unknown"
+}
+
+// Change is a committed change to one session.
+type Change struct {
+	Kind   ChangeKind
+	ID     string
+	Record tally.Record
+}
+
+// Subscribe receives every change committed from now on, on the
+// subscription's C, until Close. buf bounds the backlog: past it, changes
+// are dropped for this subscriber alone and counted (Dropped), so a slow
+// reader never holds up the indexer; one that must not miss state
+// resynchronises from the store when it sees a drop.
+func (ix *Indexer) Subscribe(buf int) *broker.Subscription[Change] {
+	return ix.broker.Subscribe(buf)
+}
+
+// commit writes the changed files, their sessions' records and removals in
+// one transaction, then publishes.
+func (ix *Indexer) commit(ctx context.Context, changed map[string]*entry, gone []string) error {
+	err := ix.tryCommit(ctx, changed, gone)
+	if err != nil {
+		// The folded state is ahead of the store: keep it to commit with
+		// the next round, or its offsets would say it was saved.
+		for path, e := range changed {
+			ix.unsaved[path] = e
+		}
+		ix.unsavedGone = append(ix.unsavedGone, gone...)
+	}
+	return err
+}
+
+func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gone []string) error {
+	var b tally.Batch
+	touched := make(map[string]bool)
+	for _, e := range changed {
+		b.Files = append(b.Files, e.st)
+		if e.st.Session != "" { // a multi-session file: its parts carry the sessions
+			touched[e.st.Session] = true
+		}
+	}
+	removed := make(map[string]bool, len(gone))
+	for _, path := range gone {
+		e := ix.files[path]
+		if e == nil || removed[path] {
+			continue
+		}
+		removed[path] = true
+		b.RemovedFiles = append(b.RemovedFiles, path)
+		if e.st.Session != "" {
+			touched[e.st.Session] = true
+		}
+	}
+	var changes []Change
+	for id := range touched {
+		var states []*tally.FileState
+		for p := range ix.bySess[id] {
+			if removed[p] {
+				continue
+			}
+			if err := ix.warm(ctx, ix.files[p]); err != nil {
+				return err
+			}
+			states = append(states, ix.files[p].st)
+		}
+		if len(states) == 0 {
+			b.RemovedSessions = append(b.RemovedSessions, id)
+			changes = append(changes, Change{Kind: SessionRemoved, ID: id})
+			continue
+		}
+		rec := tally.Merge(states)
+		b.Sessions = append(b.Sessions, rec)
+		changes = append(changes, Change{Kind: SessionUpdated, ID: id, Record: rec})
+	}
+	if err := ix.o.Store.Commit(ctx, b); err != nil {
+		return err
+	}
+	// Only now, with the store agreeing, does memory forget removed files.
+	for path := range removed {
+		e := ix.files[path]
+		delete(ix.files, path)
+		if m := ix.bySess[e.st.Session]; m != nil {
+			delete(m, path)
+			if len(m) == 0 {
+				delete(ix.bySess, e.st.Session)
+			}
+		}
+	}
+	for _, c := range changes {
+		ix.broker.Publish(c)
+	}
+	for id := range touched {
+		for p := range ix.bySess[id] {
+			ix.cool(ix.files[p])
+		}
+	}
+	for _, e := range changed {
+		if ix.files[e.st.Path] == e {
+			ix.cool(e) // a multi-session file's own state
+		}
+	}
+	return nil
+}

@@ -1,0 +1,181 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tail"
+)
+
+// commitFiles bounds how many folded files a scan holds before committing:
+// their states are in memory until then, and are encoded all at once.
+const commitFiles = 128
+
+type result struct {
+	e       *entry
+	changed bool
+	diags   []tally.Diagnostic
+	err     error
+	before  tally.Stats
+	// parts are the sessions a multi-session file holds now.
+	parts map[string]*tally.FileState
+}
+
+// process folds the jobs in parallel and commits the results, together
+// with the removal of gone files, in as few transactions as CommitEvery
+// allows.
+func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summary, error) {
+	var sum Summary
+	prog := ScanProgress{Files: len(work)}
+	// Big files first: the scan ends when the biggest file ends.
+	sort.Slice(work, func(i, j int) bool {
+		return work[i].file.Size-work[i].e.st.Offset > work[j].file.Size-work[j].e.st.Offset
+	})
+	for _, j := range work {
+		prog.Bytes += max(j.file.Size-j.e.st.Offset, 0)
+		j.e.busy = true
+	}
+	jobs := make(chan job)
+	// Buffered so a commit in the coordinator never stalls the workers.
+	results := make(chan result, len(work))
+	var wg sync.WaitGroup
+	for range min(ix.o.Workers, max(len(work), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := tail.NewReader()
+			for j := range jobs {
+				results <- ix.sync(ctx, r, j)
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, j := range work {
+			select {
+			case jobs <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	var errs []error
+	pending := ix.unsaved
+	ix.unsaved = make(map[string]*entry)
+	gone = append(gone, ix.unsavedGone...)
+	ix.unsavedGone = nil
+	lastCommit := time.Now()
+	for res := range results {
+		res.e.busy = false
+		prog.FilesDone++
+		prog.BytesDone += res.e.st.Stats.Bytes - res.before.Bytes
+		sum.Files++
+		sum.Lines += res.e.st.Stats.Lines - res.before.Lines
+		sum.Bytes += res.e.st.Stats.Bytes - res.before.Bytes
+		sum.Parsed += res.e.st.Stats.Parsed - res.before.Parsed
+		sum.Malformed += res.e.st.Stats.Malformed - res.before.Malformed
+		if res.err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", res.e.st.Path, res.err))
+		}
+		if ix.o.OnDiagnostic != nil {
+			for _, d := range res.diags {
+				ix.o.OnDiagnostic(d)
+			}
+		}
+		if res.changed {
+			pending[res.e.st.Path] = res.e
+		}
+		if res.parts != nil {
+			ix.replaceParts(res.e, res.parts, pending, &gone)
+		}
+		if ix.o.OnProgress != nil {
+			ix.o.OnProgress(prog)
+		}
+		if len(pending) > 0 && (time.Since(lastCommit) > ix.o.CommitEvery || len(pending) >= commitFiles) {
+			ready, later := ix.settled(pending)
+			if err := ix.commit(ctx, ready, nil); err != nil {
+				errs = append(errs, err)
+			}
+			pending = later
+			lastCommit = time.Now()
+		}
+	}
+	for _, j := range work {
+		j.e.busy = false // those a cancelled scan never handed out
+	}
+	for path, e := range ix.unsaved { // a mid-scan commit that failed
+		pending[path] = e
+	}
+	ix.unsaved = make(map[string]*entry)
+	if len(pending) > 0 || len(gone) > 0 {
+		if err := ix.commit(ctx, pending, gone); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	sum.Sessions = len(ix.bySess)
+	if err := ctx.Err(); err != nil {
+		errs = append(errs, err)
+	}
+	return sum, errors.Join(errs...)
+}
+
+// settled splits pending files into those whose sessions can be committed
+// now and those of sessions a worker still holds a file of: a record is
+// made of all its files, and a held one is not to be read.
+func (ix *Indexer) settled(pending map[string]*entry) (ready, later map[string]*entry) {
+	ready, later = make(map[string]*entry), make(map[string]*entry)
+	for path, e := range pending {
+		held := false
+		for p := range ix.bySess[e.st.Session] {
+			if ix.files[p].busy {
+				held = true
+				break
+			}
+		}
+		if held {
+			later[path] = e
+		} else {
+			ready[path] = e
+		}
+	}
+	return ready, later
+}
+
+func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
+	e := j.e
+	if err := ix.warm(ctx, e); err != nil {
+		return result{e: e, err: err}
+	}
+	res := result{e: e, before: e.st.Stats}
+	info := e.found.Info
+	if info.Layout == tally.LayoutDatabase {
+		db, ok := e.found.Adapter.(tally.DatabaseReader)
+		if !ok {
+			res.err = tally.Errorf(tally.CodeInternal, "index", "the %s adapter matched a database it cannot read", e.found.Adapter.Agent())
+			return res
+		}
+		return ix.readDatabase(ctx, j, db, res)
+	}
+	lr, ok := e.found.Adapter.(tally.LineReader)
+	if !ok {
+		res.err = tally.Errorf(tally.CodeInternal, "index", "the %s adapter matched a %s file it cannot read", e.found.Adapter.Agent(), info.Layout)
+		return res
+	}
+	newDec := func() (tally.Decoder, error) { return lr.NewDecoder(info, e.st.Decoder) }
+	e.dec, res.changed, res.diags, res.err = r.Sync(e.st, j.file, info.Layout.Rewritten(), e.dec, newDec)
+	// The offset moved even when no list did: save it either way.
+	res.changed = res.changed || e.st.Stats.Bytes != res.before.Bytes || e.st.Stats.Resets != res.before.Resets
+	// A decoder holds parse buffers as big as the longest line it met:
+	// only a session still going keeps one for its next append.
+	if ix.o.Now().Sub(e.st.LastAt) > tally.EndedAfter {
+		e.dec = nil
+	}
+	return res
+}
