@@ -44,11 +44,16 @@ type state struct {
 	HaveTitle bool              `json:"title,omitempty"`
 }
 
+// parsers are shared by every decoder. A decoder lives for one file, and a
+// parser of its own would grow its value cache again in every file, on
+// the first long line, only to drop it when the file is done: in a cold
+// scan of many files that regrowth cost more than the parsing.
+var parsers fastjson.ParserPool
+
 // Decoder reads one Claude Code file. It is not safe for concurrent use.
 type Decoder struct {
 	info       tally.FileInfo
 	st         state
-	p          fastjson.Parser
 	pendingIDs [][]byte
 	// ended is set by Recent when the newest line is stream-json's final
 	// "result": the next timestamped line then reports SignalEnded.
@@ -105,7 +110,9 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 		return nil
 	}
 	d.parsed++
-	v, err := d.p.ParseBytes(line)
+	p := parsers.Get()
+	defer parsers.Put(p)
+	v, err := p.ParseBytes(line)
 	if err != nil {
 		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is not valid JSON: %v", off, err)
 	}

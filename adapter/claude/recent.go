@@ -25,15 +25,17 @@ func (d *Decoder) Recent(raw []byte, emit func(tally.Event)) bool {
 	if len(raw) > maxRecentLine {
 		return false // an API request log or a huge tool result: the line before it tells as much
 	}
+	p := parsers.Get()
+	defer parsers.Put(p)
 	if !bytes.Contains(raw, timestampNeedle) {
 		if bytes.Contains(raw, resultNeedle) {
-			if v, err := d.p.ParseBytes(raw); err == nil && string(v.GetStringBytes("type")) == "result" {
+			if v, err := p.ParseBytes(raw); err == nil && string(v.GetStringBytes("type")) == "result" {
 				d.ended = true
 			}
 		}
 		return false
 	}
-	v, err := d.p.ParseBytes(raw)
+	v, err := p.ParseBytes(raw)
 	if err != nil {
 		return false
 	}
