@@ -116,8 +116,11 @@ func (d *Decoder) selectLine(line []byte) selection {
 }
 
 var (
-	sidechainKey   = []byte(`"isSidechain":`)
-	sidechainFalse = []byte(`"isSidechain":false`)
+	// The key is searched from its 'S': a needle starting with '"' would
+	// stop at every key and string of the head.
+	sidechainKey = []byte(`Sidechain":`)
+	isPrefix     = []byte(`"is`)
+	trueValue    = []byte("true")
 )
 
 // isSidechain reads isSidechain from the line's head, where Claude Code
@@ -126,5 +129,14 @@ var (
 // lines, so no sidechain lines either.
 func isSidechain(line []byte) bool {
 	h := head(line)
-	return bytes.Contains(h, sidechainKey) && !bytes.Contains(h, sidechainFalse) && bytes.Contains(h, sidechainNeedle)
+	for {
+		i := bytes.Index(h, sidechainKey)
+		if i < 0 {
+			return false
+		}
+		if i >= len(isPrefix) && bytes.Equal(h[i-len(isPrefix):i], isPrefix) {
+			return bytes.HasPrefix(h[i+len(sidechainKey):], trueValue)
+		}
+		h = h[i+len(sidechainKey):]
+	}
 }

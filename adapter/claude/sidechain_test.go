@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/tallyhq/tally"
@@ -82,4 +83,20 @@ func equalItems(a, b []tally.Item) bool {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
+}
+
+func TestIsSidechain(t *testing.T) {
+	for line, want := range map[string]bool{
+		`{"parentUuid":null,"isSidechain":true,"type":"user"}`:                     true,
+		`{"parentUuid":null,"isSidechain":false,"type":"user"}`:                    false,
+		`{"parentUuid":null,"wasSidechain":false,"isSidechain":true}`:              true,
+		`{"parentUuid":null,"type":"user","text":"isSidechain\":true"}`:            false,
+		`{"type":"summary","summary":"…"}`:                                         false,
+		`{"parentUuid":"x","isSidechain":true`:                                     true,
+		`{"parentUuid":"` + strings.Repeat("x", headLen) + `","isSidechain":true}`: false, // past the head
+	} {
+		if got := isSidechain([]byte(line)); got != want {
+			t.Errorf("isSidechain(%.80s) = %v, want %v", line, got, want)
+		}
+	}
 }
