@@ -10,9 +10,9 @@
 //   - One loop for every agent: lines are found here, with bounded memory,
 //     and each is folded with tally.FileState.Feed through the adapter's own
 //     Decoder; nothing here knows any agent's format.
-//   - The format is told from the first lines (tally.StreamReader's Sniff) unless the
-//     caller names the agent. A line two adapters both claim decides
-//     nothing; the first line exactly one adapter claims decides.
+//   - The format is told from the first lines (tally.StreamReader's Sniff)
+//     unless the caller names the agent. A line two adapters both claim
+//     decides nothing; the first line exactly one adapter claims decides.
 //   - After each input line that changes a list as a reader sees it, one
 //     todo_list event for that list (the whole list, never a delta, since
 //     consumers replace their list with each event). A line that changes nothing

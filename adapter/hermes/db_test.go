@@ -11,8 +11,11 @@ import (
 	"github.com/tallyhq/tally"
 )
 
-// TestSessions_Built checks state.db built to FORMATS.md §4. Expected lists
-// follow todo_tool.py's rules for the calls in the script, not the code.
+// TestSessions_Built checks state.db built as hermes_state.py lays it out
+// (sessions with parent_session_id chains; messages in OpenAI chat form, a
+// todo call in an assistant row's tool_calls and its result in the tool
+// row that names its tool_call_id). Expected lists follow todo_tool.py's
+// rules for the calls in the script, not the code.
 func TestSessions_Built(t *testing.T) {
 	tests := []struct {
 		name, script, session string
