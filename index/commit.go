@@ -61,7 +61,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 	touched := make(map[string]bool)
 	for _, e := range changed {
 		b.Files = append(b.Files, e.st)
-		if e.st.Session != "" { // a multi-session file: its parts carry the sessions
+		if e.st.Session != "" { // a database: its parts carry the sessions
 			touched[e.st.Session] = true
 		}
 	}
@@ -122,7 +122,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 	}
 	for _, e := range changed {
 		if ix.files[e.st.Path] == e {
-			ix.cool(e) // a multi-session file's own state
+			ix.cool(e) // a database's own state
 		}
 	}
 	return nil

@@ -38,7 +38,7 @@ func (ix *Indexer) readDatabase(ctx context.Context, j job, db tally.DatabaseRea
 	return res
 }
 
-// replaceParts installs the sessions a multi-session file holds now: new
+// replaceParts installs the sessions a database holds now: new
 // and changed ones are committed, vanished ones removed.
 func (ix *Indexer) replaceParts(parent *entry, parts map[string]*tally.FileState, pending map[string]*entry, gone *[]string) {
 	for path, e := range ix.files {

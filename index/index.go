@@ -130,7 +130,7 @@ func (ix *Indexer) newEntry(f tail.Found) *entry {
 
 func (ix *Indexer) link(st *tally.FileState) {
 	if st.Session == "" {
-		return // a multi-session file: its parts carry the sessions
+		return // a database: its parts carry the sessions
 	}
 	m := ix.bySess[st.Session]
 	if m == nil {

@@ -22,7 +22,7 @@ type result struct {
 	diags   []tally.Diagnostic
 	err     error
 	before  tally.Stats
-	// parts are the sessions a multi-session file holds now.
+	// parts are the sessions a database holds now, one FileState each.
 	parts map[string]*tally.FileState
 }
 
