@@ -24,8 +24,22 @@ type sessionList struct {
 	Sessions []tally.Session `json:"sessions"`
 	// LastEventID is the stream position the list stands for: a stream
 	// opened with ?lastEventId= this sends only what came after.
-	LastEventID string    `json:"lastEventId"`
-	Now         time.Time `json:"now"`
+	LastEventID string     `json:"lastEventId"`
+	Now         time.Time  `json:"now"`
+	Thresholds  thresholds `json:"thresholds"`
+}
+
+// thresholds are those of tally.DeriveActivity, sent with every snapshot
+// and session list: a page ages a session's activity between events by
+// the server's own rule, never by a copy of it.
+type thresholds struct {
+	IdleAfterMs  int64 `json:"idleAfterMs"`
+	EndedAfterMs int64 `json:"endedAfterMs"`
+}
+
+var activityThresholds = thresholds{
+	IdleAfterMs:  tally.IdleAfter.Milliseconds(),
+	EndedAfterMs: tally.EndedAfter.Milliseconds(),
 }
 
 // listQuery is what /api/sessions filters on: the store's filter, and
@@ -111,7 +125,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, statusOf(err), err.Error())
 		return
 	}
-	out := sessionList{Sessions: make([]tally.Session, 0, min(len(recs), lq.limit)), LastEventID: strconv.FormatUint(at, 10), Now: now}
+	out := sessionList{Sessions: make([]tally.Session, 0, min(len(recs), lq.limit)), LastEventID: strconv.FormatUint(at, 10), Now: now, Thresholds: activityThresholds}
 	for i := range recs {
 		v := recs[i].Session(now)
 		if !lq.keep(&v) {

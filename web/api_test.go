@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
 	"testing"
@@ -88,6 +89,32 @@ func TestAPI_sessions(t *testing.T) {
 			t.Errorf("%s: %d %s", bad, resp.StatusCode, body)
 		}
 	}
+}
+
+// The page ages activity between events (working turns idle, anything
+// ends) by the thresholds the server sends, so that the rule lives in Go
+// alone: a snapshot and a session list both carry tally.DeriveActivity's.
+func TestAPI_thresholdsComeFromTheServer(t *testing.T) {
+	r := newRig(t, nil)
+	want := map[string]int64{
+		"idleAfterMs":  tally.IdleAfter.Milliseconds(),
+		"endedAfterMs": tally.EndedAfter.Milliseconds(),
+	}
+	check := func(what string, data []byte) {
+		t.Helper()
+		var d struct {
+			Thresholds map[string]int64 `json:"thresholds"`
+		}
+		if err := json.Unmarshal(data, &d); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if !maps.Equal(d.Thresholds, want) {
+			t.Errorf("%s thresholds %v, want %v", what, d.Thresholds, want)
+		}
+	}
+	_, body := r.get("/api/sessions")
+	check("/api/sessions", body)
+	check("the snapshot", []byte(dialSSE(t, r.addr()).mustNext(t).Data))
 }
 
 func TestAPI_session(t *testing.T) {

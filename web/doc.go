@@ -30,7 +30,8 @@
 //     silence, anything ends after 30). The hub keeps the records of the
 //     sessions that have not ended — bounded by live work, not history —
 //     and re-derives them every Refresh, publishing those whose activity
-//     changed.
+//     changed. Every snapshot and session list carries the thresholds, so
+//     the page ages activity between events by this rule, not a copy.
 //   - Safety: without a token only loopback Host names are answered (so a
 //     page on another site cannot reach the server by DNS rebinding); with
 //     a token every request needs it, as a bearer header or the cookie a

@@ -17,8 +17,9 @@ var pingFrame = []byte(": ping\n\n")
 
 // snapshotData is the data of a snapshot event.
 type snapshotData struct {
-	Sessions []tally.Session `json:"sessions"`
-	Now      time.Time       `json:"now"`
+	Sessions   []tally.Session `json:"sessions"`
+	Now        time.Time       `json:"now"`
+	Thresholds thresholds      `json:"thresholds"`
 }
 
 // events is GET /api/events. The stream starts with what the client
@@ -136,7 +137,7 @@ func (s *Server) snapshot(ctx context.Context, id uint64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := snapshotData{Sessions: make([]tally.Session, 0, len(recs)), Now: now}
+	d := snapshotData{Sessions: make([]tally.Session, 0, len(recs)), Now: now, Thresholds: activityThresholds}
 	for i := range recs {
 		d.Sessions = append(d.Sessions, recs[i].Session(now))
 	}
