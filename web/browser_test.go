@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -23,6 +24,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/tallyhq/tally"
 )
 
 // The browser test drives the real `tally serve` binary from a real
@@ -61,6 +64,7 @@ func TestDashboard_Browser(t *testing.T) {
 	b.poll(t, "the stream is live", `document.getElementById('conn').dataset.state === 'live'`)
 	b.poll(t, "the empty board says so", `!document.getElementById('empty').hidden`)
 	b.checkDialogDetector(t)
+	b.wantThresholds(t)
 	b.do(t, chromedp.Evaluate[chromedp.Void](`window.__tallyMarker = 'no reload'`))
 
 	// Each step builds on the board the previous one left; after a failure
@@ -176,6 +180,10 @@ func TestDashboard_Browser(t *testing.T) {
 		b.do(t, chromedp.Click(chromedp.CSS(`input[name="group"][value="project"]`)))
 		if c := b.card(t, tasksSession); c.Column != "/tmp/capture/cc/tasks/work" {
 			t.Errorf("grouped by project, card is in column %q", c.Column)
+		}
+		b.do(t, chromedp.Click(chromedp.CSS(`input[name="group"][value="agent"]`)))
+		if c := b.card(t, tasksSession); c.Column != "claude" {
+			t.Errorf("grouped by agent, card is in column %q", c.Column)
 		}
 		b.do(t, chromedp.Click(chromedp.CSS(`input[name="group"][value="activity"]`)))
 	})
@@ -507,6 +515,25 @@ func (b *browser) checkDialogDetector(t *testing.T) {
 	b.dialogs.Store(0)
 	// The probe's alert has been answered once the page runs script again.
 	b.poll(t, "the probe alert is dismissed", `true`)
+}
+
+// wantThresholds checks that the page ages activity by the thresholds the
+// server sent, tally.IdleAfter and tally.EndedAfter, not by a copy.
+func (b *browser) wantThresholds(t *testing.T) {
+	t.Helper()
+	want := map[string]int64{"idleAfterMs": tally.IdleAfter.Milliseconds(), "endedAfterMs": tally.EndedAfter.Milliseconds()}
+	var got map[string]int64
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		v, err := chromedp.Run(b.ctx, chromedp.Evaluate[map[string]int64](
+			`import('/static/clock.js').then((m) => m.currentThresholds())`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("reading the page's thresholds: %v", err)
+		}
+		if got = v; maps.Equal(got, want) {
+			return
+		}
+	}
+	t.Errorf("the page ages activity by %v, want the server's %v", got, want)
 }
 
 // cardView is what a person sees of one card.

@@ -1,0 +1,123 @@
+// One session's card. It is patched in place: an update changes only the
+// text and rows that differ, so focus and the card's compact/full choice
+// survive every event.
+import { button, h, named, setClass, setHidden, setText, setTitle } from './dom.js';
+import { activityOf } from './clock.js';
+import { patchRows, rowsFor } from './items.js';
+import {
+  activityLabel, agentHue, duration, localTime, ms, plural, shortProject, spinnerText,
+} from './words.js';
+
+export class Card {
+  constructor(id) {
+    this.id = id;
+    this.full = false;
+    this.json = '';
+    this.column = '';
+    this.sortKey = 0;
+
+    const el = h('article', 'card');
+    el.dataset.id = id;
+    el.tabIndex = 0;
+    this.el = el;
+
+    const head = h('div', 'card-head');
+    this.agent = named('agent', 'span', 'badge agent');
+    this.state = named('state', 'span', 'state');
+    this.subs = named('subs', 'span', 'badge subs');
+    this.subs.hidden = true;
+    this.timer = named('timer', 'time', 'elapsed');
+    head.append(this.agent, this.state, this.subs, this.timer);
+
+    this.project = named('project', 'div', 'project');
+    this.title = named('title', 'h3', 'title');
+
+    this.progress = h('div', 'progress');
+    this.count = named('count', 'span', 'count');
+    this.bar = h('div', 'bar');
+    this.bar.setAttribute('role', 'progressbar');
+    this.bar.setAttribute('aria-valuemin', '0');
+    this.fill = h('span', 'fill');
+    this.bar.append(this.fill);
+    this.toggle = button('toggle', 'Full list', 'toggle');
+    this.toggle.setAttribute('aria-pressed', 'false');
+    this.progress.append(this.count, this.bar, this.toggle);
+
+    this.list = named('items', 'ul', 'items');
+    this.spinner = h('div', 'spinner-row');
+    this.spinnerText = named('spinner-text', 'span', 'spinner-text');
+    this.spinner.append(h('span', 'spinner'), this.spinnerText);
+
+    el.append(head, this.project, this.title, this.progress, this.list, this.spinner);
+  }
+
+  // patch shows session s at time t; it touches only what differs.
+  patch(s, t) {
+    const act = activityOf(s, t);
+    this.el.dataset.activity = act;
+    setText(this.agent, s.agent || '?');
+    this.agent.style.setProperty('--hue', String(agentHue(s.agent)));
+    setText(this.state, activityLabel(act));
+    setClass(this.state, `state st-${act}`);
+
+    const nSubs = (s.subAgents || []).length;
+    setHidden(this.subs, nSubs === 0);
+    setText(this.subs, `+${nSubs} sub`);
+    setTitle(this.subs, `${plural(nSubs, 'sub-agent')} — open for their lists`);
+
+    setText(this.project, shortProject(s.project));
+    setTitle(this.project, s.project || '');
+    setText(this.title, s.title || s.id);
+    setTitle(this.title, s.title || '');
+
+    const items = s.items || [];
+    const p = s.progress || { done: 0, total: 0 };
+    const has = items.length > 0;
+    setHidden(this.progress, !has);
+    setHidden(this.list, !has);
+    setHidden(this.spinner, has);
+    if (has) {
+      const before = this.count.textContent;
+      setText(this.count, `${p.done}/${p.total}`);
+      if (before && before !== this.count.textContent && this.count.animate) {
+        this.count.animate([{ opacity: 0.3 }, { opacity: 1 }], { duration: 400 });
+      }
+      const pct = p.total ? Math.round((100 * p.done) / p.total) : 0;
+      this.fill.style.width = `${pct}%`;
+      this.bar.setAttribute('aria-valuemax', String(p.total));
+      this.bar.setAttribute('aria-valuenow', String(p.done));
+      this.bar.setAttribute('aria-label', `${p.done} of ${p.total} done`);
+      this.renderList(items);
+    } else {
+      setText(this.spinnerText, spinnerText(act));
+      this.spinner.dataset.activity = act;
+    }
+    this.tick(s, t);
+  }
+
+  renderList(items) {
+    this.list.classList.toggle('full', this.full);
+    this.toggle.setAttribute('aria-pressed', String(this.full));
+    setText(this.toggle, this.full ? 'Compact' : 'Full list');
+    patchRows(this.list, rowsFor(items, this.full));
+  }
+
+  setFull(full, s) {
+    this.full = full;
+    if (s) this.renderList(s.items || []);
+  }
+
+  // tick refreshes what time alone changes, and returns the activity now.
+  tick(s, t) {
+    const act = activityOf(s, t);
+    const start = ms(s.startedAt);
+    const end = act === 'ended' ? ms(s.lastActivity) : t;
+    setText(this.timer, start ? duration(end - start) : '');
+    const silent = t - ms(s.lastActivity);
+    setTitle(this.timer, `started ${localTime(s.startedAt)}\nlast activity ${duration(silent)} ago`);
+    if (act === 'idle' || act === 'needs_input') {
+      setText(this.state, `${activityLabel(act)} ${duration(silent)}`);
+    }
+    return act;
+  }
+}

@@ -1,0 +1,153 @@
+// The detail dialog: one session whole — its facts, the main agent's list,
+// each sub-agent's list and the progress markers. It follows the session
+// live while open.
+import { getJSON } from './api.js';
+import { activityOf, now } from './clock.js';
+import { h } from './dom.js';
+import { glyphOf } from './items.js';
+import { sessions, ui } from './state.js';
+import { activityLabel, agentHue, duration, localTime, ms } from './words.js';
+
+const detail = document.getElementById('detail');
+const detailTitle = document.getElementById('detail-title');
+const detailBody = document.getElementById('detail-body');
+
+function detailList(items) {
+  const ul = h('ul', 'items full detail-items');
+  for (const it of items) {
+    const g = glyphOf(it);
+    const li = h('li', `item st-${g.kind}${it.lossy ? ' lossy' : ''}`);
+    li.append(h('span', 'icon', g.icon));
+    const body = h('div', 'item-body');
+    body.append(h('div', 'label', g.label));
+    const meta = [];
+    if (it.id) meta.push(`#${it.id}`);
+    meta.push(it.status === 'unknown' && it.rawStatus ? it.rawStatus : it.status);
+    if (it.lossy) meta.push('approximate');
+    if (it.blockedBy && it.blockedBy.length) meta.push(`blocked by ${it.blockedBy.map((b) => '#' + b).join(', ')}`);
+    if (it.owner) meta.push(`owner ${it.owner}`);
+    body.append(h('div', 'item-meta', meta.join(' · ')));
+    if (it.description) body.append(h('div', 'item-desc', it.description));
+    li.append(body);
+    ul.append(li);
+  }
+  if (!items.length) ul.append(h('li', 'item none', 'No list.'));
+  return ul;
+}
+
+function progressText(p) {
+  if (!p || !p.total) return '';
+  return `${p.done}/${p.total}`;
+}
+
+function lastActivityText(s, t) {
+  return `${localTime(s.lastActivity)} (${duration(t - ms(s.lastActivity))} ago)`;
+}
+
+function render(s) {
+  const t = now();
+  const act = activityOf(s, t);
+  detailTitle.textContent = s.title || s.id;
+  const scroll = detailBody.scrollTop;
+  const frag = document.createDocumentFragment();
+
+  const tags = h('div', 'detail-tags');
+  const badge = h('span', 'badge agent', s.agent || '?');
+  badge.style.setProperty('--hue', String(agentHue(s.agent)));
+  tags.append(badge, h('span', `state st-${act}`, activityLabel(act)));
+  frag.append(tags);
+
+  const dl = h('dl', 'facts');
+  const fact = (name, k, v) => {
+    const dd = h('dd', '', v);
+    dd.dataset.fact = name;
+    dl.append(h('dt', '', k), dd);
+  };
+  fact('project', 'Project', s.project || '—');
+  fact('session', 'Session', s.id);
+  fact('started', 'Started', localTime(s.startedAt));
+  fact('last-activity', 'Last activity', lastActivityText(s, t));
+  if (s.stats) {
+    const st = s.stats;
+    fact('log', 'Log', `${st.files} file(s), ${st.lines} lines, ${st.malformed} malformed, ${st.orphans} orphan updates`);
+  }
+  frag.append(dl);
+
+  frag.append(h('h3', 'detail-h', `Main agent ${progressText(s.progress)}`.trim()));
+  frag.append(detailList(s.items || []));
+
+  for (const sub of s.subAgents || []) {
+    frag.append(h('h3', 'detail-h', `Sub-agent ${sub.id} ${progressText(sub.progress)}`.trim()));
+    frag.append(detailList(sub.items || []));
+  }
+
+  if (s.markers && s.markers.length) {
+    frag.append(h('h3', 'detail-h', 'Progress markers'));
+    const ul = h('ul', 'markers');
+    for (const m of s.markers) {
+      ul.append(h('li', '', [m.task, m.step].filter(Boolean).join('.') + (m.verb ? ` ${m.verb}` : '')));
+    }
+    frag.append(ul);
+  }
+  detailBody.replaceChildren(frag);
+  detailBody.scrollTop = scroll;
+}
+
+function gone() {
+  detailBody.prepend(h('p', 'detail-gone', 'This session is no longer in the index.'));
+}
+
+// sessionChanged re-renders the detail when it shows session s.
+export function sessionChanged(s) {
+  if (ui.detailId === s.id) render(s);
+}
+
+// sessionRemoved notes in the detail that its session left the index.
+export function sessionRemoved(id) {
+  if (ui.detailId === id) gone();
+}
+
+// openDetail shows session id at once from what the board holds, then
+// with the whole record from the API.
+export async function openDetail(id) {
+  const s = sessions.get(id);
+  if (!s) return;
+  ui.detailId = id;
+  render(s);
+  if (!detail.open) detail.showModal();
+  try {
+    const { res, body } = await getJSON(`/api/sessions/${encodeURIComponent(id)}`);
+    if (ui.detailId !== id) return;
+    if (res.status === 404) {
+      gone();
+      return;
+    }
+    if (body && body.id === id) render(body);
+  } catch (err) {
+    console.warn('tally: session detail', err);
+  }
+}
+
+function closeDetail() {
+  ui.detailId = '';
+  if (detail.open) detail.close();
+}
+
+// tickDetail refreshes the detail's "last activity … ago".
+export function tickDetail(t) {
+  if (!ui.detailId || !detail.open) return;
+  const s = sessions.get(ui.detailId);
+  const dd = detailBody.querySelector('[data-fact="last-activity"]');
+  if (s && dd) dd.textContent = lastActivityText(s, t);
+}
+
+export function initDetail() {
+  document.getElementById('detail-close').addEventListener('click', closeDetail);
+  detail.addEventListener('close', () => {
+    ui.detailId = '';
+  });
+  detail.addEventListener('click', (e) => {
+    // A click on the backdrop lands on the dialog itself.
+    if (e.target === detail) closeDetail();
+  });
+}

@@ -1,0 +1,69 @@
+// The live connection: a Server-Sent Events stream that starts with a
+// snapshot (or a replay of what was missed) and then carries every change.
+import { getJSON } from './api.js';
+import { noteServer } from './clock.js';
+import { setText } from './dom.js';
+import { remove, replaceAll, upsert } from './board.js';
+
+const conn = document.getElementById('conn');
+let haveData = false;
+
+function setConn(state, text) {
+  conn.dataset.state = state;
+  setText(conn, text || state);
+}
+
+function parse(e) {
+  try {
+    return JSON.parse(e.data);
+  } catch (err) {
+    console.warn('tally: bad event data', e.type, err);
+    return null;
+  }
+}
+
+// connect opens the event stream. EventSource reconnects by itself and
+// sends Last-Event-ID, so the server can replay what was missed or send a
+// fresh snapshot; only a stream the browser gave up on is reopened here.
+export function connect(delay = 1000) {
+  const es = new EventSource('/api/events');
+  es.onopen = () => setConn('live');
+  es.onerror = () => {
+    if (es.readyState === EventSource.CLOSED) {
+      setConn('offline', 'offline — retrying');
+      if (!haveData) loadOnce();
+      setTimeout(() => connect(Math.min(delay * 2, 30000)), delay);
+    } else {
+      setConn('reconnecting');
+    }
+  };
+  es.addEventListener('snapshot', (e) => {
+    const d = parse(e);
+    if (!d) return;
+    noteServer(d);
+    haveData = true;
+    replaceAll(d.sessions);
+    setConn('live');
+  });
+  es.addEventListener('session_updated', (e) => {
+    const d = parse(e);
+    if (d) upsert(d);
+  });
+  es.addEventListener('session_removed', (e) => {
+    const d = parse(e);
+    if (d && d.id) remove(d.id);
+  });
+}
+
+// loadOnce shows the list from the plain API while the stream is down.
+async function loadOnce() {
+  try {
+    const { body } = await getJSON('/api/sessions');
+    if (!body || haveData) return;
+    noteServer(body);
+    haveData = true;
+    replaceAll(body.sessions);
+  } catch (err) {
+    console.warn('tally: session list', err);
+  }
+}

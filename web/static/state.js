@@ -1,0 +1,34 @@
+// The page's state: the sessions as last received, their cards, and what
+// the person chose. One module owns it; the others import it.
+
+// stored and store keep a preference; a browser without storage just
+// forgets it.
+export function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Preferences are a convenience only.
+  }
+}
+
+export const sessions = new Map(); // id → Session, as last received
+export const cards = new Map(); // id → Card
+
+export const ui = {
+  group: '', // a key of GROUPINGS, set at start
+  agent: '',
+  project: '',
+  q: '',
+  // Sessions that never had a list are hidden unless this is on.
+  withoutList: false,
+  openColumns: new Set(), // columns whose "show all" was clicked
+  detailId: '',
+};
