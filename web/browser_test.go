@@ -156,6 +156,7 @@ func TestDashboard_Browser(t *testing.T) {
 				t.Errorf("detail labels %q lack %q", got, s)
 			}
 		}
+		wantDetailWords(t, b, "#2 · in progress")
 		b.shot(t, "dashboard-detail-1280x800.png")
 		b.do(t, chromedp.Click(chromedp.ID("detail-close")))
 		b.poll(t, "the detail dialog closes", `!document.getElementById('detail').open`)
@@ -545,6 +546,9 @@ type cardView struct {
 	Project string    `json:"project"`
 	Count   string    `json:"count"`
 	Subs    string    `json:"subs"`
+	State   string    `json:"state"`
+	Timer   string    `json:"timer"`
+	Title   string    `json:"title"`
 	Full    bool      `json:"full"`
 	Rows    []cardRow `json:"rows"`
 }
@@ -565,6 +569,7 @@ const cardJS = `((id) => {
     : {icon: li.querySelector('.icon').textContent, label: li.querySelector('.label').textContent});
   return {found: true, visible: shown(el), column: el.closest('.column')?.dataset.key ?? '',
     agent: text('.agent'), project: text('.project'), count: text('.count'), subs: text('.subs'),
+    state: text('.state'), timer: text('.elapsed'), title: text('.title'),
     full: el.querySelector('.toggle').getAttribute('aria-pressed') === 'true', rows};
 })`
 
@@ -738,6 +743,10 @@ func dashReadLines(t *testing.T, path string) []string {
 
 var dashTimestamp = regexp.MustCompile(`"timestamp":"([^"]+)"`)
 
+// dashTimes are every time an agent writes in its log lines: Claude Code's
+// timestamp, and Gemini CLI's startTime and lastUpdated besides.
+var dashTimes = regexp.MustCompile(`"(timestamp|startTime|lastUpdated)":"([^"]+)"`)
+
 const dashStamp = "2006-01-02T15:04:05.000Z"
 
 // shiftFor is how far to move the capture's clock so its first line was
@@ -761,12 +770,13 @@ func shiftAll(t *testing.T, lines []string, d time.Duration) []string {
 	t.Helper()
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		out[i] = dashTimestamp.ReplaceAllStringFunc(l, func(s string) string {
-			at, err := time.Parse(time.RFC3339Nano, dashTimestamp.FindStringSubmatch(s)[1])
+		out[i] = dashTimes.ReplaceAllStringFunc(l, func(s string) string {
+			m := dashTimes.FindStringSubmatch(s)
+			at, err := time.Parse(time.RFC3339Nano, m[2])
 			if err != nil {
 				t.Fatalf("line %d: %v", i+1, err)
 			}
-			return `"timestamp":"` + at.Add(d).UTC().Format(dashStamp) + `"`
+			return `"` + m[1] + `":"` + at.Add(d).UTC().Format(dashStamp) + `"`
 		})
 	}
 	return out

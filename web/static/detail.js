@@ -4,9 +4,11 @@
 import { getJSON } from './api.js';
 import { activityOf, now } from './clock.js';
 import { h } from './dom.js';
-import { glyphOf } from './items.js';
+import { glyphOf, itemFacts } from './items.js';
 import { sessions, ui } from './state.js';
-import { activityLabel, agentHue, duration, localTime, ms } from './words.js';
+import {
+  activityLabel, agentHue, duration, localTime, ms, plural, titleOf,
+} from './words.js';
 
 const detail = document.getElementById('detail');
 const detailTitle = document.getElementById('detail-title');
@@ -20,13 +22,7 @@ function detailList(items) {
     li.append(h('span', 'icon', g.icon));
     const body = h('div', 'item-body');
     body.append(h('div', 'label', g.label));
-    const meta = [];
-    if (it.id) meta.push(`#${it.id}`);
-    meta.push(it.status === 'unknown' && it.rawStatus ? it.rawStatus : it.status);
-    if (it.lossy) meta.push('approximate');
-    if (it.blockedBy && it.blockedBy.length) meta.push(`blocked by ${it.blockedBy.map((b) => '#' + b).join(', ')}`);
-    if (it.owner) meta.push(`owner ${it.owner}`);
-    body.append(h('div', 'item-meta', meta.join(' · ')));
+    body.append(h('div', 'item-meta', itemFacts(it).join(' · ')));
     if (it.description) body.append(h('div', 'item-desc', it.description));
     li.append(body);
     ul.append(li);
@@ -40,6 +36,16 @@ function progressText(p) {
   return `${p.done}/${p.total}`;
 }
 
+// logText says what reading the session's logs met; a session read from
+// no file (a list Tally keeps itself) has no log to speak of.
+function logText(st) {
+  if (!st || !st.files) return '';
+  const parts = [plural(st.files, 'file'), plural(st.lines, 'line')];
+  if (st.malformed) parts.push(`${st.malformed} malformed (skipped)`);
+  if (st.orphans) parts.push(plural(st.orphans, 'update') + ' for tasks the list never held');
+  return parts.join(' · ');
+}
+
 function lastActivityText(s, t) {
   return `${localTime(s.lastActivity)} (${duration(t - ms(s.lastActivity))} ago)`;
 }
@@ -47,7 +53,7 @@ function lastActivityText(s, t) {
 function render(s) {
   const t = now();
   const act = activityOf(s, t);
-  detailTitle.textContent = s.title || s.id;
+  detailTitle.textContent = titleOf(s);
   const scroll = detailBody.scrollTop;
   const frag = document.createDocumentFragment();
 
@@ -67,10 +73,8 @@ function render(s) {
   fact('session', 'Session', s.id);
   fact('started', 'Started', localTime(s.startedAt));
   fact('last-activity', 'Last activity', lastActivityText(s, t));
-  if (s.stats) {
-    const st = s.stats;
-    fact('log', 'Log', `${st.files} file(s), ${st.lines} lines, ${st.malformed} malformed, ${st.orphans} orphan updates`);
-  }
+  const log = logText(s.stats);
+  if (log) fact('log', 'Log', log);
   frag.append(dl);
 
   frag.append(h('h3', 'detail-h', `Main agent ${progressText(s.progress)}`.trim()));
