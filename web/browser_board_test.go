@@ -1,15 +1,82 @@
 package web_test
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
 
 // The board's cards as a person reads them: one time per card, a name for
 // every session, the sessions without a list kept out of the way.
+
+const (
+	todowriteProject = "-tmp-capture-cc-todowrite-work"
+	todowriteSession = "bfd476f6-2564-4246-aaa4-e4c25c7ee9b5"
+	partialProject   = "-tmp-capture-cc-tasks-partial-work"
+	partialSession   = "01f2d5fa-d5e7-4c57-9a74-ff1775518a78"
+)
+
+// writeAged writes lines to path with their clock moved so that the newest
+// of them was written age ago, keeping the agent's own spacing.
+func writeAged(t *testing.T, path string, lines []string, age time.Duration) {
+	t.Helper()
+	var last time.Time
+	for _, l := range lines {
+		for _, m := range dashTimes.FindAllStringSubmatch(l, -1) {
+			if at, err := time.Parse(time.RFC3339Nano, m[2]); err == nil && at.After(last) {
+				last = at
+			}
+		}
+	}
+	if last.IsZero() {
+		t.Fatalf("%s: no timestamp in the lines", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dashAppend(t, path, shiftAll(t, lines, time.Since(last)-age))
+}
+
+// wantOneTime checks that a card names its activity in words alone and
+// shows exactly one time, the one timer matches.
+func wantOneTime(t *testing.T, c cardView, state, timer string) {
+	t.Helper()
+	if c.State != state {
+		t.Errorf("state reads %q, want %q with no time beside it", c.State, state)
+	}
+	if !regexp.MustCompile(timer).MatchString(c.Timer) {
+		t.Errorf("timer reads %q, want %s", c.Timer, timer)
+	}
+}
+
+func stepIdleCard(t *testing.T, b *browser, srv *serveProc) {
+	// The todowrite capture up to the result of its second TodoWrite (line
+	// 43): mid-turn, so the session works until two minutes of silence make
+	// it idle; its newest line is five and a half minutes old (the page's
+	// clock may trail the server's by a moment). Its lines are half a second
+	// apart, so a card that showed both the run and the silence showed the
+	// same time twice.
+	lines := dashReadLines(t, filepath.Join(captureRoot, "todowrite/config/projects", todowriteProject, todowriteSession+".jsonl"))
+	writeAged(t, filepath.Join(srv.claude, "projects", todowriteProject, todowriteSession+".jsonl"), lines[:43], 5*time.Minute+30*time.Second)
+	c := b.waitCardWhere(t, todowriteSession, `c.column === 'idle'`)
+	wantOneTime(t, c, "Idle", `^silent 5m \d\ds$`)
+}
+
+func stepEndedCard(t *testing.T, b *browser, srv *serveProc) {
+	// The whole tasks-partial capture, its last line two and a half hours
+	// old (the page's clock may trail the server's by a moment): the
+	// run took under a second, which an ended card showed as "0s".
+	lines := dashReadLines(t, filepath.Join(captureRoot, "tasks-partial/config/projects", partialProject, partialSession+".jsonl"))
+	writeAged(t, filepath.Join(srv.claude, "projects", partialProject, partialSession+".jsonl"), lines, 2*time.Hour+30*time.Minute)
+	c := b.waitCardWhere(t, partialSession, `c.column === 'ended'`)
+	wantOneTime(t, c, "Ended", `^ended 2h \d\dm ago$`)
+}
 
 // wantDetailWords checks the open detail reads in words: no wire word
 // such as in_progress, no "file(s)".

@@ -173,6 +173,9 @@ func TestDashboard_Browser(t *testing.T) {
 		}
 	})
 
+	step("an idle card shows how long it has been silent, once", func(t *testing.T) { stepIdleCard(t, b, srv) })
+	step("an ended card says when it ended", func(t *testing.T) { stepEndedCard(t, b, srv) })
+
 	step("filters hide and show cards", func(t *testing.T) {
 		b.do(t, chromedp.SendKeys(chromedp.ID("f-q"), "nothing-matches"))
 		b.poll(t, "the filter hides every card", `!document.getElementById('empty').hidden`)

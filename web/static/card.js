@@ -5,8 +5,19 @@ import { button, h, named, setClass, setHidden, setText, setTitle } from './dom.
 import { activityOf } from './clock.js';
 import { patchRows, rowsFor } from './items.js';
 import {
-  activityLabel, agentHue, duration, localTime, ms, plural, shortProject, spinnerText,
+  activityLabel, activityTimer, agentHue, duration, localTime, ms, plural, shortProject, spinnerText,
 } from './words.js';
+
+// timerOf is the one time a card shows (which one depends on the
+// activity), and a tooltip with the rest.
+function timerOf(s, act, t) {
+  const start = ms(s.startedAt);
+  const last = ms(s.lastActivity);
+  const hint = [`started ${localTime(s.startedAt)}`, `last activity ${localTime(s.lastActivity)}`];
+  if (start && last) hint.push(`ran ${duration(last - start)}`);
+  if (!start || !last) return { text: '', hint: hint.join('\n') };
+  return { text: activityTimer(act, t - start, t - last), hint: hint.join('\n') };
+}
 
 export class Card {
   constructor(id) {
@@ -110,14 +121,9 @@ export class Card {
   // tick refreshes what time alone changes, and returns the activity now.
   tick(s, t) {
     const act = activityOf(s, t);
-    const start = ms(s.startedAt);
-    const end = act === 'ended' ? ms(s.lastActivity) : t;
-    setText(this.timer, start ? duration(end - start) : '');
-    const silent = t - ms(s.lastActivity);
-    setTitle(this.timer, `started ${localTime(s.startedAt)}\nlast activity ${duration(silent)} ago`);
-    if (act === 'idle' || act === 'needs_input') {
-      setText(this.state, `${activityLabel(act)} ${duration(silent)}`);
-    }
+    const timer = timerOf(s, act, t);
+    setText(this.timer, timer.text);
+    setTitle(this.timer, timer.hint);
     return act;
   }
 }

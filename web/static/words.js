@@ -1,11 +1,16 @@
 // The words and figures a person reads: activity and status names, time
 // spans, project paths, agent colours.
 
+// Each activity's words: its column and badge label, the line a card
+// without a list shows, and the one time its card shows — what a person
+// wants to know of a session in that state: how long it has run while it
+// works, how long it has been waiting or silent, and when it ended.
+// timer gets the run so far and the silence so far, in milliseconds.
 export const ACTIVITIES = [
-  { key: 'working', label: 'Working', spinner: 'Working…' },
-  { key: 'needs_input', label: 'Needs input', spinner: 'Waiting for you' },
-  { key: 'idle', label: 'Idle', spinner: 'Silent — maybe stalled' },
-  { key: 'ended', label: 'Ended', spinner: 'Ended' },
+  { key: 'working', label: 'Working', spinner: 'Working…', timer: (run) => duration(run) },
+  { key: 'needs_input', label: 'Needs input', spinner: 'Waiting for you', timer: (_, silent) => `waiting ${duration(silent)}` },
+  { key: 'idle', label: 'Idle', spinner: 'Silent — maybe stalled', timer: (_, silent) => `silent ${duration(silent)}` },
+  { key: 'ended', label: 'Ended', spinner: 'Ended', timer: (_, silent) => `ended ${duration(silent)} ago` },
 ];
 const ACTIVITY = Object.fromEntries(ACTIVITIES.map((a) => [a.key, a]));
 
@@ -19,6 +24,10 @@ export function activityLabel(key) {
 
 export function spinnerText(key) {
   return knownActivity(key) ? ACTIVITY[key].spinner : '';
+}
+
+export function activityTimer(key, run, silent) {
+  return knownActivity(key) ? ACTIVITY[key].timer(run, silent) : '';
 }
 
 // Status words as a person says them; the wire words (in_progress) stay
