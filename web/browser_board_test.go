@@ -20,6 +20,12 @@ const (
 	todowriteSession = "bfd476f6-2564-4246-aaa4-e4c25c7ee9b5"
 	partialProject   = "-tmp-capture-cc-tasks-partial-work"
 	partialSession   = "01f2d5fa-d5e7-4c57-9a74-ff1775518a78"
+	noTodoProject    = "-tmp-capture-cc-default-model-no-todo-tools-work"
+	noTodoSession    = "d8a71db1-67ec-4f02-be89-49be6e8c1e8c"
+	// geminiUntitled is the chat Gemini CLI opened over ACP before the
+	// prompt went to another: it holds only the CLI's own context message,
+	// so it has no title and no list.
+	geminiUntitled = "../testdata/fixtures/captured/gemini-cli-0.61.0/acp-write-todos/gemini_home/tmp/work/chats/session-2026-11-22T14-06-9c0645f5.jsonl"
 )
 
 // writeAged writes lines to path with their clock moved so that the newest
@@ -76,6 +82,37 @@ func stepEndedCard(t *testing.T, b *browser, srv *serveProc) {
 	writeAged(t, filepath.Join(srv.claude, "projects", partialProject, partialSession+".jsonl"), lines, 2*time.Hour+30*time.Minute)
 	c := b.waitCardWhere(t, partialSession, `c.column === 'ended'`)
 	wantOneTime(t, c, "Ended", `^ended 2h \d\dm ago$`)
+}
+
+func stepWithoutList(t *testing.T, b *browser, srv *serveProc) {
+	// Claude Code's default model was offered no todo tools: that session
+	// never had a list, nor has Gemini's context-only chat.
+	lines := dashReadLines(t, filepath.Join(captureRoot, "default-model-no-todo-tools/config/projects", noTodoProject, noTodoSession+".jsonl"))
+	writeAged(t, filepath.Join(srv.claude, "projects", noTodoProject, noTodoSession+".jsonl"), lines, time.Minute)
+	writeAged(t, filepath.Join(srv.home, "gemini/tmp/work/chats", filepath.Base(geminiUntitled)), dashReadLines(t, geminiUntitled), time.Minute)
+
+	b.poll(t, "both sessions are on the board", `document.querySelectorAll('.card[data-agent="gemini"]').length === 1 &&
+		!!document.querySelector('.card[data-id="`+noTodoSession+`"]')`)
+	gemini := b.eval(t, `document.querySelector('.card[data-agent="gemini"]').dataset.id`)
+	b.poll(t, "the filter counts them", `document.getElementById('nolist-count').textContent === '2'`)
+	if b.eval(t, `String(document.getElementById('f-nolist').checked)`) != "false" {
+		t.Error("the filter for sessions without a list starts on")
+	}
+	for _, id := range []string{noTodoSession, gemini} {
+		if c := b.card(t, id); c.Visible {
+			t.Errorf("card %s (no list) shows while the filter is off", id)
+		}
+	}
+	b.do(t, chromedp.Click(chromedp.ID("f-nolist")))
+	b.waitCardWhere(t, noTodoSession, `c.visible && c.title === 'Say hello'`)
+	if c := b.waitCardWhere(t, gemini, `c.visible`); c.Title != "(untitled)" {
+		t.Errorf("a session with no title reads %q, want (untitled) as the CLI says", c.Title)
+	}
+	b.do(t, chromedp.Click(chromedp.ID("f-nolist")))
+	b.waitCardWhere(t, gemini, `!c.visible`)
+	if got := b.eval(t, `document.getElementById('nolist-count').textContent`); got != "2" {
+		t.Errorf("with the filter off again the count reads %q, want 2", got)
+	}
 }
 
 // wantDetailWords checks the open detail reads in words: no wire word

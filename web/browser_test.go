@@ -175,6 +175,7 @@ func TestDashboard_Browser(t *testing.T) {
 
 	step("an idle card shows how long it has been silent, once", func(t *testing.T) { stepIdleCard(t, b, srv) })
 	step("an ended card says when it ended", func(t *testing.T) { stepEndedCard(t, b, srv) })
+	step("sessions without a list: hidden, counted, shown on request", func(t *testing.T) { stepWithoutList(t, b, srv) })
 
 	step("filters hide and show cards", func(t *testing.T) {
 		b.do(t, chromedp.SendKeys(chromedp.ID("f-q"), "nothing-matches"))

@@ -4,10 +4,10 @@
 import { h, button, setHidden, setText } from './dom.js';
 import { activityOf, now } from './clock.js';
 import { Card } from './card.js';
-import { matches, noteFilterValues } from './filters.js';
+import { countWithoutList, matches, noteFilterValues } from './filters.js';
 import { grouping } from './groupings.js';
 import { cards, sessions, ui } from './state.js';
-import { ms } from './words.js';
+import { ms, plural } from './words.js';
 
 // Cards a column shows before a "show all" button.
 const COLUMN_LIMIT = 40;
@@ -143,8 +143,11 @@ export function layoutAll() {
 function updateEmpty() {
   let visible = 0;
   for (const col of columns.values()) visible += Number(col.count.textContent) || 0;
+  const hidden = countWithoutList(sessions.values());
   if (sessions.size === 0) {
     setText(emptyNote, 'No agent sessions yet. A card appears here as soon as an agent writes to its log.');
+  } else if (visible === 0 && hidden > 0) {
+    setText(emptyNote, `${plural(hidden, 'session')} without a list ${hidden === 1 ? 'is' : 'are'} hidden: tick “Without a list” to see ${hidden === 1 ? 'it' : 'them'}.`);
   } else if (visible === 0) {
     setText(emptyNote, 'No session matches the filters.');
   }

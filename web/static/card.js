@@ -6,6 +6,7 @@ import { activityOf } from './clock.js';
 import { patchRows, rowsFor } from './items.js';
 import {
   activityLabel, activityTimer, agentHue, duration, localTime, ms, plural, shortProject, spinnerText,
+  titleOf,
 } from './words.js';
 
 // timerOf is the one time a card shows (which one depends on the
@@ -66,6 +67,7 @@ export class Card {
   patch(s, t) {
     const act = activityOf(s, t);
     this.el.dataset.activity = act;
+    this.el.dataset.agent = s.agent || '';
     setText(this.agent, s.agent || '?');
     this.agent.style.setProperty('--hue', String(agentHue(s.agent)));
     setText(this.state, activityLabel(act));
@@ -78,7 +80,7 @@ export class Card {
 
     setText(this.project, shortProject(s.project));
     setTitle(this.project, s.project || '');
-    setText(this.title, s.title || s.id);
+    setText(this.title, titleOf(s));
     setTitle(this.title, s.title || '');
 
     const items = s.items || [];

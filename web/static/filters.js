@@ -1,5 +1,5 @@
 // The top bar's controls: which sessions show, and how they are grouped.
-import { h } from './dom.js';
+import { h, setText } from './dom.js';
 import { GROUPINGS, grouping } from './groupings.js';
 import { store, stored, ui } from './state.js';
 import { shortProject } from './words.js';
@@ -7,15 +7,39 @@ import { shortProject } from './words.js';
 const fAgent = document.getElementById('f-agent');
 const fProject = document.getElementById('f-project');
 const fQ = document.getElementById('f-q');
+const fNoList = document.getElementById('f-nolist');
+const noListCount = document.getElementById('nolist-count');
 
-// matches tells whether session s passes the filters.
-export function matches(s) {
+// hasList tells whether a session shows a list: items of its own or of a
+// sub-agent. Sessions without one (an agent that kept none, a chat that
+// never got going) are hidden unless the person asks for them.
+function hasList(s) {
+  return (s.items || []).length > 0 || (s.subAgents || []).some((sub) => (sub.items || []).length > 0);
+}
+
+// chosen tells whether s passes the filters the person set.
+function chosen(s) {
   if (ui.agent && s.agent !== ui.agent) return false;
   if (ui.project && s.project !== ui.project) return false;
   if (!ui.q) return true;
   const hay = [s.title, s.project, s.agent, s.id];
   for (const it of s.items || []) hay.push(it.title, it.activeForm);
   return hay.some((x) => x && String(x).toLowerCase().includes(ui.q));
+}
+
+// matches tells whether session s shows on the board.
+export function matches(s) {
+  return chosen(s) && (ui.withoutList || hasList(s));
+}
+
+// countWithoutList shows, beside its checkbox, how many sessions the
+// filters let through that have no list, so the person knows they exist
+// while they are hidden. It returns how many of them are hidden.
+export function countWithoutList(sessions) {
+  let n = 0;
+  for (const s of sessions) if (!hasList(s) && chosen(s)) n++;
+  setText(noListCount, String(n));
+  return ui.withoutList ? 0 : n;
 }
 
 // addOption keeps a select's options sorted and unique.
@@ -41,12 +65,14 @@ export function initFilters(changed) {
     ui.agent = fAgent.value;
     ui.project = fProject.value;
     ui.q = fQ.value.trim().toLowerCase();
+    ui.withoutList = fNoList.checked;
     changed();
   };
   document.getElementById('filters').addEventListener('submit', (e) => e.preventDefault());
   fAgent.addEventListener('change', read);
   fProject.addEventListener('change', read);
   fQ.addEventListener('input', read);
+  fNoList.addEventListener('change', read);
 }
 
 // initGrouping makes one radio button per grouping, chooses the stored
