@@ -103,6 +103,17 @@ type Record struct {
 	Lists   map[string][]Item `json:"lists,omitempty"`
 	Markers []Marker          `json:"markers,omitempty"`
 	Stats   Stats             `json:"stats"`
+	// TaskList is set on the sessions that are Tally's own task lists.
+	TaskList *OwnList `json:"taskList,omitempty"`
+}
+
+// OwnList says which of Tally's own task lists (kept through tally mcp) a
+// session is: its name, as `tally tasks NAME` takes it, and whether its
+// plan waits for the person's approval, without which its tools refuse
+// execution.
+type OwnList struct {
+	Name             string `json:"name"`
+	AwaitingApproval bool   `json:"awaitingApproval,omitempty"`
 }
 
 // Stats counts what reading a session's logs met. Every line that could not
@@ -143,6 +154,7 @@ type Session struct {
 	SubAgents    []SubAgentList `json:"subAgents,omitempty"`
 	Markers      []Marker       `json:"markers,omitempty"`
 	Stats        Stats          `json:"stats"`
+	TaskList     *OwnList       `json:"taskList,omitempty"`
 }
 
 // SubAgentList is one sub-agent's own list within a session.
@@ -160,6 +172,10 @@ func (r *Record) Session(now time.Time) Session {
 		StartedAt: r.StartedAt, LastActivity: r.LastActivity,
 		Activity: DeriveActivity(r.Signal, r.LastActivity, now),
 		Progress: ProgressOf(items), Items: items, Markers: r.Markers, Stats: r.Stats,
+	}
+	if r.TaskList != nil {
+		own := *r.TaskList
+		s.TaskList = &own
 	}
 	keys := make([]string, 0, len(r.Lists))
 	for k := range r.Lists {

@@ -135,23 +135,15 @@ func (a *app) tasksModeCommand(use string, mode tasks.Mode, short string) *cobra
 	}
 }
 
-// runTasksMode switches a list's mode. Approving needs an existing list;
-// plan mode may be asked for before an agent starts the list.
+// runTasksMode switches a list's mode through tasks.SwitchMode, as the
+// dashboard's Approve plan button does.
 func runTasksMode(ctx context.Context, a *app, out io.Writer, name string, mode tasks.Mode) error {
 	st, closeStore, err := a.openTaskStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	was := mode
-	_, err = st.UpdateTaskList(ctx, name, func(l *tasks.List) error {
-		if mode == tasks.ModeExecution && l.CreatedAt.IsZero() {
-			return tally.Errorf(tally.CodeNotFound, "tasks approve", "no task list %q to approve", name)
-		}
-		was = l.Mode
-		l.SetMode(mode, a.now())
-		return nil
-	})
+	_, was, err := tasks.SwitchMode(ctx, st, name, mode, a.now())
 	if err != nil {
 		return err
 	}

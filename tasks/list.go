@@ -133,7 +133,8 @@ func (l *List) Record() tally.Record {
 	return tally.Record{
 		ID: SessionPrefix + l.Name, Agent: tally.AgentTally, Project: l.Project, Title: title,
 		StartedAt: l.CreatedAt, LastActivity: l.UpdatedAt, Signal: sig,
-		Lists: map[string][]tally.Item{"": items},
+		Lists:    map[string][]tally.Item{"": items},
+		TaskList: &tally.OwnList{Name: l.Name, AwaitingApproval: l.Mode == ModePlan},
 	}
 }
 

@@ -1,0 +1,63 @@
+package tasks_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/sqlite"
+	"github.com/tallyhq/tally/tasks"
+)
+
+func TestSwitchMode(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+
+	t.Run("approving a list no one started is not found, and creates nothing", func(t *testing.T) {
+		if _, _, err := tasks.SwitchMode(ctx, st, "nope", tasks.ModeExecution, t0); tally.ErrorCode(err) != tally.CodeNotFound {
+			t.Fatalf("got %v, want CodeNotFound", err)
+		}
+		if _, err := st.TaskList(ctx, "nope"); tally.ErrorCode(err) != tally.CodeNotFound {
+			t.Errorf("the refused approval left a list behind: %v", err)
+		}
+	})
+	t.Run("plan mode may be asked for before an agent starts the list", func(t *testing.T) {
+		l, was, err := tasks.SwitchMode(ctx, st, "release", tasks.ModePlan, t0)
+		if err != nil || l.Mode != tasks.ModePlan || was != tasks.ModeExecution || !l.CreatedAt.Equal(t0) {
+			t.Fatalf("got mode %v was %v created %v err %v", l.Mode, was, l.CreatedAt, err)
+		}
+		rec, err := st.Record(ctx, tasks.SessionPrefix+"release")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own := rec.Session(t0).TaskList; own == nil || own.Name != "release" || !own.AwaitingApproval {
+			t.Errorf("the list's session says %+v, want release awaiting approval", own)
+		}
+	})
+	t.Run("approving switches to execution and says it was a plan", func(t *testing.T) {
+		t1 := t0.Add(time.Minute)
+		l, was, err := tasks.SwitchMode(ctx, st, "release", tasks.ModeExecution, t1)
+		if err != nil || l.Mode != tasks.ModeExecution || was != tasks.ModePlan || !l.UpdatedAt.Equal(t1) {
+			t.Fatalf("got mode %v was %v updated %v err %v", l.Mode, was, l.UpdatedAt, err)
+		}
+		rec, err := st.Record(ctx, tasks.SessionPrefix+"release")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own := rec.Session(t1).TaskList; own == nil || own.AwaitingApproval {
+			t.Errorf("the approved list's session says %+v, want no approval awaited", own)
+		}
+	})
+	t.Run("approving twice changes nothing, not even the time", func(t *testing.T) {
+		l, was, err := tasks.SwitchMode(ctx, st, "release", tasks.ModeExecution, t0.Add(time.Hour))
+		if err != nil || was != tasks.ModeExecution || !l.UpdatedAt.Equal(t0.Add(time.Minute)) {
+			t.Fatalf("got was %v updated %v err %v", was, l.UpdatedAt, err)
+		}
+	})
+}
