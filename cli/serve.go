@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/tasks"
 	"github.com/tallyhq/tally/web"
 )
 
@@ -49,6 +50,11 @@ func (a *app) serveCommand() *cobra.Command {
   /api/sessions/ID      one session with its lists (id or unique prefix)
   /api/events           Server-Sent Events: snapshot, session_updated, session_removed
   /api/stats            counters: clients, events sent, drops, diagnostics
+  POST /api/tasks/LIST/approve
+                        approve a plan-mode list's plan, as 'tally tasks approve'
+                        does (the dashboard's Approve plan button); writes are
+                        accepted only from the dashboard's own origin
+  /mcp                  tally mcp's task tools over streamable HTTP
 
 It listens on 127.0.0.1:7600 (--addr, env TALLY_ADDR). Listening on any
 other address needs a token (--token, or env TALLY_TOKEN, which keeps it out
@@ -89,8 +95,9 @@ func runServe(ctx context.Context, o *serveOptions) error {
 		return err
 	}
 
+	lists, _ := st.(tasks.Updater) // a store that keeps no task lists has no plans to approve
 	srv := web.New(web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Diagnostics: diags.count,
-		Extra: mcpExtra(st, &o.env)})
+		Lists: lists, Extra: mcpExtra(st, &o.env)})
 	hs := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

@@ -37,4 +37,10 @@
 //     a token every request needs it, as a bearer header or the cookie a
 //     visit to /?token=… sets. Every response carries a strict CSP (no
 //     inline script, no framing), nosniff and no-referrer.
+//   - Writes are few and narrow: approving a plan-mode list's plan (POST
+//     /api/tasks/{name}/approve) does what `tally tasks approve` does,
+//     through the same tasks.SwitchMode. A write passes the token rule
+//     above, is never a GET, and must come from the server's own origin
+//     as the browser declares it, so another site cannot make a person's
+//     browser send one.
 package web

@@ -31,16 +31,24 @@ func digest(s string) string {
 
 // guard sets the headers and lets a request through only if it may see
 // the data: with a token, when it carries it; without, when it names a
-// loopback host.
+// loopback host. A write (any method but GET, HEAD and OPTIONS) must also
+// come from this server's own origin, as the browser says (Sec-Fetch-Site,
+// else Origin against Host): a page on another site cannot make a
+// person's browser change a list, with or without a token.
 func (s *Server) guard(next http.Handler) http.Handler {
 	want := ""
 	if s.o.Token != "" {
 		want = digest(s.o.Token)
 	}
+	sameOrigin := http.NewCrossOriginProtection()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		for _, kv := range securityHeaders {
 			h.Set(kv[0], kv[1])
+		}
+		if err := sameOrigin.Check(r); err != nil {
+			writeError(w, http.StatusForbidden, "a change must come from this server's own page, not from another site")
+			return
 		}
 		if want == "" {
 			if !loopbackHost(r.Host) {

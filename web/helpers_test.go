@@ -112,7 +112,7 @@ func newRigIdle(tb testing.TB, edit func(*web.Options)) *rig {
 	r := &rig{tb: tb, home: home, st: st, changes: broker.New[index.Change](), ctx: ctx, clock: &clock{}}
 	// A minute after the tasks capture's last line: both sessions live.
 	r.clock.Set(r.record(tasksID).LastActivity.Add(time.Minute))
-	o := web.Options{Indexer: r.changes, Store: st, Now: r.clock.Now}
+	o := web.Options{Indexer: r.changes, Store: st, Lists: st, Now: r.clock.Now}
 	if edit != nil {
 		edit(&o)
 	}
@@ -171,7 +171,14 @@ func (r *rig) waitPublished(n uint64) {
 
 func (r *rig) get(path string, hdr ...string) (*http.Response, []byte) {
 	r.tb.Helper()
-	req, err := http.NewRequest(http.MethodGet, r.http.URL+path, nil)
+	return r.do(http.MethodGet, path, hdr...)
+}
+
+// do sends a request with header pairs ("Host" sets the Host) and reads
+// the whole answer.
+func (r *rig) do(method, path string, hdr ...string) (*http.Response, []byte) {
+	r.tb.Helper()
+	req, err := http.NewRequest(method, r.http.URL+path, nil)
 	if err != nil {
 		r.tb.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/broker"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/tasks"
 )
 
 // Defaults of Options.
@@ -45,6 +46,9 @@ type Options struct {
 	// Extra handlers are mounted on the same mux, behind the same token
 	// check and headers; keys are ServeMux patterns ("/mcp").
 	Extra map[string]http.Handler
+	// Lists, when set, are Tally's own task lists, whose plans the page
+	// may approve (POST /api/tasks/{name}/approve).
+	Lists tasks.Updater
 
 	// Heartbeat is the period of the ": ping" comment on idle streams.
 	Heartbeat time.Duration
@@ -178,6 +182,9 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/sessions", s.listSessions)
 	mux.HandleFunc("GET /api/sessions/{id}", s.getSession)
 	mux.HandleFunc("GET /api/events", s.events)
+	if s.o.Lists != nil {
+		mux.HandleFunc("POST /api/tasks/{name}/approve", s.approvePlan)
+	}
 	mux.HandleFunc("GET /api/stats", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, s.Stats()) })
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
