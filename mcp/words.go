@@ -54,7 +54,7 @@ func explain(tool string, err error) string {
 	case errors.As(err, &plan):
 		return fmt.Sprintf("list %s is in plan mode: %s is execution, not allowed until the plan is approved. "+
 			"Draft the plan with TaskCreate (tasks stay pending), then ask the user to approve it "+
-			"(`tally tasks approve %s`, or the dashboard)", plan.List, planAction(tool, plan.Status), plan.List)
+			"(`tally tasks approve %s`, or the Approve plan button on the list's card in `tally serve`'s dashboard)", plan.List, planAction(tool, plan.Status), plan.List)
 	case errors.As(err, &blocked):
 		return msg + ". Complete the blocker first, or start another task"
 	case errors.As(err, &busy) && busy.Current != nil:

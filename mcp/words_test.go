@@ -76,7 +76,7 @@ func TestPlanMode_RefusalNamesWhatWasRefused(t *testing.T) {
 		t.Fatal(a.Text)
 	}
 	const advice = " is execution, not allowed until the plan is approved. Draft the plan with TaskCreate (tasks stay pending), " +
-		"then ask the user to approve it (`tally tasks approve p`, or the dashboard)"
+		"then ask the user to approve it (`tally tasks approve p`, or the Approve plan button on the list's card in `tally serve`'s dashboard)"
 	for tool, tt := range map[string]struct {
 		args map[string]any
 		what string

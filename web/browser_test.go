@@ -177,6 +177,8 @@ func TestDashboard_Browser(t *testing.T) {
 	step("an ended card says when it ended", func(t *testing.T) { stepEndedCard(t, b, srv) })
 	step("sessions without a list: hidden, counted, shown on request", func(t *testing.T) { stepWithoutList(t, b, srv) })
 
+	step("a plan-mode list is approved from its card", func(t *testing.T) { stepApprovePlan(t, b, srv) })
+
 	step("filters hide and show cards", func(t *testing.T) {
 		b.do(t, chromedp.SendKeys(chromedp.ID("f-q"), "nothing-matches"))
 		b.poll(t, "the filter hides every card", `!document.getElementById('empty').hidden`)
@@ -553,6 +555,7 @@ type cardView struct {
 	State   string    `json:"state"`
 	Timer   string    `json:"timer"`
 	Title   string    `json:"title"`
+	Approve string    `json:"approve"`
 	Full    bool      `json:"full"`
 	Rows    []cardRow `json:"rows"`
 }
@@ -574,6 +577,7 @@ const cardJS = `((id) => {
   return {found: true, visible: shown(el), column: el.closest('.column')?.dataset.key ?? '',
     agent: text('.agent'), project: text('.project'), count: text('.count'), subs: text('.subs'),
     state: text('.state'), timer: text('.elapsed'), title: text('.title'),
+    approve: text('[data-part="approve-button"]'),
     full: el.querySelector('.toggle').getAttribute('aria-pressed') === 'true', rows};
 })`
 

@@ -8,3 +8,12 @@ export async function getJSON(path) {
   const body = res.ok ? await res.json() : null;
   return { res, body };
 }
+
+// post sends a write: a POST with no body, which the server accepts only
+// from this page's own origin and, when it has a token, with the token's
+// cookie. It returns the response and its decoded body, if any.
+export async function post(path) {
+  const res = await fetch(path, { method: 'POST', headers: { Accept: 'application/json' } });
+  const body = await res.json().catch(() => null);
+  return { res, body };
+}

@@ -6,6 +6,7 @@
 //   board.js      columns and the cards in them
 //   groupings.js  the ways to group the board, as a table
 //   card.js       one session's card
+//   approve.js    the button that approves a plan-mode list
 //   items.js      a list as rows, compact or full
 //   detail.js     the dialog with one session whole
 //   filters.js    the top bar's filters and group-by control
@@ -14,6 +15,7 @@
 //   dom.js        building elements with textContent only
 //   state.js      the sessions, cards and choices of this page
 //   api.js        requests to the JSON API
+import { approve } from './approve.js';
 import { layoutAll, onSession, regroup, showAll, tickCards } from './board.js';
 import { now } from './clock.js';
 import { initDetail, openDetail, sessionChanged, sessionRemoved, tickDetail } from './detail.js';
@@ -35,6 +37,10 @@ board.addEventListener('click', (e) => {
   const el = target.closest('.card');
   const card = el && cards.get(el.dataset.id);
   if (!card) return;
+  if (verb === 'approve') {
+    approve(action.closest('[data-part="approve"]'));
+    return;
+  }
   if (verb === 'toggle' || verb === 'expand') {
     card.setFull(verb === 'toggle' ? !card.full : true, sessions.get(card.id));
     return;

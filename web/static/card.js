@@ -2,6 +2,7 @@
 // text and rows that differ, so focus and the card's compact/full choice
 // survive every event.
 import { button, h, named, setClass, setHidden, setText, setTitle } from './dom.js';
+import { approveRow, showApprove } from './approve.js';
 import { activityOf } from './clock.js';
 import { patchRows, rowsFor } from './items.js';
 import {
@@ -60,7 +61,9 @@ export class Card {
     this.spinnerText = named('spinner-text', 'span', 'spinner-text');
     this.spinner.append(h('span', 'spinner'), this.spinnerText);
 
-    el.append(head, this.project, this.title, this.progress, this.list, this.spinner);
+    this.approve = approveRow();
+
+    el.append(head, this.project, this.title, this.approve, this.progress, this.list, this.spinner);
   }
 
   // patch shows session s at time t; it touches only what differs.
@@ -82,6 +85,7 @@ export class Card {
     setTitle(this.project, s.project || '');
     setText(this.title, titleOf(s));
     setTitle(this.title, s.title || '');
+    showApprove(this.approve, s);
 
     const items = s.items || [];
     const p = s.progress || { done: 0, total: 0 };

@@ -2,6 +2,7 @@
 // each sub-agent's list and the progress markers. It follows the session
 // live while open.
 import { getJSON } from './api.js';
+import { approve, approveRow, showApprove } from './approve.js';
 import { activityOf, now } from './clock.js';
 import { h } from './dom.js';
 import { glyphOf, itemFacts } from './items.js';
@@ -62,6 +63,9 @@ function render(s) {
   badge.style.setProperty('--hue', String(agentHue(s.agent)));
   tags.append(badge, h('span', `state st-${act}`, activityLabel(act)));
   frag.append(tags);
+  const approval = approveRow();
+  showApprove(approval, s);
+  frag.append(approval);
 
   const dl = h('dl', 'facts');
   const fact = (name, k, v) => {
@@ -73,6 +77,11 @@ function render(s) {
   fact('session', 'Session', s.id);
   fact('started', 'Started', localTime(s.startedAt));
   fact('last-activity', 'Last activity', lastActivityText(s, t));
+  if (s.taskList) {
+    const name = s.taskList.name;
+    fact('task-list', 'Task list', `${name}, kept by Tally for its agents (tally mcp; tally tasks ${name})`);
+    fact('mode', 'Mode', s.taskList.awaitingApproval ? 'plan: execution waits for your approval' : 'execution');
+  }
   const log = logText(s.stats);
   if (log) fact('log', 'Log', log);
   frag.append(dl);
@@ -153,5 +162,7 @@ export function initDetail() {
   detail.addEventListener('click', (e) => {
     // A click on the backdrop lands on the dialog itself.
     if (e.target === detail) closeDetail();
+    const action = e.target instanceof Element ? e.target.closest('[data-action="approve"]') : null;
+    if (action) approve(action.closest('[data-part="approve"]'));
   });
 }
