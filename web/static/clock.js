@@ -25,6 +25,8 @@ export function now() {
   return Date.now() + skew;
 }
 
+// currentThresholds is what the page ages activity by, null until the
+// server said (the browser test checks it against tally's own).
 export function currentThresholds() {
   return thresholds;
 }
