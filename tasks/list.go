@@ -298,35 +298,17 @@ func (l *List) Summary() Summary {
 	return s
 }
 
-// verifyWords mark a task that verifies work, matched in lower case
-// anywhere in its subject or description.
-var verifyWords = []string{"verif", "test", "check", "lint", "validat", "smoke"}
-
-func (t *Task) verifies() bool {
-	text := strings.ToLower(t.Title + " " + t.Description)
-	for _, w := range verifyWords {
-		if strings.Contains(text, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// verificationDue: this change completed a task, three or more are
-// completed, and none of the live tasks verifies anything. Closing many
-// tasks with nothing that checks the work is when an agent is most likely
-// to stop before running the tests, so the caller is told to say so.
+// verificationDue: this change completed a task, and the list meets
+// tally.VerificationDue (three or more completed, none verifying the work).
+// Closing many tasks with nothing that checks the work is when an agent is
+// most likely to stop before running the tests, so the caller is told to
+// say so.
 func (l *List) verificationDue(completedBefore int) bool {
-	done := l.Summary().Completed
-	if done <= completedBefore || done < 3 {
-		return false
-	}
+	items := make([]tally.Item, len(l.Tasks))
 	for i := range l.Tasks {
-		if l.Tasks[i].verifies() {
-			return false
-		}
+		items[i] = l.Tasks[i].Item
 	}
-	return true
+	return tally.VerificationDue(items, completedBefore)
 }
 
 // refuseInPlan is the answer to a call that would execute a plan not yet
