@@ -1,0 +1,165 @@
+package hook
+
+import (
+	"strings"
+
+	"github.com/tallyhq/tally"
+)
+
+// Decide answers one hook call and returns the state to save. It reads
+// nothing but its arguments.
+func Decide(ev Event, s Session, st State, o Options) (Answer, State) {
+	o = o.withDefaults()
+	if ev.AgentID != "" {
+		return Answer{}, st
+	}
+	st.observe(s)
+	switch ev.Name {
+	case SessionStart:
+		if ev.Source == SourceCompact || ev.Source == SourceResume {
+			return Answer{Context: resumeText(ev.Source, s.Lists)}, st
+		}
+	case Stop:
+		return guardStop(ev, s, st, o)
+	case UserPromptSubmit, PostToolUse:
+		return keepOnTrack(ev, s, st, o)
+	case Notification:
+		if ev.NotificationType == PermissionPrompt || ev.NotificationType == IdlePrompt {
+			return Answer{NeedsInput: true}, st
+		}
+	}
+	return Answer{}, st
+}
+
+// guardStop refuses a stop while unblocked work remains, within the limits
+// that keep it from ever trapping the agent.
+func guardStop(ev Event, s Session, st State, o Options) (Answer, State) {
+	if !o.GuardStop || st.Unavailable || ev.StopHookActive || ev.PermissionMode == "plan" || asksUser(ev.LastAssistantMessage) {
+		return Answer{}, st
+	}
+	left := workable(s.Lists)
+	if len(left) == 0 {
+		return Answer{}, st
+	}
+	recent := st.Blocks[:0:0]
+	for _, t := range st.Blocks {
+		if o.Now.Sub(t) < o.StopWindow {
+			recent = append(recent, t)
+		}
+	}
+	st.Blocks = recent
+	if len(st.Blocks) >= o.StopBlocks {
+		return Answer{}, st
+	}
+	st.Blocks = append(st.Blocks, o.Now)
+	return Answer{Block: stopText(left)}, st
+}
+
+// asksUser tells whether the agent ended its turn with a question: it
+// stops to hear the user, and making it go on would make it guess.
+func asksUser(msg string) bool {
+	return strings.HasSuffix(strings.TrimSpace(msg), "?")
+}
+
+// keepOnTrack is the answer to activity: the verification nudge when it is
+// due, else a reminder when one is due.
+func keepOnTrack(ev Event, s Session, st State, o Options) (Answer, State) {
+	a := Answer{Active: true}
+	if st.Unavailable {
+		return a, st
+	}
+	own := ownItems(s.Lists)
+	done := 0
+	for _, it := range own {
+		if it.Status == tally.StatusCompleted {
+			done++
+		}
+	}
+	if done == 0 {
+		st.Nudged = false // a new list: it may earn its own nudge
+	}
+	nudge := ev.Name == PostToolUse && !st.Nudged && tally.VerificationDue(own, st.Completed)
+	st.Completed = done
+	if nudge {
+		st.Nudged = true
+		a.Context = nudgeText
+		return a, st
+	}
+	if o.RemindAfter < 0 || st.Turns < o.RemindAfter || st.SinceReminder < o.RemindAfter {
+		return a, st
+	}
+	var lists []List
+	for _, l := range s.Lists {
+		if l.Kind != ListOwn || o.OwnReminders {
+			lists = append(lists, l)
+		}
+	}
+	if text := reminderText(lists, st.Turns); text != "" {
+		st.SinceReminder = 0
+		a.Context = text
+	}
+	return a, st
+}
+
+func ownItems(lists []List) []tally.Item {
+	var out []tally.Item
+	for _, l := range lists {
+		if l.Kind == ListOwn {
+			out = append(out, l.Items...)
+		}
+	}
+	return out
+}
+
+// open is one unfinished item with where it stands.
+type open struct {
+	list *List
+	view tally.ItemView
+	// blockers are the open items it waits on, as "#id title".
+	blockers []string
+}
+
+// unfinished lists the open items of l: in progress first, then pending
+// and the rest in list order.
+func unfinished(l *List) []open {
+	views := tally.View(l.Items)
+	titles := make(map[string]string, len(views))
+	openIDs := make(map[string]bool, len(views))
+	for _, v := range views {
+		if v.ID != "" {
+			titles[v.ID] = v.Title
+			openIDs[v.ID] = v.Status.Open()
+		}
+	}
+	var first, rest []open
+	for _, v := range views {
+		if !v.Status.Open() {
+			continue
+		}
+		o := open{list: l, view: v}
+		for _, b := range v.BlockedBy {
+			if openIDs[b] {
+				o.blockers = append(o.blockers, "#"+b+" "+titles[b])
+			}
+		}
+		if v.Status == tally.StatusInProgress {
+			first = append(first, o)
+		} else {
+			rest = append(rest, o)
+		}
+	}
+	return append(first, rest...)
+}
+
+// workable is every unfinished item nothing blocks, over all lists.
+func workable(lists []List) []open {
+	var out []open
+	for i := range lists {
+		for _, o := range unfinished(&lists[i]) {
+			if !o.view.Blocked {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,218 @@
+package hook
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+var t0 = time.Date(2026, 11, 23, 16, 47, 0, 0, time.UTC)
+
+// TestDecide_recorded answers payloads the real Claude Code 2.1.330 sent,
+// against the lists its own transcripts fold to, and compares the bytes a
+// hook would print with the golden files.
+func TestDecide_recorded(t *testing.T) {
+	todo := ownList(t, "todo/transcript.jsonl")
+	tasks := ownList(t, "tasks/transcript.jsonl")
+	tallyList := List{Kind: ListTally, Name: "claude-82d497ea", Items: []tally.Item{
+		item("1", "Draft the release notes", tally.StatusCompleted),
+		item("2", "Tag the release", tally.StatusPending, "3"),
+		item("3", "Run the release checks", tally.StatusInProgress),
+	}}
+	allDone := List{Kind: ListOwn, Items: []tally.Item{item("", "Write greeting module", tally.StatusCompleted)}}
+	guard := Options{GuardStop: true, Now: t0}
+	tests := []struct {
+		name    string
+		payload string
+		lists   []List
+		st      State
+		o       Options
+		golden  string
+	}{
+		{"compaction gives back only the unfinished TodoWrite items", "todo/payloads/SessionStart-compact.json", []List{todo}, State{}, Options{}, "compact-todo.json"},
+		{"compaction names what blocks a blocked task", "tasks/payloads/SessionStart-compact.json", []List{tasks}, State{}, Options{}, "compact-tasks.json"},
+		{"resume gives back the own list and the Tally list", "todo/payloads/SessionStart-resume.json", []List{todo, tallyList}, State{}, Options{}, "resume-todo-tally.json"},
+		{"compaction with nothing unfinished says nothing", "todo/payloads/SessionStart-compact.json", []List{allDone}, State{}, Options{}, "empty"},
+		{"startup says nothing", "todo/payloads/SessionStart-startup.json", []List{todo}, State{}, Options{}, "empty"},
+		{"stop with unblocked work left is refused", "todo/payloads/Stop.json", []List{todo}, State{}, guard, "stop-block-todo.json"},
+		{"stop is refused for workable tasks only, not blocked ones", "tasks/payloads/Stop.json", []List{tasks}, State{}, guard, "stop-block-tasks.json"},
+		{"stop while a stop hook is active is let through", "todo/payloads/Stop-active.json", []List{todo}, State{}, guard, "empty"},
+		{"stop guard is opt-in", "todo/payloads/Stop.json", []List{todo}, State{}, Options{Now: t0}, "empty"},
+		{"notification marks needs input and prints nothing", "todo/payloads/Notification-permission_prompt.json", []List{todo}, State{}, Options{}, "empty"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := payload(t, tt.payload)
+			a, _ := Decide(ev, Session{Lists: tt.lists}, tt.st, tt.o)
+			got := ClaudeFormat{}.Encode(ev, a)
+			if tt.golden == "empty" {
+				if got != nil {
+					t.Fatalf("want no output, got %s", got)
+				}
+				return
+			}
+			golden(t, tt.golden, got)
+		})
+	}
+}
+
+func TestDecide_compactionNamesNoFinishedItem(t *testing.T) {
+	ev := payload(t, "todo/payloads/SessionStart-compact.json")
+	a, _ := Decide(ev, Session{Lists: []List{ownList(t, "todo/transcript.jsonl")}}, State{}, Options{})
+	if strings.Contains(a.Context, "Write greeting module") {
+		t.Errorf("the completed item is named:\n%s", a.Context)
+	}
+	for _, want := range []string{"[in progress] Add unit test", "[pending] Update README", "1 completed left out"} {
+		if !strings.Contains(a.Context, want) {
+			t.Errorf("context lacks %q:\n%s", want, a.Context)
+		}
+	}
+}
+
+func TestDecide_stopNeverTraps(t *testing.T) {
+	ev := payload(t, "todo/payloads/Stop.json")
+	s := Session{Lists: []List{ownList(t, "todo/transcript.jsonl")}}
+	o := Options{GuardStop: true, Now: t0}
+
+	t.Run("after two blocks in the window the third stop is allowed", func(t *testing.T) {
+		st := State{}
+		var blocks int
+		for i := range 3 {
+			o.Now = t0.Add(time.Duration(i) * time.Minute)
+			var a Answer
+			a, st = Decide(ev, s, st, o)
+			if a.Block != "" {
+				blocks++
+			}
+		}
+		if blocks != 2 {
+			t.Errorf("%d of 3 stops blocked, want 2", blocks)
+		}
+		if len(st.Blocks) > DefaultStopBlocks {
+			t.Errorf("state keeps %d block times, bound is %d", len(st.Blocks), DefaultStopBlocks)
+		}
+		o.Now = t0.Add(2*time.Minute + DefaultStopWindow)
+		if a, _ := Decide(ev, s, st, o); a.Block == "" {
+			t.Error("past the window the guard does not block again")
+		}
+	})
+	t.Run("all remaining items blocked: stop allowed", func(t *testing.T) {
+		l := List{Kind: ListOwn, Items: []tally.Item{
+			item("1", "Write module", tally.StatusCompleted),
+			item("2", "Tag release", tally.StatusPending, "3"),
+			item("3", "Wait for review", tally.StatusBlocked),
+		}}
+		if a, _ := Decide(ev, Session{Lists: []List{l}}, State{}, o); a.Block != "" {
+			t.Errorf("blocked: %s", a.Block)
+		}
+	})
+	t.Run("no list: stop allowed", func(t *testing.T) {
+		if a, _ := Decide(ev, Session{}, State{}, o); a.Block != "" {
+			t.Errorf("blocked: %s", a.Block)
+		}
+	})
+	t.Run("a question for the user: stop allowed", func(t *testing.T) {
+		q := ev
+		q.LastAssistantMessage = "Should the greeting be in French too?"
+		if a, _ := Decide(q, s, State{}, o); a.Block != "" {
+			t.Errorf("blocked: %s", a.Block)
+		}
+	})
+	t.Run("plan mode: stop allowed", func(t *testing.T) {
+		p := ev
+		p.PermissionMode = "plan"
+		if a, _ := Decide(p, s, State{}, o); a.Block != "" {
+			t.Errorf("blocked: %s", a.Block)
+		}
+	})
+	t.Run("state unavailable: stop allowed, a block it cannot count could repeat", func(t *testing.T) {
+		if a, _ := Decide(ev, s, State{Unavailable: true}, o); a.Block != "" {
+			t.Errorf("blocked: %s", a.Block)
+		}
+	})
+	t.Run("sub-agent calls get no answer", func(t *testing.T) {
+		sub := ev
+		sub.AgentID = "a1b2"
+		if a, _ := Decide(sub, s, State{}, o); !a.Empty() {
+			t.Errorf("answered %+v", a)
+		}
+	})
+}
+
+func TestDecide_reminder(t *testing.T) {
+	ev := payload(t, "todo/payloads/UserPromptSubmit-2.json")
+	own := ownList(t, "todo/transcript.jsonl")
+	tl := List{Kind: ListTally, Name: "claude-82d497ea", Items: []tally.Item{item("1", "Tag the release", tally.StatusPending)}}
+	s := Session{Lists: []List{own, tl}}
+	var st State
+	var reminders []string
+	for turn := range 25 {
+		s.NewTurns = 1
+		if turn == 0 {
+			s.NewTurns = 0
+		}
+		var a Answer
+		a, st = Decide(ev, s, st, Options{Now: t0})
+		if !a.Active {
+			t.Fatal("activity is not reported as such")
+		}
+		if a.Context != "" {
+			reminders = append(reminders, a.Context)
+			if turn != 10 && turn != 20 {
+				t.Errorf("reminder at turn %d, want turns 10 and 20", turn)
+			}
+		}
+	}
+	if len(reminders) != 2 {
+		t.Fatalf("%d reminders in 24 turns, want 2", len(reminders))
+	}
+	golden(t, "reminder-tally.txt", []byte(reminders[0]))
+	if strings.Contains(reminders[0], "Add unit test") {
+		t.Error("Claude Code reminds itself of its own list: Tally's reminder repeats it")
+	}
+
+	t.Run("a list update starts the count again", func(t *testing.T) {
+		st := State{}
+		_, st = Decide(ev, s, st, Options{Now: t0})
+		s2 := s
+		s2.NewTurns = 9
+		_, st = Decide(ev, s2, st, Options{Now: t0})
+		changed := Session{Lists: []List{own, {Kind: ListTally, Name: tl.Name, Items: []tally.Item{item("1", "Tag the release", tally.StatusInProgress)}}}, NewTurns: 1}
+		a, st := Decide(ev, changed, st, Options{Now: t0})
+		if a.Context != "" || st.Turns != 0 {
+			t.Errorf("after an update: context %q, turns %d", a.Context, st.Turns)
+		}
+	})
+}
+
+func TestDecide_verificationNudge(t *testing.T) {
+	ev := payload(t, "todo/payloads/PostToolUse-TodoWrite-2.json")
+	list := func(done int, titles ...string) Session {
+		l := List{Kind: ListOwn}
+		for i, title := range titles {
+			s := tally.StatusPending
+			if i < done {
+				s = tally.StatusCompleted
+			}
+			l.Items = append(l.Items, item("", title, s))
+		}
+		return Session{Lists: []List{l}}
+	}
+	var st State
+	_, st = Decide(ev, list(2, "Write module", "Write docs", "Write example", "Ship"), st, Options{Now: t0})
+	a, st := Decide(ev, list(3, "Write module", "Write docs", "Write example", "Ship"), st, Options{Now: t0})
+	if a.Context != nudgeText {
+		t.Fatalf("third completion without a verification step: context %q", a.Context)
+	}
+	a, st = Decide(ev, list(4, "Write module", "Write docs", "Write example", "Ship"), st, Options{Now: t0})
+	if a.Context != "" {
+		t.Errorf("nudged twice for one list: %q", a.Context)
+	}
+	_, st = Decide(ev, list(0, "Refactor"), st, Options{Now: t0})
+	_, st = Decide(ev, list(2, "A", "B", "C", "Run the tests"), st, Options{Now: t0})
+	if a, _ := Decide(ev, list(3, "A", "B", "C", "Run the tests"), st, Options{Now: t0}); a.Context != "" {
+		t.Errorf("a list with a test step is nudged: %q", a.Context)
+	}
+}

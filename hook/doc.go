@@ -1,0 +1,39 @@
+// Package hook keeps agents on track through the hooks they already run:
+// after a compaction it gives the model back exactly its unfinished items,
+// it can refuse a stop while unblocked work remains, it reminds a model
+// that has not touched its list for many turns, nudges for a verification
+// step when many items close without one, and marks a session that waits
+// for its user.
+//
+// Decide is a pure function from one hook call (Event), what the session's
+// lists hold (Session) and the little the hooks remember between calls
+// (State) to the Answer. Everything that touches a file, the store or a
+// clock is the caller's (tally hook, in package cli), so every rule here is
+// tested with recorded payloads and nothing else.
+//
+// What it promises:
+//   - Re-injection (SessionStart with source compact or resume) names only
+//     unfinished items — in progress, pending, blocked with what blocks
+//     them — of the agent's own list and of its Tally list, and says
+//     nothing at all when nothing is unfinished. Completed items are
+//     counted, never named: repeating them invites repeating the work.
+//   - The stop guard never traps: it stands aside while the agent is
+//     already continuing because of a stop hook (stop_hook_active), after
+//     StopBlocks blocks within StopWindow, in plan mode, when the agent
+//     ends its turn with a question for the user, and for a session with
+//     no list or whose remaining items are all blocked. A call whose State
+//     could not be read blocks nothing: a block it cannot count could
+//     repeat forever.
+//   - Reminders come after RemindAfter assistant turns with unfinished
+//     items and no list update, then not again for another RemindAfter
+//     turns. By default they cover only lists the agent does not remind
+//     itself of (Options.OwnReminders).
+//   - The verification nudge uses tally.VerificationDue, the rule Tally's
+//     own task tools apply, on the agent's own list; it is given once
+//     until a new list starts.
+//   - A call from inside a sub-agent (Event.AgentID set) gets no answer:
+//     the lists are the main agent's.
+//
+// Wire formats are Format implementations; Claude Code's (ClaudeFormat) is
+// also Codex's, whose hooks take and give the same JSON.
+package hook

@@ -1,0 +1,54 @@
+package hook
+
+// EventName is the point of an agent's life a hook call comes from, in
+// Claude Code's names (Codex uses the same ones).
+type EventName string
+
+const (
+	SessionStart     EventName = "SessionStart"
+	Stop             EventName = "Stop"
+	UserPromptSubmit EventName = "UserPromptSubmit"
+	PostToolUse      EventName = "PostToolUse"
+	Notification     EventName = "Notification"
+)
+
+// Source is why a session (re)started: SessionStart's source.
+type Source string
+
+const (
+	SourceStartup Source = "startup"
+	SourceResume  Source = "resume"
+	SourceClear   Source = "clear"
+	SourceCompact Source = "compact"
+)
+
+// NotificationType is what a Notification is about.
+type NotificationType string
+
+const (
+	// PermissionPrompt: the agent waits for the user to allow a tool.
+	PermissionPrompt NotificationType = "permission_prompt"
+	// IdlePrompt: the agent has waited for the user's input a while.
+	IdlePrompt NotificationType = "idle_prompt"
+)
+
+// Event is one hook call, whatever agent made it.
+type Event struct {
+	Name           EventName
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	// Source is set for SessionStart.
+	Source Source
+	// StopHookActive is set for Stop when the agent is already going on
+	// because a stop hook refused its previous stop.
+	StopHookActive bool
+	// LastAssistantMessage is the text the agent stopped with (Stop).
+	LastAssistantMessage string
+	// NotificationType is set for Notification.
+	NotificationType NotificationType
+	PermissionMode   string
+	// AgentID is set when the call comes from inside a sub-agent.
+	AgentID  string
+	ToolName string
+}

@@ -1,0 +1,45 @@
+package hook
+
+import "time"
+
+// Defaults of Options.
+const (
+	DefaultStopBlocks  = 2
+	DefaultStopWindow  = 5 * time.Minute
+	DefaultRemindAfter = 10
+)
+
+// Options configure Decide. Zero values take the defaults.
+type Options struct {
+	// GuardStop turns the stop guard on (it is opt-in).
+	GuardStop bool
+	// StopBlocks is how many stops the guard refuses within StopWindow
+	// before it lets the agent stop whatever remains.
+	StopBlocks int
+	StopWindow time.Duration
+	// RemindAfter is how many assistant turns without a list update make a
+	// reminder due; negative turns reminders off.
+	RemindAfter int
+	// OwnReminders reminds of the agent's own list too. Claude Code
+	// reminds itself of its TodoWrite and Task lists after ten turns, so
+	// for it this stays off and only the Tally list is reminded of.
+	OwnReminders bool
+	// Now is the time of the call.
+	Now time.Time
+}
+
+func (o Options) withDefaults() Options {
+	if o.StopBlocks <= 0 {
+		o.StopBlocks = DefaultStopBlocks
+	}
+	if o.StopWindow <= 0 {
+		o.StopWindow = DefaultStopWindow
+	}
+	if o.RemindAfter == 0 {
+		o.RemindAfter = DefaultRemindAfter
+	}
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	return o
+}

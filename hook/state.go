@@ -1,0 +1,93 @@
+package hook
+
+import (
+	"hash/fnv"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+// ListKind says whose list a List is.
+type ListKind uint8
+
+const (
+	// ListOwn is the agent's own list (TodoWrite, Task*, update_plan, …),
+	// folded from its transcript.
+	ListOwn ListKind = iota
+	// ListTally is the session's list in Tally's store, kept through
+	// Tally's MCP task tools.
+	ListTally
+)
+
+// List is one list of a session.
+type List struct {
+	Kind ListKind
+	// Name is the Tally list's name; empty for the agent's own list.
+	Name  string
+	Items []tally.Item
+}
+
+// Session is what Decide knows of the session at the call.
+type Session struct {
+	Lists []List
+	// NewTurns counts the assistant turns (model calls) since the previous
+	// call of a hook of this session.
+	NewTurns int
+}
+
+// State is what the hooks of one session remember between calls, each
+// call being a process of its own. It is small and bounded: Blocks holds
+// at most Options.StopBlocks times, the rest are scalars.
+type State struct {
+	// Blocks are the times the stop guard refused a stop, the newest last,
+	// within the window.
+	Blocks []time.Time `json:"blocks,omitempty"`
+	// Fingerprint identifies the lists' items and statuses at the last
+	// call: a change is a list update.
+	Fingerprint uint64 `json:"fingerprint,omitempty,string"`
+	// Turns counts assistant turns since the lists last changed.
+	Turns int `json:"turns,omitempty"`
+	// SinceReminder counts assistant turns since the last reminder.
+	SinceReminder int `json:"sinceReminder,omitempty"`
+	// Completed is how many of the agent's own items were completed at the
+	// last call.
+	Completed int `json:"completed,omitempty"`
+	// Nudged: the verification nudge was given for the current list.
+	Nudged bool `json:"nudged,omitempty"`
+	// Unavailable is set by a caller that could not read the saved state.
+	// Decide then gives only the answers that need no memory
+	// (re-injection, needs-input): never a block or a reminder it could
+	// not count.
+	Unavailable bool `json:"-"`
+}
+
+// observe brings the counters up to date with the session.
+func (st *State) observe(s Session) {
+	fp := fingerprint(s.Lists)
+	if fp != st.Fingerprint {
+		st.Fingerprint, st.Turns = fp, 0
+	} else {
+		st.Turns += s.NewTurns
+	}
+	st.SinceReminder += s.NewTurns
+}
+
+// fingerprint hashes what a list update changes: which items there are and
+// where each stands.
+func fingerprint(lists []List) uint64 {
+	h := fnv.New64a()
+	for _, l := range lists {
+		h.Write([]byte{byte(l.Kind), 0})
+		h.Write([]byte(l.Name))
+		for _, it := range l.Items {
+			h.Write([]byte{0})
+			h.Write([]byte(it.ID))
+			h.Write([]byte{0})
+			h.Write([]byte(it.Title))
+			h.Write([]byte{0, byte(it.Status)})
+			h.Write([]byte(it.RawStatus))
+		}
+		h.Write([]byte{1})
+	}
+	return h.Sum64()
+}
