@@ -60,6 +60,9 @@ func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 			return s.wrap(op, err)
 		}
 	}
+	if sessions, err = s.keepWaiting(ctx, tx, sessions); err != nil {
+		return s.wrap(op, err)
+	}
 	upSession := tx.StmtContext(ctx, s.stmts.upsertSession)
 	for _, r := range sessions {
 		rec := r.rec

@@ -1,0 +1,206 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+// Hook queries run as text, like the task-list ones: one short
+// transaction per hook call, off the indexer's hot path.
+var hookSQL = struct {
+	stateGet, statePut, statePrune, markPut, markDelete, marks, sessionFiles, record string
+}{
+	stateGet:     mustQuery("hook_state_get"),
+	statePut:     mustQuery("hook_state_put"),
+	statePrune:   mustQuery("hook_state_prune"),
+	markPut:      mustQuery("needs_input_put"),
+	markDelete:   mustQuery("needs_input_delete"),
+	marks:        mustQuery("needs_input_all"),
+	sessionFiles: mustQuery("files_of_session"),
+	record:       mustQuery("session_by_id"),
+}
+
+// HookStateAge is how long a session's hook state is kept after its last
+// hook call: past it the session is long over.
+const HookStateAge = 30 * 24 * time.Hour
+
+// HookUpdate is what one hook call writes for its session.
+type HookUpdate struct {
+	// State is the hooks' memory, opaque here; nil keeps the saved one.
+	State []byte
+	// NeedsInput: the session waits for its user from At on.
+	NeedsInput bool
+	// Active: the session did something at At, which ends waiting.
+	Active bool
+	At     time.Time
+}
+
+// UpdateHook runs fn on the session's saved hook state (nil if none) in one
+// write transaction and writes what it returns. The transaction begins
+// IMMEDIATE, so the hook processes of one session take turns and each sees
+// the state the previous one wrote. A NeedsInput mark is kept in
+// needs_input and shown at once in the session's record (signal waiting,
+// last activity At), which bumps its change mark so live surfaces see it;
+// Active drops the mark and puts the record back to working.
+//
+// It does not retry a busy lock: a hook has a deadline, and ctx carries it.
+func (s *Store) UpdateHook(ctx context.Context, session string, fn func(saved []byte) (HookUpdate, error)) error {
+	const op = "sqlite.UpdateHook"
+	if session == "" {
+		return tally.Errorf(tally.CodeInvalid, op, "no session id")
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	var saved []byte
+	if err := tx.QueryRowContext(ctx, hookSQL.stateGet, session).Scan(&saved); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return s.wrap(op, err)
+	}
+	u, err := fn(saved)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	if u.At.IsZero() {
+		u.At = now
+	}
+	if u.State != nil {
+		if _, err := tx.ExecContext(ctx, hookSQL.statePut, session, string(u.State), now.UnixNano()); err != nil {
+			return s.wrap(op, err)
+		}
+		if _, err := tx.ExecContext(ctx, hookSQL.statePrune, now.Add(-HookStateAge).UnixNano()); err != nil {
+			return s.wrap(op, err)
+		}
+	}
+	switch {
+	case u.NeedsInput:
+		if _, err := tx.ExecContext(ctx, hookSQL.markPut, session, timeCol(u.At)); err != nil {
+			return s.wrap(op, err)
+		}
+		err = s.resignal(ctx, tx, session, tally.SignalWaiting, u.At)
+	case u.Active:
+		var res sql.Result
+		if res, err = tx.ExecContext(ctx, hookSQL.markDelete, session); err != nil {
+			return s.wrap(op, err)
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			err = s.resignal(ctx, tx, session, tally.SignalWorking, u.At)
+		}
+	}
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	return s.wrap(op, tx.Commit())
+}
+
+// resignal rewrites a stored record's signal as of at, if the record exists.
+func (s *Store) resignal(ctx context.Context, tx *sql.Tx, session string, sig tally.Signal, at time.Time) error {
+	var js []byte
+	err := tx.QueryRowContext(ctx, hookSQL.record, session).Scan(new(string), &js)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var rec tally.Record
+	if err := json.Unmarshal(js, &rec); err != nil {
+		s.skip("sessions", session, err)
+		return nil // the indexer rewrites a damaged record; the mark waits for it
+	}
+	rec.Signal = sig
+	if at.After(rec.LastActivity) {
+		rec.LastActivity = at
+	}
+	return s.upsertRecord(ctx, tx, &rec)
+}
+
+func (s *Store) upsertRecord(ctx context.Context, tx *sql.Tx, rec *tally.Record) error {
+	js, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	_, err = tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx, rec.ID, string(rec.Agent), rec.Project, rec.Title,
+		timeCol(rec.StartedAt), timeCol(rec.LastActivity), string(js), time.Now().UnixNano())
+	return err
+}
+
+// keepWaiting applies the needs-input marks to the records of a commit: a
+// record whose last activity is not after its session's mark still waits
+// for the user (the indexer folded lines written before the prompt); a
+// record with newer activity ends the mark. It returns the rows to write,
+// re-encoding those it changed; the caller's records are not modified.
+func (s *Store) keepWaiting(ctx context.Context, tx *sql.Tx, rows []sessionRow) ([]sessionRow, error) {
+	if len(rows) == 0 {
+		return rows, nil
+	}
+	marks, err := needsInputMarks(ctx, tx)
+	if err != nil || len(marks) == 0 {
+		return rows, err
+	}
+	out := append([]sessionRow(nil), rows...)
+	for i, r := range rows {
+		at, ok := marks[r.rec.ID]
+		if !ok {
+			continue
+		}
+		if timeCol(r.rec.LastActivity) > at {
+			if _, err := tx.ExecContext(ctx, hookSQL.markDelete, r.rec.ID); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		rec := *r.rec
+		rec.Signal, rec.LastActivity = tally.SignalWaiting, time.Unix(0, at)
+		js, err := json.Marshal(&rec)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = sessionRow{rec: &rec, json: string(js)}
+	}
+	return out, nil
+}
+
+func needsInputMarks(ctx context.Context, tx *sql.Tx) (map[string]int64, error) {
+	rows, err := tx.QueryContext(ctx, hookSQL.marks)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := make(map[string]int64)
+	for rows.Next() {
+		var id string
+		var at int64
+		if err := rows.Scan(&id, &at); err != nil {
+			return nil, err
+		}
+		m[id] = at
+	}
+	return m, rows.Err()
+}
+
+// SessionFiles returns the saved states of every file of a session, by
+// path. Damaged rows are skipped and counted (see Skipped).
+func (s *Store) SessionFiles(ctx context.Context, session string) ([]*tally.FileState, error) {
+	const op = "sqlite.SessionFiles"
+	rows, err := s.r.QueryContext(ctx, hookSQL.sessionFiles, session)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	out, err := scanJSON(s, rows, "files", func(path string, st *tally.FileState) { st.Path = path })
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	states := make([]*tally.FileState, len(out))
+	for i := range out {
+		states[i] = &out[i]
+	}
+	return states, nil
+}

@@ -1,0 +1,1 @@
+SELECT state FROM hook_state WHERE session = ?1;

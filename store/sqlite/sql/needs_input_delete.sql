@@ -1,0 +1,1 @@
+DELETE FROM needs_input WHERE session = ?1;
