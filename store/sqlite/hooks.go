@@ -29,27 +29,20 @@ var hookSQL = struct {
 // hook call: past it the session is long over.
 const HookStateAge = 30 * 24 * time.Hour
 
-// HookUpdate is what one hook call writes for its session.
-type HookUpdate struct {
-	// State is the hooks' memory, opaque here; nil keeps the saved one.
-	State []byte
-	// NeedsInput: the session waits for its user from At on.
-	NeedsInput bool
-	// Active: the session did something at At, which ends waiting.
-	Active bool
-	At     time.Time
-}
-
 // UpdateHook runs fn on the session's saved hook state (nil if none) in one
-// write transaction and writes what it returns. The transaction begins
-// IMMEDIATE, so the hook processes of one session take turns and each sees
-// the state the previous one wrote. A NeedsInput mark is kept in
-// needs_input and shown at once in the session's record (signal waiting,
-// last activity At), which bumps its change mark so live surfaces see it;
-// Active drops the mark and puts the record back to working.
+// write transaction and saves the state fn returns (nil keeps the saved
+// one). The transaction begins IMMEDIATE, so the hook processes of one
+// session take turns and each sees the state the previous one wrote.
+//
+// The signal fn returns is what the call learned about the session at at:
+// tally.SignalWaiting marks it as waiting for its user (a permission or
+// idle prompt), kept in needs_input and shown at once in the session's
+// record (signal waiting, last activity at), which bumps its change mark
+// so live surfaces see it; tally.SignalWorking is activity, which ends
+// such a mark; tally.SignalNone says nothing.
 //
 // It does not retry a busy lock: a hook has a deadline, and ctx carries it.
-func (s *Store) UpdateHook(ctx context.Context, session string, fn func(saved []byte) (HookUpdate, error)) error {
+func (s *Store) UpdateHook(ctx context.Context, session string, at time.Time, fn func(saved []byte) ([]byte, tally.Signal, error)) error {
 	const op = "sqlite.UpdateHook"
 	if session == "" {
 		return tally.Errorf(tally.CodeInvalid, op, "no session id")
@@ -63,36 +56,34 @@ func (s *Store) UpdateHook(ctx context.Context, session string, fn func(saved []
 	if err := tx.QueryRowContext(ctx, hookSQL.stateGet, session).Scan(&saved); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return s.wrap(op, err)
 	}
-	u, err := fn(saved)
+	state, sig, err := fn(saved)
 	if err != nil {
 		return err
 	}
 	now := time.Now()
-	if u.At.IsZero() {
-		u.At = now
-	}
-	if u.State != nil {
-		if _, err := tx.ExecContext(ctx, hookSQL.statePut, session, string(u.State), now.UnixNano()); err != nil {
+	if state != nil {
+		if _, err := tx.ExecContext(ctx, hookSQL.statePut, session, string(state), now.UnixNano()); err != nil {
 			return s.wrap(op, err)
 		}
 		if _, err := tx.ExecContext(ctx, hookSQL.statePrune, now.Add(-HookStateAge).UnixNano()); err != nil {
 			return s.wrap(op, err)
 		}
 	}
-	switch {
-	case u.NeedsInput:
-		if _, err := tx.ExecContext(ctx, hookSQL.markPut, session, timeCol(u.At)); err != nil {
+	switch sig {
+	case tally.SignalWaiting:
+		if _, err := tx.ExecContext(ctx, hookSQL.markPut, session, timeCol(at)); err != nil {
 			return s.wrap(op, err)
 		}
-		err = s.resignal(ctx, tx, session, tally.SignalWaiting, u.At)
-	case u.Active:
+		err = s.resignal(ctx, tx, session, tally.SignalWaiting, at)
+	case tally.SignalWorking:
 		var res sql.Result
 		if res, err = tx.ExecContext(ctx, hookSQL.markDelete, session); err != nil {
 			return s.wrap(op, err)
 		}
 		if n, _ := res.RowsAffected(); n > 0 {
-			err = s.resignal(ctx, tx, session, tally.SignalWorking, u.At)
+			err = s.resignal(ctx, tx, session, tally.SignalWorking, at)
 		}
+	case tally.SignalNone, tally.SignalEnded:
 	}
 	if err != nil {
 		return s.wrap(op, err)

@@ -19,14 +19,14 @@ func TestStore_UpdateHook(t *testing.T) {
 
 	t.Run("state round-trips and nil keeps it", func(t *testing.T) {
 		put := func(b []byte) {
-			if err := s.UpdateHook(ctx, "s1", func([]byte) (HookUpdate, error) { return HookUpdate{State: b}, nil }); err != nil {
+			if err := s.UpdateHook(ctx, "s1", time.Now(), func([]byte) ([]byte, tally.Signal, error) { return b, tally.SignalNone, nil }); err != nil {
 				t.Fatal(err)
 			}
 		}
 		put([]byte(`{"turns":3}`))
 		put(nil)
 		var got []byte
-		_ = s.UpdateHook(ctx, "s1", func(saved []byte) (HookUpdate, error) { got = saved; return HookUpdate{}, nil })
+		_ = s.UpdateHook(ctx, "s1", time.Now(), func(saved []byte) ([]byte, tally.Signal, error) { got = saved; return nil, 0, nil })
 		if string(got) != `{"turns":3}` {
 			t.Errorf("saved %q", got)
 		}
@@ -41,9 +41,9 @@ func TestStore_UpdateHook(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for range 20 {
-					err := st.UpdateHook(ctx, "count", func(saved []byte) (HookUpdate, error) {
+					err := st.UpdateHook(ctx, "count", time.Now(), func(saved []byte) ([]byte, tally.Signal, error) {
 						n, _ := strconv.Atoi(string(saved))
-						return HookUpdate{State: []byte(strconv.Itoa(n + 1))}, nil
+						return []byte(strconv.Itoa(n + 1)), tally.SignalNone, nil
 					})
 					if err != nil {
 						t.Error(err)
@@ -53,7 +53,7 @@ func TestStore_UpdateHook(t *testing.T) {
 		}
 		wg.Wait()
 		var got []byte
-		_ = s.UpdateHook(ctx, "count", func(saved []byte) (HookUpdate, error) { got = saved; return HookUpdate{}, nil })
+		_ = s.UpdateHook(ctx, "count", time.Now(), func(saved []byte) ([]byte, tally.Signal, error) { got = saved; return nil, 0, nil })
 		if string(got) != "40" {
 			t.Errorf("count %s, want 40", got)
 		}
@@ -61,15 +61,15 @@ func TestStore_UpdateHook(t *testing.T) {
 
 	t.Run("an error from fn writes nothing", func(t *testing.T) {
 		boom := errors.New("boom")
-		err := s.UpdateHook(ctx, "s1", func([]byte) (HookUpdate, error) { return HookUpdate{State: []byte("x")}, boom })
+		err := s.UpdateHook(ctx, "s1", time.Now(), func([]byte) ([]byte, tally.Signal, error) { return []byte("x"), 0, boom })
 		if !errors.Is(err, boom) {
 			t.Errorf("err %v", err)
 		}
-		_ = s.UpdateHook(ctx, "s1", func(saved []byte) (HookUpdate, error) {
+		_ = s.UpdateHook(ctx, "s1", time.Now(), func(saved []byte) ([]byte, tally.Signal, error) {
 			if string(saved) != `{"turns":3}` {
 				t.Errorf("saved %q", saved)
 			}
-			return HookUpdate{}, nil
+			return nil, 0, nil
 		})
 	})
 }
@@ -94,16 +94,16 @@ func TestStore_needsInput(t *testing.T) {
 		}
 		return tally.DeriveActivity(r.Signal, r.LastActivity, t0.Add(3*time.Minute))
 	}
-	mark := func(u HookUpdate) {
+	mark := func(sig tally.Signal, at time.Time) {
 		t.Helper()
-		if err := s.UpdateHook(ctx, "sess", func([]byte) (HookUpdate, error) { return u, nil }); err != nil {
+		if err := s.UpdateHook(ctx, "sess", at, func([]byte) ([]byte, tally.Signal, error) { return nil, sig, nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	commit(rec)
 	before, _ := s.ChangeMark(ctx)
 
-	mark(HookUpdate{NeedsInput: true, At: t0.Add(time.Minute)})
+	mark(tally.SignalWaiting, t0.Add(time.Minute))
 	if a := activity(); a != tally.ActivityNeedsInput {
 		t.Fatalf("after the notification: %v", a)
 	}
@@ -136,18 +136,18 @@ func TestStore_needsInput(t *testing.T) {
 		}
 	})
 	t.Run("a hook's activity ends waiting with no indexer running", func(t *testing.T) {
-		mark(HookUpdate{NeedsInput: true, At: t0.Add(2 * time.Minute)})
+		mark(tally.SignalWaiting, t0.Add(2*time.Minute))
 		if a := activity(); a != tally.ActivityNeedsInput {
 			t.Fatalf("activity %v", a)
 		}
-		mark(HookUpdate{Active: true, At: t0.Add(150 * time.Second)})
+		mark(tally.SignalWorking, t0.Add(150*time.Second))
 		if a := activity(); a != tally.ActivityWorking {
 			t.Errorf("activity %v", a)
 		}
 	})
 	t.Run("a mark for a session not indexed yet waits for its record", func(t *testing.T) {
-		if err := s.UpdateHook(ctx, "later", func([]byte) (HookUpdate, error) {
-			return HookUpdate{NeedsInput: true, At: t0.Add(time.Minute)}, nil
+		if err := s.UpdateHook(ctx, "later", t0.Add(time.Minute), func([]byte) ([]byte, tally.Signal, error) {
+			return nil, tally.SignalWaiting, nil
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +175,7 @@ func TestStore_UpdateHook_lockedStoreKeepsTheDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err = s.UpdateHook(ctx, "s", func([]byte) (HookUpdate, error) { return HookUpdate{State: []byte("{}")}, nil })
+	err = s.UpdateHook(ctx, "s", time.Now(), func([]byte) ([]byte, tally.Signal, error) { return []byte("{}"), 0, nil })
 	if err == nil {
 		t.Fatal("wrote through another process's write lock")
 	}
