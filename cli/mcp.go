@@ -34,8 +34,10 @@ transaction in the store (--db), so lists survive restarts, several agents can
 share one, and each list shows in watch, sessions and the dashboard as the
 session tally:LIST.
 
-A call's list is its "list" argument, else --list (env TALLY_LIST), else one
-list per MCP session.`,
+A call's list is its "list" argument, else --list (env TALLY_LIST), else the
+agent session's own list when the agent says which session started the server
+(Claude Code does: claude-SESSION, the list tally hook shows that session),
+else one list per MCP session.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd.Context(), o) },
 	}
@@ -65,6 +67,9 @@ func (a *app) openTaskStore(ctx context.Context) (taskStore, func(), error) {
 }
 
 func runMCP(ctx context.Context, o *mcpOptions) error {
+	if o.List == "" {
+		o.List = sessionList(o.env.Getenv)
+	}
 	if o.List != "" {
 		if err := tasks.CheckName(o.List); err != nil {
 			return err

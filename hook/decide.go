@@ -122,7 +122,7 @@ type open struct {
 // unfinished lists the open items of l: in progress first, then pending
 // and the rest in list order.
 func unfinished(l *List) []open {
-	views := tally.View(l.Items)
+	views := tally.DeriveBlocked(l.Items)
 	titles := make(map[string]string, len(views))
 	openIDs := make(map[string]bool, len(views))
 	for _, v := range views {

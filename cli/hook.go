@@ -1,0 +1,309 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/hook"
+)
+
+// hookDeadline is how long a hook call may take, from the start of the
+// process to its answer. Agents wait for their hooks; past this Tally
+// answers nothing rather than late.
+const hookDeadline = 900 * time.Millisecond
+
+// hookAgent is what tally hook needs to answer one agent's hooks.
+type hookAgent struct {
+	agent  tally.Agent
+	format hook.Format
+	// decoders makes the decoder of the agent's transcript.
+	decoders func(globalOptions) decoderMaker
+	// sessionEnv is the variable in which the agent tells the MCP servers
+	// it starts which session they serve; "" if it does not. With it,
+	// `tally mcp` and the hooks agree on the session's Tally list.
+	sessionEnv string
+	// ownReminders: the agent does not remind itself of its own list.
+	ownReminders bool
+	// turn is what a transcript line that records one model call holds
+	// near its start.
+	turn []byte
+}
+
+type decoderMaker interface {
+	NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, error)
+}
+
+// hookAgents are the agents `tally hook NAME` answers. Claude Code and
+// Codex take and give the same hook JSON.
+var hookAgents = map[string]hookAgent{
+	"claude": {
+		agent:      tally.AgentClaude,
+		format:     hook.ClaudeFormat{},
+		decoders:   func(g globalOptions) decoderMaker { return claude.New(claude.Options{ConfigDir: g.ClaudeDir}) },
+		sessionEnv: "CLAUDE_CODE_SESSION_ID",
+		turn:       []byte(`{"type":"api-request"`),
+	},
+	"codex": {
+		agent:        tally.AgentCodex,
+		format:       hook.ClaudeFormat{},
+		decoders:     func(g globalOptions) decoderMaker { return codex.New(codex.Options{Home: g.CodexHome}) },
+		ownReminders: true,
+		turn:         []byte(`"type":"token_usage_record"`),
+	},
+}
+
+// listOf names the session's Tally list, "" if the agent's MCP servers
+// cannot know their session.
+func (h hookAgent) listOf(session string) string {
+	if h.sessionEnv == "" {
+		return ""
+	}
+	return hook.SessionList(h.agent, session)
+}
+
+// sessionList is the list a `tally mcp` started by an agent uses when a
+// call names none: its session's, when the agent says which that is.
+func sessionList(getenv func(string) string) string {
+	names := make([]string, 0, len(hookAgents))
+	for n := range hookAgents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		h := hookAgents[n]
+		if id := getenv(h.sessionEnv); h.sessionEnv != "" && id != "" {
+			return h.listOf(id)
+		}
+	}
+	return ""
+}
+
+func hookAgentNames() string {
+	names := make([]string, 0, len(hookAgents))
+	for n := range hookAgents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, "|")
+}
+
+type hookOptions struct {
+	*app
+	opts hook.Options
+}
+
+func (a *app) hookCommand() *cobra.Command {
+	o := &hookOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "hook " + hookAgentNames(),
+		Short: "Answer one of an agent's hooks (tally setup installs them): reads the hook's JSON on stdin",
+		Long: `Answer one hook call of a coding agent, reading the call's JSON on standard input
+and printing the answer in the agent's hook format. tally setup installs it.
+
+  SessionStart (compact, resume)   gives the model back its unfinished items
+  Stop (with --guard-stop)         refuses a stop while unblocked items remain
+  UserPromptSubmit, PostToolUse    reminders, and a nudge to verify the work
+  Notification                     marks the session as waiting for its user
+
+The session's list is read from the transcript the call names, from where the
+index left off. It needs no tally server. Tally never breaks the agent: any
+error, or an answer not ready within a second, prints nothing, exits 0 and is
+written to Tally's log (` + "$XDG_STATE_HOME/tally/tally.log" + `).`,
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: strings.Split(hookAgentNames(), "|"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			runHook(cmd.Context(), o, args[0])
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.opts.GuardStop, "guard-stop", false, "refuse a stop while unfinished, unblocked items remain")
+	f.IntVar(&o.opts.StopBlocks, "stop-blocks", hook.DefaultStopBlocks, "stops refused within --stop-window before the agent may stop anyway")
+	f.DurationVar(&o.opts.StopWindow, "stop-window", hook.DefaultStopWindow, "the window --stop-blocks counts in")
+	f.IntVar(&o.opts.RemindAfter, "remind-after", hook.DefaultRemindAfter, "assistant turns without a list update before a reminder (negative: never)")
+	return cmd
+}
+
+// runHook answers one hook call. Whatever goes wrong, it prints nothing
+// and returns: the failure goes to Tally's log, never to the agent.
+func runHook(ctx context.Context, o *hookOptions, name string) {
+	start := o.now()
+	log := o.hookLog(name)
+	ag, ok := hookAgents[name]
+	if !ok {
+		log.printf("no hooks for agent %q (known: %s)", name, hookAgentNames())
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, hookDeadline)
+	defer cancel()
+	answers := make(chan []byte, 1)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		answerHook(ctx, o, ag, start, log, func(out []byte) { answers <- out })
+	}()
+	var out []byte
+	select {
+	case out = <-answers:
+	case <-finished:
+		select {
+		case out = <-answers:
+		default: // nothing to answer
+		}
+	case <-ctx.Done():
+		log.printf("no answer within %v: answered nothing", hookDeadline)
+		return
+	}
+	if len(out) > 0 {
+		if _, err := o.env.Out.Write(out); err != nil {
+			log.printf("writing the answer: %v", err)
+		}
+	}
+	// What is left (saving a long fold) may use the rest of the deadline.
+	select {
+	case <-finished:
+	case <-ctx.Done():
+	}
+}
+
+// hookLockWait bounds each wait for the store's write lock: another
+// process may hold it (an indexer's commit, a long transaction), and the
+// answer must still come in time.
+const hookLockWait = 250 * time.Millisecond
+
+// answerHook reads the call, the session's lists and the hooks' memory,
+// decides, saves the memory, and gives answer the bytes to print; then it
+// saves a long fold for the next call. On any failure it answers nothing.
+func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Time, log *hookLogger, answer func([]byte)) {
+	payload, err := hook.ReadPayload(o.env.In)
+	if err != nil {
+		log.printf("reading the call: %v", err)
+		return
+	}
+	ev, err := ag.format.Parse(payload)
+	if err != nil {
+		log.printf("%v", err)
+		return
+	}
+	log.event = ev
+	if ev.AgentID != "" {
+		return // a sub-agent's call: the lists are the main agent's
+	}
+	st, closeStore := o.openHookStore(ctx, log)
+	defer closeStore()
+	fold, err := foldTranscript(ctx, st, ag.decoders(o.g), ev)
+	if err != nil {
+		log.printf("%v", err)
+		return
+	}
+	sess := hook.Session{}
+	if own := fold.state.Lists[""]; own != nil && own.Len() > 0 {
+		sess.Lists = append(sess.Lists, hook.List{Kind: hook.ListOwn, Items: own.Items()})
+	}
+	if name := ag.listOf(ev.SessionID); st != nil && name != "" {
+		if l, err := st.TaskList(ctx, name); err == nil {
+			sess.Lists = append(sess.Lists, hook.List{Kind: hook.ListTally, Name: l.Name, Items: l.Record().Lists[""]})
+		} else if tally.ErrorCode(err) != tally.CodeNotFound {
+			log.printf("reading the session's Tally list: %v", err)
+		}
+	}
+	opts := o.opts
+	opts.Now = start
+	opts.OwnReminders = ag.ownReminders
+	answer(ag.format.Encode(ev, decideHook(ctx, st, ev, sess, fold, ag.turn, opts, log)))
+	if st != nil && fold.read >= writeBackAfter {
+		wctx, cancel := context.WithTimeout(ctx, hookLockWait)
+		defer cancel()
+		if err := writeBack(wctx, st, fold.state); err != nil {
+			log.printf("saving the fold of %s: %v", ev.TranscriptPath, err)
+		}
+	}
+}
+
+// savedHook is what the store keeps for a session's hooks: the rules'
+// memory, and how far into the transcript turns were counted.
+type savedHook struct {
+	State hook.State `json:"state"`
+	Seen  int64      `json:"seen"`
+}
+
+// decideHook runs the rules inside the store's hook transaction, so the
+// hook processes of a session see each other's memory. Without the store,
+// it decides with no memory, which blocks and reminds of nothing.
+func decideHook(ctx context.Context, st hookStore, ev hook.Event, sess hook.Session, fold foldResult, turn []byte, opts hook.Options, log *hookLogger) hook.Answer {
+	var ans hook.Answer
+	decided := false
+	if st != nil {
+		lctx, cancel := context.WithTimeout(ctx, hookLockWait)
+		defer cancel()
+		err := st.UpdateHook(lctx, ev.SessionID, opts.Now, func(raw []byte) ([]byte, tally.Signal, error) {
+			var saved savedHook
+			if len(raw) > 0 {
+				if err := json.Unmarshal(raw, &saved); err != nil {
+					log.printf("the saved hook state is damaged (%v); starting afresh", err)
+					saved = savedHook{}
+				}
+			}
+			s := sess
+			s.NewTurns, saved.Seen = countTurns(ev.TranscriptPath, saved.Seen, fold.size, turn)
+			var next hook.State
+			ans, next = hook.Decide(ev, s, saved.State, opts)
+			saved.State = next
+			js, err := json.Marshal(saved)
+			decided = true
+			return js, signalOf(ans), err
+		})
+		if err != nil {
+			log.printf("the hooks' memory is out of reach (%v): answering without it", err)
+			decided = false
+		}
+	}
+	if !decided {
+		ans, _ = hook.Decide(ev, sess, hook.State{Unavailable: true}, opts)
+	}
+	return ans
+}
+
+// signalOf is what an answer tells the store about the session.
+func signalOf(a hook.Answer) tally.Signal {
+	switch {
+	case a.NeedsInput:
+		return tally.SignalWaiting
+	case a.Active:
+		return tally.SignalWorking
+	}
+	return tally.SignalNone
+}
+
+// hookLogger writes the failures of one hook call to Tally's log.
+type hookLogger struct {
+	path  string
+	agent string
+	event hook.Event
+	now   func() time.Time
+}
+
+func (o *hookOptions) hookLog(agent string) *hookLogger {
+	return &hookLogger{path: o.logPath(), agent: agent, now: o.env.Now}
+}
+
+func (l *hookLogger) printf(format string, args ...any) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s hook %s", l.now().UTC().Format(time.RFC3339), l.agent)
+	if l.event.Name != "" {
+		fmt.Fprintf(&b, " %s session=%s", l.event.Name, l.event.SessionID)
+	}
+	b.WriteString(": ")
+	fmt.Fprintf(&b, format, args...)
+	appendLog(l.path, b.String())
+}

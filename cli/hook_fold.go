@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/hook"
+	"github.com/tallyhq/tally/tail"
+	"github.com/tallyhq/tally/tasks"
+)
+
+// hookStore is what tally hook needs of the store; store/sqlite has it.
+type hookStore interface {
+	File(ctx context.Context, path string) (*tally.FileState, error)
+	Commit(ctx context.Context, b tally.Batch) error
+	SessionFiles(ctx context.Context, session string) ([]*tally.FileState, error)
+	TaskList(ctx context.Context, name string) (tasks.List, error)
+	UpdateHook(ctx context.Context, session string, at time.Time, fn func(saved []byte) ([]byte, tally.Signal, error)) error
+}
+
+// openHookStore opens the store, or returns nil (logged) when it cannot:
+// a hook then answers from the transcript alone.
+func (o *hookOptions) openHookStore(ctx context.Context, log *hookLogger) (hookStore, func()) {
+	st, err := o.openStore(ctx)
+	if err != nil {
+		log.printf("no store (%v): answering from the transcript alone", err)
+		return nil, func() {}
+	}
+	hs, ok := st.(hookStore)
+	if !ok {
+		st.Close()
+		log.printf("this store cannot keep the hooks' memory: answering from the transcript alone")
+		return nil, func() {}
+	}
+	return hs, func() { st.Close() }
+}
+
+// Bounds of a hook's read of a transcript. A hook folds from where the
+// store left off; more unread bytes than maxFold cannot be folded within
+// the deadline, and the call is answered with nothing. A fold that read
+// writeBackAfter or more is saved, so the next call starts after it.
+const (
+	maxFold        = 128 << 20
+	writeBackAfter = 1 << 20
+	// maxCount bounds the bytes read to count turns; a hook further
+	// behind starts counting from the end.
+	maxCount = 8 << 20
+)
+
+type foldResult struct {
+	state *tally.FileState
+	// size is the transcript's size when it was read; read is how many
+	// bytes this call folded.
+	size, read int64
+}
+
+type hookDecoders interface {
+	decoderMaker
+	Agent() tally.Agent
+}
+
+// foldTranscript brings the transcript's saved state up to date. A call
+// that names no transcript, or one that does not exist, has no own list.
+func foldTranscript(ctx context.Context, st hookStore, dm decoderMaker, ev hook.Event) (foldResult, error) {
+	path := ev.TranscriptPath
+	info := tally.FileInfo{Path: path, Session: ev.SessionID}
+	fresh := &tally.FileState{Path: path, Session: ev.SessionID}
+	if a, ok := dm.(hookDecoders); ok {
+		fresh.Agent = a.Agent()
+	}
+	if path == "" {
+		return foldResult{state: fresh}, nil
+	}
+	f, err := tail.Stat(path, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return foldResult{state: fresh}, nil
+	}
+	if err != nil {
+		return foldResult{}, fmt.Errorf("transcript %s: %w", path, err)
+	}
+	state := fresh
+	if st != nil {
+		saved, err := st.File(ctx, path)
+		switch {
+		case err == nil && saved.Session == ev.SessionID:
+			state = saved
+		case err != nil && tally.ErrorCode(err) != tally.CodeNotFound:
+			return foldResult{}, fmt.Errorf("reading the saved state of %s: %w", path, err)
+		}
+	}
+	if unread := f.Size - state.Offset; unread > maxFold {
+		return foldResult{}, fmt.Errorf("transcript %s has %d MB unread, more than a hook reads in time; a running tally (or tally scan) indexes it", path, unread>>20)
+	}
+	newDec := func() (tally.Decoder, error) { return dm.NewDecoder(info, nil) }
+	dec, err := dm.NewDecoder(info, state.Decoder)
+	if err != nil {
+		state, dec = fresh, nil // a damaged saved state: fold from the start
+	}
+	before := state.Offset
+	if _, _, _, err := tail.NewReader().Sync(state, f, false, dec, newDec); err != nil {
+		return foldResult{}, fmt.Errorf("reading transcript %s: %w", path, err)
+	}
+	read := state.Offset - before
+	if read < 0 {
+		read = state.Offset // the file was replaced and folded again
+	}
+	return foldResult{state: state, size: f.Size, read: read}, ctx.Err()
+}
+
+// writeBack saves a fold with the session's record, merged as the indexer
+// merges it: with the saved states of the session's other files.
+func writeBack(ctx context.Context, st hookStore, fold *tally.FileState) error {
+	files, err := st.SessionFiles(ctx, fold.Session)
+	if err != nil {
+		return err
+	}
+	states := []*tally.FileState{fold}
+	for _, f := range files {
+		if f.Path != fold.Path {
+			states = append(states, f)
+		}
+	}
+	return st.Commit(ctx, tally.Batch{Files: []*tally.FileState{fold}, Sessions: []tally.Record{tally.Merge(states)}})
+}
+
+// countTurns counts the model calls recorded in the transcript's complete
+// lines from offset seen to size, and returns where counting stopped. A
+// first call, or one too far behind, counts nothing and starts from size.
+func countTurns(path string, seen, size int64, turn []byte) (int, int64) {
+	if path == "" || seen <= 0 || seen > size || size-seen > maxCount {
+		return 0, size
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return 0, size
+	}
+	defer fh.Close()
+	buf := make([]byte, size-seen)
+	n, err := fh.ReadAt(buf, seen)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 0, size
+	}
+	buf = buf[:n]
+	end := bytes.LastIndexByte(buf, '\n') + 1
+	return countLines(buf[:end], turn), seen + int64(end)
+}
+
+// turnHead is how far into a line the mark of a model call may be.
+const turnHead = 120
+
+// countLines counts the lines of data that hold mark within their first
+// turnHead bytes.
+func countLines(data, mark []byte) int {
+	n := 0
+	for len(data) > 0 {
+		i := bytes.Index(data, mark)
+		if i < 0 {
+			break
+		}
+		start := bytes.LastIndexByte(data[:i], '\n') + 1
+		if i-start < turnHead {
+			n++
+		}
+		next := bytes.IndexByte(data[i:], '\n')
+		if next < 0 {
+			break
+		}
+		data = data[i+next+1:]
+	}
+	return n
+}

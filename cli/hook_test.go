@@ -1,0 +1,277 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/hook"
+	"github.com/tallyhq/tally/tasks"
+)
+
+// hookRec holds the payloads and transcripts the real Claude Code 2.1.330
+// gave its hooks (see hook/testdata/README.md).
+const hookRec = "../hook/testdata/claude-2.1.330"
+
+// hookSession is one recorded session copied into a Claude config dir of
+// the test's own, as Claude Code lays it out.
+type hookSession struct {
+	id, transcript, claudeDir, state string
+}
+
+func newHookSession(t *testing.T, kind string) hookSession {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(hookRec, kind, "transcript.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first struct{ SessionID string }
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if json.Unmarshal(line, &first) == nil && first.SessionID != "" {
+			break
+		}
+	}
+	dir := t.TempDir()
+	hs := hookSession{id: first.SessionID, claudeDir: filepath.Join(dir, "claude"), state: filepath.Join(dir, "state")}
+	hs.transcript = filepath.Join(hs.claudeDir, "projects", "-work", hs.id+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(hs.transcript), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hs.transcript, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return hs
+}
+
+// payload is a recorded payload of kind whose transcript_path points at
+// the session's copy.
+func (hs hookSession) payload(t *testing.T, kind, name string, edit ...func(map[string]any)) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(hookRec, kind, "payloads", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["transcript_path"] = hs.transcript
+	for _, e := range edit {
+		e(m)
+	}
+	out, _ := json.Marshal(m)
+	return out
+}
+
+// hookNow is the clock of the hook tests: a minute after the recorded
+// sessions' last line.
+var hookNow = time.Date(2026, 11, 23, 16, 49, 0, 0, time.UTC)
+
+// cmd runs tally with args over the session's config dir and state dir,
+// stdin holding in; it returns the exit status and what it printed.
+func (hs hookSession) cmd(t *testing.T, st tally.Store, in []byte, args ...string) (ExitCode, string) {
+	t.Helper()
+	var out, errOut syncBuffer
+	env := testEnv(st, &out, &errOut, map[string]string{"XDG_STATE_HOME": hs.state})
+	env.Now = func() time.Time { return hookNow }
+	env.In = bytes.NewReader(in)
+	code := Run(context.Background(), env, append([]string{"--claude-dir", hs.claudeDir}, args...))
+	if errOut.String() != "" && code == ExitOK {
+		t.Errorf("tally %v wrote to stderr: %s", args, errOut.String())
+	}
+	return code, out.String()
+}
+
+// run runs `tally hook claude` with payload on stdin; it returns the exit
+// status, what it printed and what it logged.
+func (hs hookSession) run(t *testing.T, st tally.Store, payload []byte, args ...string) (ExitCode, string, string) {
+	t.Helper()
+	code, out := hs.cmd(t, st, payload, append([]string{"hook", "claude"}, args...)...)
+	logged, _ := os.ReadFile(filepath.Join(hs.state, "tally", "tally.log"))
+	return code, out, string(logged)
+}
+
+func TestHook_compactionGivesBackTheUnfinishedItems(t *testing.T) {
+	st := newStore(t)
+	hs := newHookSession(t, "todo")
+	code, out, logged := hs.run(t, st, hs.payload(t, "todo", "SessionStart-compact"))
+	if code != ExitOK || logged != "" {
+		t.Fatalf("exit %d, log %q", code, logged)
+	}
+	want, _ := os.ReadFile("../hook/testdata/golden/compact-todo.json")
+	if out != string(want) {
+		t.Errorf("answer:\n%s\nwant the hook package's golden:\n%s", out, want)
+	}
+}
+
+func TestHook_theSessionsTallyList(t *testing.T) {
+	st := newStore(t)
+	hs := newHookSession(t, "todo")
+	name := hookAgents["claude"].listOf(hs.id)
+	if name != "claude-"+hs.id {
+		t.Fatalf("list name %q", name)
+	}
+	if got := sessionList(func(k string) string { return map[string]string{"CLAUDE_CODE_SESSION_ID": hs.id}[k] }); got != name {
+		t.Errorf("tally mcp started by this session uses list %q, the hooks read %q", got, name)
+	}
+	if _, err := st.UpdateTaskList(context.Background(), name, func(l *tasks.List) error {
+		for _, s := range []string{"Draft the release notes", "Tag the release"} {
+			if _, err := l.Create(tasks.CreateArgs{Subject: s}, fixedNow); err != nil {
+				return err
+			}
+		}
+		done := tally.StatusCompleted
+		_, err := l.Update(tasks.UpdateArgs{ID: "1", Status: &done}, fixedNow)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := hs.run(t, st, hs.payload(t, "todo", "SessionStart-compact"))
+	if !strings.Contains(out, `#2 [pending] Tag the release`) || strings.Contains(out, "Draft the release notes") {
+		t.Errorf("answer:\n%s", out)
+	}
+}
+
+func TestHook_stopGuardAcrossProcesses(t *testing.T) {
+	st := newStore(t)
+	hs := newHookSession(t, "todo")
+	stop := hs.payload(t, "todo", "Stop")
+	var blocked int
+	for range 3 {
+		_, out, _ := hs.run(t, st, stop, "--guard-stop")
+		if strings.Contains(out, `"decision":"block"`) {
+			blocked++
+		}
+	}
+	if blocked != hook.DefaultStopBlocks {
+		t.Errorf("%d of 3 stops refused, want %d: the block count must survive between hook processes", blocked, hook.DefaultStopBlocks)
+	}
+	if _, out, _ := hs.run(t, newStore(t), hs.payload(t, "todo", "Stop-active"), "--guard-stop"); out != "" {
+		t.Errorf("with stop_hook_active: %s", out)
+	}
+	if _, out, _ := hs.run(t, newStore(t), stop); out != "" {
+		t.Errorf("without --guard-stop: %s", out)
+	}
+}
+
+func TestHook_needsInputShowsOnEverySurfaceUntilTheNextActivity(t *testing.T) {
+	st := newStore(t)
+	hs := newHookSession(t, "todo")
+	// The agent asks to run a command: its last line is a tool call, which
+	// reads as working until the permission prompt says otherwise.
+	f, _ := os.OpenFile(hs.transcript, os.O_APPEND|os.O_WRONLY, 0)
+	fmt.Fprintf(f, `{"parentUuid":"p","isSidechain":false,"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_perm","name":"Bash","input":{"command":"rm -rf build"}}],"stop_reason":"tool_use"},"timestamp":"%s","sessionId":"%s"}`+"\n",
+		hookNow.Add(-30*time.Second).Format(time.RFC3339), hs.id)
+	f.Close()
+	if code, _ := hs.cmd(t, st, nil, "scan"); code != ExitOK {
+		t.Fatal("scan failed")
+	}
+	activity := func() string {
+		t.Helper()
+		_, out := hs.cmd(t, st, nil, "sessions", "--json")
+		var s []tally.Session
+		if err := json.Unmarshal([]byte(out), &s); err != nil || len(s) != 1 {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return s[0].Activity.String()
+	}
+	if a := activity(); a != "working" {
+		t.Fatalf("before the notification: %s", a)
+	}
+	if _, out, logged := hs.run(t, st, hs.payload(t, "todo", "Notification-permission_prompt")); out != "" || logged != "" {
+		t.Fatalf("notification printed %q, logged %q", out, logged)
+	}
+	if a := activity(); a != "needs_input" {
+		t.Errorf("after the permission prompt: %s", a)
+	}
+	hs.run(t, st, hs.payload(t, "todo", "PostToolUse-Write"))
+	if a := activity(); a == "needs_input" {
+		t.Errorf("after the next tool call: still %s", a)
+	}
+}
+
+func TestHook_faults(t *testing.T) {
+	t.Run("garbage on stdin: nothing printed, exit 0, one log line", func(t *testing.T) {
+		hs := newHookSession(t, "todo")
+		code, out, logged := hs.run(t, newStore(t), []byte("\x00garbage{"))
+		if code != ExitOK || out != "" || strings.Count(logged, "\n") != 1 || !strings.Contains(logged, "hook claude") {
+			t.Errorf("exit %d, out %q, log %q", code, out, logged)
+		}
+	})
+	t.Run("transcript missing: the Tally list still answers, nothing else", func(t *testing.T) {
+		hs := newHookSession(t, "todo")
+		os.Remove(hs.transcript)
+		code, out, logged := hs.run(t, newStore(t), hs.payload(t, "todo", "SessionStart-compact"))
+		if code != ExitOK || out != "" || logged != "" {
+			t.Errorf("exit %d, out %q, log %q", code, out, logged)
+		}
+	})
+	t.Run("transcript cut mid-line: the complete lines count", func(t *testing.T) {
+		hs := newHookSession(t, "todo")
+		data, _ := os.ReadFile(hs.transcript)
+		// Cut inside the line of the last TodoWrite call: the list is then
+		// the one before it, which had the test pending.
+		i := bytes.LastIndex(data, []byte(`"name":"TodoWrite","input"`))
+		os.WriteFile(hs.transcript, data[:i], 0o600)
+		_, out, logged := hs.run(t, newStore(t), hs.payload(t, "todo", "SessionStart-compact"))
+		if !strings.Contains(out, "[in progress] Write greeting module") || logged != "" {
+			t.Errorf("out %s, log %q", out, logged)
+		}
+	})
+	t.Run("store locked by another process: answers within the deadline, blocks nothing", func(t *testing.T) {
+		st := newStore(t)
+		hs := newHookSession(t, "todo")
+		db, err := sql.Open("sqlite", st.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		conn, _ := db.Conn(context.Background())
+		defer conn.Close()
+		if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+			t.Fatal(err)
+		}
+		defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck
+		start := time.Now()
+		_, out, logged := hs.run(t, st, hs.payload(t, "todo", "Stop"), "--guard-stop")
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("took %v", took)
+		}
+		if out != "" || !strings.Contains(logged, "memory is out of reach") {
+			t.Errorf("out %q, log %q", out, logged)
+		}
+		if _, out, _ = hs.run(t, st, hs.payload(t, "todo", "SessionStart-compact")); !strings.Contains(out, "Add unit test") {
+			t.Errorf("re-injection needs no write: %q", out)
+		}
+	})
+}
+
+func TestHook_aLongTranscriptIsFoldedOnce(t *testing.T) {
+	st := newStore(t)
+	hs := newHookSession(t, "todo")
+	data, _ := os.ReadFile(hs.transcript)
+	filler := []byte(`{"type":"progress","data":"` + strings.Repeat("x", 1000) + `"}` + "\n")
+	f, _ := os.OpenFile(hs.transcript, os.O_APPEND|os.O_WRONLY, 0)
+	for range 2 * writeBackAfter / len(filler) {
+		f.Write(filler)
+	}
+	f.Close()
+	hs.run(t, st, hs.payload(t, "todo", "UserPromptSubmit"))
+	saved, err := st.File(context.Background(), hs.transcript)
+	fi, _ := os.Stat(hs.transcript)
+	if err != nil || saved.Offset != fi.Size() || fi.Size() < int64(len(data))+writeBackAfter {
+		t.Fatalf("saved fold: %v, %+v", err, saved)
+	}
+	rec, err := st.Record(context.Background(), hs.id)
+	if err != nil || len(rec.Lists[""]) != 3 {
+		t.Errorf("the session's record: %v %+v", err, rec)
+	}
+}
