@@ -125,7 +125,7 @@ change (Ctrl-C to quit); when none is active, the most recent ones.`,
 		a.normalizeCommand(), a.followCommand(),
 		a.mcpCommand(), a.tasksCommand(),
 		a.serveCommand(), a.configCommand(),
-		a.taskCommand(), a.timelineCommand(), a.markerCommand(), a.hookCommand())
+		a.taskCommand(), a.timelineCommand(), a.markerCommand(), a.hookCommand(), a.setupCommand())
 	return root
 }
 

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tallyhq/tally/setup"
+)
+
+type setupOptions struct {
+	*app
+	opts   setup.Options
+	dryRun bool
+}
+
+func (a *app) setupCommand() *cobra.Command {
+	o := &setupOptions{app: a}
+	names := strings.Join(setup.Names(), "|")
+	cmd := &cobra.Command{
+		Use:   "setup " + names,
+		Short: "Make an agent use Tally: its task tools over MCP, and hooks that keep it on track",
+		Long: `Set an agent up to report its progress to Tally and receive Tally's help, by
+editing the agent's user settings (nothing in the agent changes):
+
+  - registers 'tally mcp' as its MCP server (durable task tools);
+  - installs 'tally hook AGENT' as its hooks where the agent has them: after a
+    compaction the model gets back its unfinished items; reminders and a
+    nudge to verify the work; a permission prompt marks the session as
+    needing input; with --guard-stop, a stop is refused while unblocked
+    items remain (never more than twice in a few minutes);
+  - for Claude Code, with --enable-todo-tools, sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1.
+
+It merges, never overwrites: other settings stay as they are, each changed file
+is backed up first (FILE.tally-backup-TIME), and a second run changes nothing.
+--dry-run prints the changes as a diff; --uninstall removes only Tally's entries.
+A settings file that cannot be read as the agent reads it is left untouched.`,
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: setup.Names(),
+		RunE:      func(cmd *cobra.Command, args []string) error { return runSetup(cmd.Context(), o, args[0]) },
+	}
+	self, _ := os.Executable()
+	if self != "" {
+		self, _ = filepath.Abs(self)
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.opts.Tally, "tally", self, "the tally the agent runs (default: this one)")
+	f.BoolVar(&o.opts.GuardStop, "guard-stop", false, "also install the Stop hook that refuses a stop while unblocked items remain")
+	f.BoolVar(&o.opts.EnableTodoTools, "enable-todo-tools", false, "Claude Code: set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (the newest models get TodoWrite and Task tools only with it)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
+	f.BoolVar(&o.opts.Uninstall, "uninstall", false, "remove Tally's entries (and only those)")
+	return cmd
+}
+
+func runSetup(_ context.Context, o *setupOptions, name string) error {
+	target, ok := setup.Targets[name]
+	if !ok {
+		return &usageError{err: fmt.Errorf("no setup for %q (known: %s)", name, strings.Join(setup.Names(), ", "))}
+	}
+	if o.opts.Tally == "" {
+		return &usageError{err: errArgs("cannot tell where this tally is: pass --tally PATH")}
+	}
+	plan, err := target.Plan(o.setupPaths(), o.opts)
+	if err != nil {
+		return err
+	}
+	out := o.env.Out
+	for _, e := range plan.Edits {
+		switch {
+		case !e.Changed():
+			fmt.Fprintf(out, "%s: unchanged\n", e.Path)
+		case o.dryRun:
+			fmt.Fprint(out, e.Diff())
+		default:
+			fmt.Fprintf(out, "%s:\n", e.Path)
+			for _, w := range e.What {
+				fmt.Fprintf(out, "  %s\n", w)
+			}
+		}
+	}
+	if !o.dryRun && plan.Changed() {
+		backups, err := setup.Apply(plan, o.now())
+		for _, b := range backups {
+			fmt.Fprintf(out, "backup: %s\n", b)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, n := range plan.Notes {
+		fmt.Fprintf(out, "note: %s\n", n)
+	}
+	return nil
+}
+
+// setupPaths resolves the agents' homes as the agents do.
+func (o *setupOptions) setupPaths() setup.Paths {
+	p := setup.Paths{Home: o.env.Home, ClaudeDir: o.g.ClaudeDir, CodexHome: o.g.CodexHome, GeminiDir: o.g.GeminiHome}
+	if p.GeminiDir == "" {
+		if h := o.env.Getenv("GEMINI_CLI_HOME"); h != "" {
+			p.GeminiDir = filepath.Join(h, ".gemini")
+		}
+	}
+	return p
+}

@@ -1,0 +1,164 @@
+package setup
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+
+	"github.com/tailscale/hujson"
+)
+
+// claudeTarget sets up Claude Code: hooks and env in settings.json (plain
+// JSON, checked with 2.1.330: a comment makes Claude Code ignore the whole
+// file), and `tally mcp` as a user MCP server in the user config
+// .claude.json, where `claude mcp add -s user` puts it.
+type claudeTarget struct{}
+
+// claudeHooks are Tally's hooks in Claude Code.
+var claudeHooks = []hookSpec{
+	{event: "SessionStart", matcher: "compact|resume"},
+	{event: "UserPromptSubmit"},
+	{event: "PostToolUse"},
+	{event: "Notification", matcher: "permission_prompt|idle_prompt"},
+	{event: "Stop", args: "--guard-stop", guard: true},
+}
+
+// todoToolsEnv turns Claude Code's TodoWrite and Task tools on for every
+// model: from 2.1.233 on, the newest models get them only with it.
+const todoToolsEnv = "CLAUDE_CODE_ENABLE_TODO_TOOLS"
+
+func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
+	dir, userConfig := p.ClaudeDir, filepath.Join(p.Home, ".claude.json")
+	if dir == "" {
+		dir = filepath.Join(p.Home, ".claude")
+	} else {
+		userConfig = filepath.Join(dir, ".claude.json")
+	}
+	settings, err := editJSON(filepath.Join(dir, "settings.json"), false, "Claude Code", func(doc *jsonDoc, path string) ([]string, error) {
+		what, err := installHooks(doc, path, "claude", claudeHooks, o)
+		if err != nil || !o.EnableTodoTools {
+			return what, err
+		}
+		root := doc.object()
+		if o.Uninstall {
+			if _, env := member(root, "env"); env != nil {
+				if obj, ok := env.Value.(*hujson.Object); ok && remove(obj, todoToolsEnv) {
+					what = append(what, "env."+todoToolsEnv+": removed")
+					if len(obj.Members) == 0 {
+						remove(root, "env")
+					}
+				}
+			}
+			return what, nil
+		}
+		env, err := doc.child(root, 0, "env", path)
+		if err != nil {
+			return nil, err
+		}
+		var cur string
+		if _, v := member(env, todoToolsEnv); v != nil && decode(*v, &cur) == nil && cur == "1" {
+			return what, nil
+		}
+		doc.set(env, 1, todoToolsEnv, "1")
+		return append(what, "env."+todoToolsEnv+" = 1"), nil
+	})
+	if err != nil {
+		return Plan{}, err
+	}
+	server := struct {
+		Type    string            `json:"type"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env"`
+	}{"stdio", o.Tally, []string{"mcp"}, map[string]string{}}
+	mcp, notes, err := editMCP(userConfig, false, "Claude Code", server, o)
+	if err != nil {
+		return Plan{}, err
+	}
+	if !o.Uninstall {
+		notes = append(notes, "Claude Code reads hooks and MCP servers when a session starts: new sessions get them, running ones after a restart.")
+		if o.EnableTodoTools {
+			notes = append(notes, todoToolsEnv+"=1: Claude Code 2.1.233 and later offer TodoWrite and the Task tools to the newest models only with it, and a model without them keeps no list Tally can show.")
+		} else {
+			notes = append(notes, "Add --enable-todo-tools to set "+todoToolsEnv+"=1: Claude Code 2.1.233 and later offer TodoWrite and the Task tools to the newest models only with it (Tally's own task tools over MCP work either way).")
+		}
+	}
+	return Plan{Edits: []Edit{settings, mcp}, Notes: notes}, nil
+}
+
+// editMCP makes the user config's "mcpServers" hold server as "tally"
+// (remove it with Uninstall). A "tally" server that is not Tally's stdio
+// `tally mcp` — one pointing at a tally serve over HTTP, say — is the
+// user's choice and is left alone, with a note.
+func editMCP(path string, comments bool, agent string, server any, o Options) (Edit, []string, error) {
+	var notes []string
+	e, err := editJSON(path, comments, agent, func(doc *jsonDoc, path string) ([]string, error) {
+		root := doc.object()
+		_, existing := member(root, "mcpServers")
+		if existing == nil && o.Uninstall {
+			return nil, nil
+		}
+		servers, err := doc.child(root, 0, "mcpServers", path)
+		if err != nil {
+			return nil, err
+		}
+		if _, cur := member(servers, "tally"); cur != nil {
+			var have map[string]any
+			_ = decode(*cur, &have)
+			if !isTallyServer(have) {
+				notes = append(notes, path+": an MCP server named \"tally\" that does not run `tally mcp` is already there; it was left as it is.")
+				return nil, nil
+			}
+			if o.Uninstall {
+				remove(servers, "tally")
+				if len(servers.Members) == 0 {
+					remove(root, "mcpServers")
+				}
+				return []string{"mcpServers.tally: removed"}, nil
+			}
+			if sameJSON(have, server) {
+				return nil, nil
+			}
+		} else if o.Uninstall {
+			return nil, nil
+		}
+		doc.set(servers, 1, "tally", server)
+		return []string{"mcpServers.tally: run `" + o.Tally + " mcp`"}, nil
+	})
+	return e, notes, err
+}
+
+func isTallyServer(m map[string]any) bool {
+	cmd, _ := m["command"].(string)
+	args, _ := m["args"].([]any)
+	return isTallyProgram(cmd) && len(args) >= 1 && args[0] == "mcp"
+}
+
+// sameJSON compares a decoded value with one setup would write.
+func sameJSON(have map[string]any, want any) bool {
+	var w map[string]any
+	b, _ := json.Marshal(want)
+	_ = json.Unmarshal(b, &w)
+	return reflect.DeepEqual(have, w)
+}
+
+// editJSON plans an edit of one JSON settings file by fn.
+func editJSON(path string, comments bool, agent string, fn func(doc *jsonDoc, path string) ([]string, error)) (Edit, error) {
+	before, err := readFile(path)
+	if err != nil {
+		return Edit{}, err
+	}
+	doc, err := parseJSON(path, before, comments, agent)
+	if err != nil {
+		return Edit{}, err
+	}
+	what, err := fn(doc, path)
+	if err != nil {
+		return Edit{}, err
+	}
+	e := Edit{Path: path, Before: before, After: before, What: what}
+	if len(what) > 0 {
+		e.After = doc.bytes()
+	}
+	return e, nil
+}

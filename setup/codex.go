@@ -1,0 +1,141 @@
+package setup
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// codexTarget sets up Codex: `tally mcp` as [mcp_servers.tally] in
+// config.toml, and Tally's hooks in hooks.json beside it. Codex 0.169.0
+// takes Claude Code's hook JSON (SessionStart with source compact or
+// resume, UserPromptSubmit, PostToolUse, Stop; it has no Notification
+// hook), and runs a hook only once the user has trusted it.
+type codexTarget struct{}
+
+var codexHooks = []hookSpec{
+	{event: "SessionStart", matcher: "compact|resume"},
+	{event: "UserPromptSubmit"},
+	{event: "PostToolUse"},
+	{event: "Stop", args: "--guard-stop", guard: true},
+}
+
+func (codexTarget) Plan(p Paths, o Options) (Plan, error) {
+	home := p.CodexHome
+	if home == "" {
+		home = filepath.Join(p.Home, ".codex")
+	}
+	var notes []string
+	config, note, err := editCodexConfig(filepath.Join(home, "config.toml"), o)
+	if err != nil {
+		return Plan{}, err
+	}
+	notes = append(notes, note...)
+	hooks, err := editJSON(filepath.Join(home, "hooks.json"), false, "Codex", func(doc *jsonDoc, path string) ([]string, error) {
+		return installHooks(doc, path, "codex", codexHooks, o)
+	})
+	if err != nil {
+		return Plan{}, err
+	}
+	if !o.Uninstall && hooks.Changed() {
+		notes = append(notes, "Codex runs a new or changed hook only once you trust it: the next time you start codex it asks you to review Tally's hooks (or open /hooks).")
+	}
+	return Plan{Edits: []Edit{config, hooks}, Notes: notes}, nil
+}
+
+// codexServer is Codex's [mcp_servers.NAME] table.
+type codexServer struct {
+	Command string   `toml:"command"`
+	Args    []string `toml:"args"`
+}
+
+// tallyTable is the header of Tally's table and its sub-tables
+// ([mcp_servers.tally.env]), however the user spaced or quoted it.
+var tallyTable = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*("tally"|'tally'|tally)\s*(\]|\.)`)
+
+// editCodexConfig keeps config.toml as it is but for Tally's server
+// table, appended at the end (or removed), so comments and layout stay.
+func editCodexConfig(path string, o Options) (Edit, []string, error) {
+	before, err := readFile(path)
+	if err != nil {
+		return Edit{}, nil, err
+	}
+	var cfg struct {
+		MCPServers map[string]map[string]any `toml:"mcp_servers"`
+	}
+	if err := toml.Unmarshal(before, &cfg); err != nil {
+		return Edit{}, nil, tomlError(path, err)
+	}
+	e := Edit{Path: path, Before: before, After: before}
+	want := codexServer{Command: o.Tally, Args: []string{"mcp"}}
+	have, exists := cfg.MCPServers["tally"]
+	if exists {
+		var cur codexServer
+		b, _ := json.Marshal(have)
+		_ = json.Unmarshal(b, &cur)
+		if !isTallyProgram(cur.Command) || len(cur.Args) == 0 || cur.Args[0] != "mcp" {
+			return e, []string{path + ": an MCP server named \"tally\" that does not run `tally mcp` is already there; it was left as it is."}, nil
+		}
+		if !o.Uninstall && cur.Command == want.Command && len(cur.Args) == 1 {
+			return e, nil, nil
+		}
+	}
+	if !exists && o.Uninstall {
+		return e, nil, nil
+	}
+	text, found := dropTable(before)
+	if exists && !found {
+		return e, []string{path + ": Tally's MCP server is defined inline, not as a [mcp_servers.tally] table; change it by hand."}, nil
+	}
+	if o.Uninstall {
+		e.After, e.What = text, []string{"[mcp_servers.tally]: removed"}
+		return e, nil, nil
+	}
+	block, err := toml.Marshal(want)
+	if err != nil {
+		return Edit{}, nil, err
+	}
+	if len(text) > 0 {
+		if !bytes.HasSuffix(text, []byte("\n")) {
+			text = append(text, '\n')
+		}
+		text = append(text, '\n')
+	}
+	text = append(text, "[mcp_servers.tally]\n"...)
+	e.After = append(text, block...)
+	e.What = []string{"[mcp_servers.tally]: run `" + o.Tally + " mcp`"}
+	return e, nil, nil
+}
+
+// dropTable removes the [mcp_servers.tally] table and its sub-tables: from
+// the header to the next table that is not one of them.
+func dropTable(data []byte) ([]byte, bool) {
+	lines := strings.SplitAfter(string(data), "\n")
+	var out strings.Builder
+	in, found := false, false
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "[") {
+			in = tallyTable.MatchString(l)
+			found = found || in
+		}
+		if !in {
+			out.WriteString(l)
+		}
+	}
+	return []byte(strings.TrimRight(out.String(), "\n") + "\n"), found
+}
+
+func tomlError(path string, err error) error {
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return fmt.Errorf("%s line %d, column %d: %v. Fix the file and run tally setup again; nothing was changed", path, row, col, de)
+	}
+	return fmt.Errorf("%s: %v. Fix the file and run tally setup again; nothing was changed", path, err)
+}

@@ -1,0 +1,255 @@
+package setup
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const tallyBin = "/usr/local/bin/tally"
+
+var now = time.Date(2026, 11, 23, 17, 0, 0, 0, time.UTC)
+
+// home lays files out in a fresh home: name in testdata -> path in home.
+func home(t *testing.T, files map[string]string) Paths {
+	t.Helper()
+	h := t.TempDir()
+	for src, dst := range files {
+		b, err := os.ReadFile(filepath.Join("testdata", src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(h, dst)
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Paths{Home: h}
+}
+
+// run plans and applies one setup, failing the test on error.
+func run(t *testing.T, target string, p Paths, o Options) Plan {
+	t.Helper()
+	o.Tally = cmp(o.Tally, tallyBin)
+	plan, err := Targets[target].Plan(p, o)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if _, err := Apply(plan, now); err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	return plan
+}
+
+func cmp(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func read(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// topKeys lists a JSON object's keys in file order.
+func topKeys(t *testing.T, b []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(stripComments(b)))
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+func TestClaude(t *testing.T) {
+	t.Run("fresh home", func(t *testing.T) {
+		p := home(t, nil)
+		run(t, "claude", p, Options{GuardStop: true, EnableTodoTools: true})
+		golden(t, "claude-fresh-settings.json", read(t, filepath.Join(p.Home, ".claude", "settings.json")))
+		golden(t, "claude-fresh-user-config.json", read(t, filepath.Join(p.Home, ".claude.json")))
+	})
+	t.Run("unknown user keys are kept in their order, a second run changes nothing", func(t *testing.T) {
+		p := home(t, map[string]string{"claude-settings-user.json": ".claude/settings.json", "claude-user-config.json": ".claude.json"})
+		settings := filepath.Join(p.Home, ".claude", "settings.json")
+		before := topKeys(t, read(t, settings))
+		run(t, "claude", p, Options{GuardStop: true})
+		after := read(t, settings)
+		golden(t, "claude-user-settings.json", after)
+		if got := topKeys(t, after); strings.Join(got, ",") != strings.Join(before, ",") {
+			t.Errorf("keys %v, were %v", got, before)
+		}
+		second, err := Targets["claude"].Plan(p, Options{Tally: tallyBin, GuardStop: true})
+		if err != nil || second.Changed() {
+			t.Errorf("second run: %v, plans %+v", err, second.Edits)
+		}
+		if n := strings.Count(string(after), "hook claude"); n != 5 {
+			t.Errorf("%d Tally hooks, want 5", n)
+		}
+	})
+	t.Run("the CLAUDE_CONFIG_DIR layout", func(t *testing.T) {
+		p := home(t, nil)
+		p.ClaudeDir = filepath.Join(p.Home, "cc")
+		run(t, "claude", p, Options{})
+		for _, f := range []string{"cc/settings.json", "cc/.claude.json"} {
+			if _, err := os.Stat(filepath.Join(p.Home, f)); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	t.Run("another tally path replaces Tally's hooks rather than adding to them", func(t *testing.T) {
+		p := home(t, nil)
+		run(t, "claude", p, Options{GuardStop: true})
+		run(t, "claude", p, Options{GuardStop: true, Tally: "/opt/tally/bin/tally"})
+		b := read(t, filepath.Join(p.Home, ".claude", "settings.json"))
+		if strings.Contains(string(b), tallyBin) || strings.Count(string(b), "hook claude") != 5 {
+			t.Errorf("settings:\n%s", b)
+		}
+	})
+	t.Run("uninstall removes Tally's entries only, back to the file as it was", func(t *testing.T) {
+		p := home(t, map[string]string{"claude-settings-user.json": ".claude/settings.json", "claude-user-config.json": ".claude.json"})
+		settings, config := filepath.Join(p.Home, ".claude", "settings.json"), filepath.Join(p.Home, ".claude.json")
+		orig, origConfig := read(t, settings), read(t, config)
+		run(t, "claude", p, Options{GuardStop: true, EnableTodoTools: true})
+		run(t, "claude", p, Options{Uninstall: true, EnableTodoTools: true})
+		if got := read(t, settings); !bytes.Equal(got, orig) {
+			t.Errorf("settings after uninstall:\n%s\nwere:\n%s", got, orig)
+		}
+		if got := read(t, config); !bytes.Equal(got, origConfig) {
+			t.Errorf("user config after uninstall:\n%s\nwas:\n%s", got, origConfig)
+		}
+		backups, _ := filepath.Glob(settings + ".tally-backup-*")
+		if len(backups) != 2 {
+			t.Errorf("backups %v: each run keeps its own", backups)
+		}
+	})
+	t.Run("dry run writes nothing", func(t *testing.T) {
+		p := home(t, map[string]string{"claude-settings-user.json": ".claude/settings.json"})
+		plan, err := Targets["claude"].Plan(p, Options{Tally: tallyBin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := plan.Edits[0].Diff()
+		if !strings.HasPrefix(d, "--- ") || !strings.Contains(d, "+        \"matcher\": \"compact|resume\",") {
+			t.Errorf("diff:\n%s", d)
+		}
+		if got := read(t, filepath.Join(p.Home, ".claude", "settings.json")); !bytes.Equal(got, read(t, "testdata/claude-settings-user.json")) {
+			t.Error("Plan wrote the file")
+		}
+		if _, err := os.Stat(filepath.Join(p.Home, ".claude.json")); err == nil {
+			t.Error("Plan created the user config")
+		}
+	})
+	for name, want := range map[string]string{
+		"claude-settings-comments.json": "settings.json line 3: invalid character '/' looking for beginning of object key string (Claude Code reads this file as plain JSON: it allows no comments)",
+		"claude-settings-invalid.json":  "settings.json line 5: invalid character '}'",
+	} {
+		t.Run("unreadable settings are left untouched: "+name, func(t *testing.T) {
+			p := home(t, map[string]string{name: ".claude/settings.json"})
+			_, err := Targets["claude"].Plan(p, Options{Tally: tallyBin})
+			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "nothing was changed") {
+				t.Fatalf("err %v, want %q", err, want)
+			}
+			if got := read(t, filepath.Join(p.Home, ".claude", "settings.json")); !bytes.Equal(got, read(t, "testdata/"+name)) {
+				t.Error("the file changed")
+			}
+		})
+	}
+	t.Run("an MCP server named tally that is not tally mcp is the user's", func(t *testing.T) {
+		p := home(t, nil)
+		cfg := filepath.Join(p.Home, ".claude.json")
+		os.WriteFile(cfg, []byte(`{"mcpServers": {"tally": {"type": "http", "url": "http://127.0.0.1:7600/mcp"}}}`), 0o600)
+		plan := run(t, "claude", p, Options{})
+		if strings.Contains(string(read(t, cfg)), "stdio") || !strings.Contains(strings.Join(plan.Notes, "\n"), "left as it is") {
+			t.Errorf("config %s, notes %v", read(t, cfg), plan.Notes)
+		}
+	})
+}
+
+func TestCodex(t *testing.T) {
+	p := home(t, map[string]string{"codex-config.toml": ".codex/config.toml"})
+	cfg, hooks := filepath.Join(p.Home, ".codex", "config.toml"), filepath.Join(p.Home, ".codex", "hooks.json")
+	orig := read(t, cfg)
+	plan := run(t, "codex", p, Options{GuardStop: true})
+	golden(t, "codex-config.toml", read(t, cfg))
+	golden(t, "codex-hooks.json", read(t, hooks))
+	if !strings.Contains(strings.Join(plan.Notes, "\n"), "trust") {
+		t.Errorf("notes %v", plan.Notes)
+	}
+	second, err := Targets["codex"].Plan(p, Options{Tally: tallyBin, GuardStop: true})
+	if err != nil || second.Changed() {
+		t.Errorf("second run: %v %+v", err, second.Edits)
+	}
+	run(t, "codex", p, Options{Uninstall: true})
+	if got := read(t, cfg); !bytes.Equal(got, orig) {
+		t.Errorf("config.toml after uninstall:\n%s", got)
+	}
+	t.Run("invalid TOML is named with its line", func(t *testing.T) {
+		p := home(t, map[string]string{"codex-config-invalid.toml": ".codex/config.toml"})
+		_, err := Targets["codex"].Plan(p, Options{Tally: tallyBin})
+		if err == nil || !strings.Contains(err.Error(), "config.toml line 2") {
+			t.Errorf("err %v", err)
+		}
+	})
+}
+
+func TestGemini(t *testing.T) {
+	p := home(t, map[string]string{"gemini-settings-comments.json": ".gemini/settings.json"})
+	settings := filepath.Join(p.Home, ".gemini", "settings.json")
+	run(t, "gemini", p, Options{})
+	got := read(t, settings)
+	golden(t, "gemini-settings.json", got)
+	if !strings.Contains(string(got), "// Gemini CLI reads this file") || !strings.Contains(string(got), "/* inline */") {
+		t.Error("comments lost")
+	}
+	t.Run("a trailing comma, which Gemini CLI cannot read, is refused", func(t *testing.T) {
+		p := home(t, map[string]string{"gemini-settings-trailing.json": ".gemini/settings.json"})
+		_, err := Targets["gemini"].Plan(p, Options{Tally: tallyBin})
+		if err == nil || !strings.Contains(err.Error(), "settings.json line 3") {
+			t.Errorf("err %v", err)
+		}
+	})
+}
