@@ -16,9 +16,7 @@ func Decide(ev Event, s Session, st State, o Options) (Answer, State) {
 	st.observe(s)
 	switch ev.Name {
 	case SessionStart:
-		if ev.Source == SourceCompact || ev.Source == SourceResume {
-			return Answer{Context: resumeText(ev.Source, s.Lists)}, st
-		}
+		return restart(ev, s, st)
 	case Stop:
 		return guardStop(ev, s, st, o)
 	case UserPromptSubmit, PostToolUse:
@@ -29,6 +27,26 @@ func Decide(ev Event, s Session, st State, o Options) (Answer, State) {
 		}
 	}
 	return Answer{}, st
+}
+
+// restart gives the model its unfinished items back when its context was
+// compacted, and when a session resumes, unless these very lists were
+// given back already and are still in the context the session resumes.
+func restart(ev Event, s Session, st State) (Answer, State) {
+	switch ev.Source {
+	case SourceCompact:
+	case SourceResume:
+		if !st.Unavailable && st.Injected != 0 && st.Injected == st.Fingerprint {
+			return Answer{}, st
+		}
+	default:
+		return Answer{}, st
+	}
+	a := Answer{Context: resumeText(ev.Source, s.Lists)}
+	if a.Context != "" {
+		st.Injected = st.Fingerprint
+	}
+	return a, st
 }
 
 // guardStop refuses a stop while unblocked work remains, within the limits

@@ -71,6 +71,26 @@ func TestDecide_compactionNamesNoFinishedItem(t *testing.T) {
 	}
 }
 
+func TestDecide_resumeDoesNotRepeatWhatWasJustGivenBack(t *testing.T) {
+	s := Session{Lists: []List{ownList(t, "todo/transcript.jsonl")}}
+	compact, resume := payload(t, "todo/payloads/SessionStart-compact.json"), payload(t, "todo/payloads/SessionStart-resume.json")
+	a, st := Decide(compact, s, State{}, Options{})
+	if a.Context == "" {
+		t.Fatal("compaction gave nothing back")
+	}
+	if a, _ := Decide(resume, s, st, Options{}); a.Context != "" {
+		t.Errorf("resume repeated the unchanged lists: %q", a.Context)
+	}
+	s.Lists[0].Items[2].Status = tally.StatusInProgress
+	s.Lists[0].Items[1].Status = tally.StatusCompleted
+	if a, _ := Decide(resume, s, st, Options{}); !strings.Contains(a.Context, "[in progress] Update README") {
+		t.Errorf("resume after a change: %q", a.Context)
+	}
+	if a, _ := Decide(compact, s, st, Options{}); a.Context == "" {
+		t.Error("a compaction always gives the lists back: the context that held them is gone")
+	}
+}
+
 func TestDecide_stopNeverTraps(t *testing.T) {
 	ev := payload(t, "todo/payloads/Stop.json")
 	s := Session{Lists: []List{ownList(t, "todo/transcript.jsonl")}}

@@ -54,6 +54,9 @@ type State struct {
 	Completed int `json:"completed,omitempty"`
 	// Nudged: the verification nudge was given for the current list.
 	Nudged bool `json:"nudged,omitempty"`
+	// Injected is the Fingerprint of the lists the model was last given
+	// back (compaction or resume).
+	Injected uint64 `json:"injected,omitempty,string"`
 	// Unavailable is set by a caller that could not read the saved state.
 	// Decide then gives only the answers that need no memory
 	// (re-injection, needs-input): never a block or a reminder it could

@@ -36,8 +36,16 @@ func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
 	}
 	settings, err := editJSON(filepath.Join(dir, "settings.json"), false, "Claude Code", func(doc *jsonDoc, path string) ([]string, error) {
 		what, err := installHooks(doc, path, "claude", claudeHooks, o)
-		if err != nil || !o.EnableTodoTools {
-			return what, err
+		if err != nil {
+			return nil, err
+		}
+		allowed, err := allowTallyTools(doc, path, o)
+		if err != nil {
+			return nil, err
+		}
+		what = append(what, allowed...)
+		if !o.EnableTodoTools {
+			return what, nil
 		}
 		root := doc.object()
 		if o.Uninstall {
@@ -84,6 +92,55 @@ func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
 		}
 	}
 	return Plan{Edits: []Edit{settings, mcp}, Notes: notes}, nil
+}
+
+// tallyTools is Claude Code's permission rule for every tool of the MCP
+// server "tally": Tally's task tools change nothing but Tally's own lists,
+// and asking the user at each task update would make them useless (in
+// claude -p they are refused outright).
+const tallyTools = "mcp__tally"
+
+// allowTallyTools puts tallyTools in permissions.allow (or takes it out).
+func allowTallyTools(doc *jsonDoc, path string, o Options) ([]string, error) {
+	root := doc.object()
+	_, perms := member(root, "permissions")
+	if perms == nil && o.Uninstall {
+		return nil, nil
+	}
+	obj, err := doc.child(root, 0, "permissions", path)
+	if err != nil {
+		return nil, err
+	}
+	_, existing := member(obj, "allow")
+	if existing == nil && o.Uninstall {
+		return nil, nil
+	}
+	allow, err := doc.array(obj, 1, "allow", path)
+	if err != nil {
+		return nil, err
+	}
+	at := -1
+	for i, e := range allow.Elements {
+		var rule string
+		if decode(e, &rule) == nil && rule == tallyTools {
+			at = i
+		}
+	}
+	switch {
+	case o.Uninstall && at >= 0:
+		allow.Elements = append(allow.Elements[:at], allow.Elements[at+1:]...)
+		if len(allow.Elements) == 0 {
+			remove(obj, "allow")
+		}
+		if len(obj.Members) == 0 {
+			remove(root, "permissions")
+		}
+		return []string{"permissions.allow: removed " + tallyTools}, nil
+	case !o.Uninstall && at < 0:
+		doc.push(allow, 2, tallyTools)
+		return []string{"permissions.allow: " + tallyTools + " (Tally's task tools run without a prompt)"}, nil
+	}
+	return nil, nil
 }
 
 // editMCP makes the user config's "mcpServers" hold server as "tally"

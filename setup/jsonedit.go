@@ -199,8 +199,19 @@ func (d *jsonDoc) set(obj *hujson.Object, depth int, name string, val any) {
 	})
 }
 
-// push appends val to arr (an array at depth) on a line of its own.
+// push appends val to arr (an array at depth): on a line of its own, or
+// on the same line when the array is written on one line.
 func (d *jsonDoc) push(arr *hujson.Array, depth int, val any) {
+	if len(arr.Elements) > 0 && !bytes.Contains(arr.Elements[0].BeforeExtra, []byte("\n")) {
+		b, err := json.Marshal(val)
+		if err != nil {
+			panic(err) // setup's own values
+		}
+		v, _ := hujson.Parse(b)
+		v.BeforeExtra = hujson.Extra(" ")
+		arr.Elements = append(arr.Elements, v)
+		return
+	}
 	v := d.value(val, depth)
 	v.BeforeExtra = hujson.Extra("\n" + d.indent(depth+1))
 	d.opening(&arr.AfterExtra, len(arr.Elements) == 0, depth)

@@ -1,0 +1,293 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These tests run the real Claude Code against a scripted model, with
+// Tally set up by `tally setup claude`, and read what the model was sent.
+// They need the claude binary: TALLY_CLAUDE_BIN, or claude on PATH
+// (scripts/deps-agents installs the version the captures were made with).
+// With TALLY_E2E_SAVE=DIR each scenario's request log, transcript, hook
+// log and settings are saved under DIR/<scenario>/: that is how
+// hook/testdata/e2e was made.
+
+func claudeBin(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("TALLY_CLAUDE_BIN"); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath("claude"); err == nil {
+		return p
+	}
+	for _, p := range []string{"../.agents/node_modules/.bin/claude"} {
+		if _, err := os.Stat(p); err == nil {
+			abs, _ := filepath.Abs(p)
+			return abs
+		}
+	}
+	t.Skip("the real Claude Code is not installed: set TALLY_CLAUDE_BIN or put claude on PATH (scripts/deps-agents installs it); skipping")
+	return ""
+}
+
+// claudeRun is one scenario: a home, a Claude config dir, a work dir, a
+// store and a scripted model of its own.
+type claudeRun struct {
+	t                             *testing.T
+	bin, name                     string
+	home, config, work, db, state string
+	model                         *fakeModel
+	env                           []string
+	// runs are the stream-json outputs of the claude runs, in order.
+	runs []string
+}
+
+func newClaudeRun(t *testing.T, name string, s script, env ...string) *claudeRun {
+	dir := t.TempDir()
+	c := &claudeRun{t: t, bin: claudeBin(t), name: name, home: filepath.Join(dir, "home"), work: filepath.Join(dir, "work"),
+		db: filepath.Join(dir, "tally.db"), state: filepath.Join(dir, "state"), model: newFakeModel(t, s), env: env}
+	c.config = filepath.Join(c.home, ".claude")
+	for _, d := range []string{c.config, c.work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(c.save)
+	return c
+}
+
+func (c *claudeRun) environ() []string {
+	return append([]string{
+		"PATH=/usr/local/bin:/usr/bin:/bin", "TERM=dumb", "LANG=C.UTF-8",
+		"HOME=" + c.home, "CLAUDE_CONFIG_DIR=" + c.config,
+		"ANTHROPIC_BASE_URL=" + c.model.srv.URL, "ANTHROPIC_API_KEY=test",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1",
+		"TALLY_DB=" + c.db, "XDG_STATE_HOME=" + c.state,
+	}, c.env...)
+}
+
+// setup runs `tally setup claude` into the scenario's home.
+func (c *claudeRun) setup(args ...string) string {
+	c.t.Helper()
+	cmd := exec.Command(tallyBin, append([]string{"setup", "claude", "--tally", tallyBin}, args...)...)
+	cmd.Env = c.environ()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		c.t.Fatalf("tally setup: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// claude runs `claude -p` in the work dir and returns its stream-json.
+func (c *claudeRun) claude(args ...string) string {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.bin, append(args, "--output-format", "stream-json", "--verbose",
+		"--model", "claude-sonnet-4-5", "--permission-mode", "acceptEdits")...)
+	cmd.Dir, cmd.Env = c.work, c.environ()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	c.runs = append(c.runs, out.String())
+	if err != nil {
+		c.t.Fatalf("claude %v: %v\n%s\n%s", args, err, errb.String(), out.String())
+	}
+	return out.String()
+}
+
+// session is the id of the scenario's session (its transcript's name).
+func (c *claudeRun) session() string {
+	c.t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(c.config, "projects", "*", "*.jsonl"))
+	if len(paths) != 1 {
+		c.t.Fatalf("transcripts: %v", paths)
+	}
+	return strings.TrimSuffix(filepath.Base(paths[0]), ".jsonl")
+}
+
+func (c *claudeRun) save() {
+	dir := os.Getenv("TALLY_E2E_SAVE")
+	if dir == "" || c.t.Skipped() {
+		return
+	}
+	out := filepath.Join(dir, c.name)
+	os.RemoveAll(out)
+	os.MkdirAll(out, 0o755)
+	c.model.save(c.t, filepath.Join(out, "requests.jsonl"))
+	paths, _ := filepath.Glob(filepath.Join(c.config, "projects", "*", "*.jsonl"))
+	for _, p := range paths {
+		copyFile(c.t, p, filepath.Join(out, "transcript.jsonl"))
+	}
+	copyFile(c.t, filepath.Join(c.config, "settings.json"), filepath.Join(out, "settings.json"))
+	copyFile(c.t, filepath.Join(c.state, "tally", "tally.log"), filepath.Join(out, "tally.log"))
+	for i, r := range c.runs {
+		if err := os.WriteFile(filepath.Join(out, "run"+itoa(i+1)+".stream.jsonl"), []byte(r), 0o644); err != nil {
+			c.t.Error(err)
+		}
+	}
+}
+
+func copyFile(t *testing.T, src, dst string) {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Error(err)
+	}
+}
+
+// continuedRequest is the first agent-loop request after the compaction:
+// the one continuing from the summary.
+func continuedRequest(t *testing.T, reqs []map[string]any) string {
+	t.Helper()
+	for _, r := range reqs {
+		msgs, _ := r["messages"].([]any)
+		if strings.Contains(userText(msgs, 0), continued) && !strings.Contains(lastUserText(msgs), compactionPrompt) {
+			js, _ := json.Marshal(r["messages"])
+			return string(js)
+		}
+	}
+	t.Fatalf("no request continued after the compaction (%d agent-loop requests)", len(reqs))
+	return ""
+}
+
+var todoScript = script{
+	Turns: [][]block{
+		{{Text: "I'll plan this with a todo list."}, {Tool: "ToolSearch", Input: map[string]any{"query": "select:TodoWrite", "max_results": 1}}},
+		{{Tool: "TodoWrite", Input: map[string]any{"todos": []map[string]string{
+			{"content": "Write greeting module", "status": "in_progress", "activeForm": "Writing greeting module"},
+			{"content": "Add unit test", "status": "pending", "activeForm": "Adding unit test"},
+			{"content": "Update README", "status": "pending", "activeForm": "Updating README"}}}}},
+		{{Tool: "Write", Input: map[string]any{"file_path": "greet.py", "content": "def greet(name):\n    return f\"Hello, {name}!\"\n"}}},
+		{{Tool: "TodoWrite", Input: map[string]any{"todos": []map[string]string{
+			{"content": "Write greeting module", "status": "completed", "activeForm": "Writing greeting module"},
+			{"content": "Add unit test", "status": "in_progress", "activeForm": "Adding unit test"},
+			{"content": "Update README", "status": "pending", "activeForm": "Updating README"}}}}},
+	},
+	Final:      "The greeting module is written; the test and the README are next.",
+	AfterFinal: "Continuing with the unit test.",
+}
+
+const todoPrompt = "Create greet.py with a greet(name) function, add a test and document it in the README. Keep a todo list."
+
+func TestRealClaude_compactionGivesBackOnlyTheUnfinishedItems(t *testing.T) {
+	c := newClaudeRun(t, "claude-todowrite-compact", todoScript, "CLAUDE_CODE_ENABLE_TASKS=false")
+	c.setup("--enable-todo-tools")
+	c.claude("-p", todoPrompt)
+	id := c.session()
+	compact := c.claude("-p", "/compact", "--resume", id)
+	if !strings.Contains(compact, `"compact_boundary"`) {
+		t.Fatalf("no compaction:\n%s", compact)
+	}
+	c.claude("-p", "what next?", "--resume", id)
+	sent := continuedRequest(t, c.model.requests())
+	for _, want := range []string{"SessionStart hook additional context", "[in progress] Add unit test", "[pending] Update README"} {
+		if !strings.Contains(sent, want) {
+			t.Errorf("the first request after the compaction lacks %q", want)
+		}
+	}
+	if strings.Contains(sent, "Write greeting module") {
+		t.Error("the first request after the compaction names the finished item")
+	}
+}
+
+var tasksScript = script{
+	Turns: [][]block{
+		{{Text: "I'll track this with tasks, and the release steps in Tally's list."},
+			{Tool: "ToolSearch", Input: map[string]any{"query": "select:TaskCreate,TaskUpdate,mcp__tally__TaskCreate,mcp__tally__TaskUpdate", "max_results": 5}}},
+		{{Tool: "TaskCreate", Input: map[string]any{"subject": "Write greeting module", "description": "Create greet.py.", "activeForm": "Writing greeting module"}},
+			{Tool: "TaskCreate", Input: map[string]any{"subject": "Add unit test", "description": "Add test_greet.py.", "activeForm": "Adding unit test"}},
+			{Tool: "TaskCreate", Input: map[string]any{"subject": "Update README", "description": "Document greet().", "activeForm": "Updating README"}}},
+		{{Tool: "TaskUpdate", Input: map[string]any{"taskId": "1", "status": "in_progress"}},
+			{Tool: "TaskUpdate", Input: map[string]any{"taskId": "3", "addBlockedBy": []string{"2"}}}},
+		{{Tool: "mcp__tally__TaskCreate", Input: map[string]any{"subject": "Draft the release notes"}},
+			{Tool: "mcp__tally__TaskCreate", Input: map[string]any{"subject": "Tag the release"}}},
+		{{Tool: "TaskUpdate", Input: map[string]any{"taskId": "1", "status": "completed"}},
+			{Tool: "TaskUpdate", Input: map[string]any{"taskId": "2", "status": "in_progress"}},
+			{Tool: "mcp__tally__TaskUpdate", Input: map[string]any{"taskId": "1", "status": "completed"}}},
+	},
+	Final:      "The module is written and the release notes drafted; the test is next.",
+	AfterFinal: "Continuing with the unit test.",
+}
+
+func TestRealClaude_compactionGivesBackTasksAndTheTallyList(t *testing.T) {
+	c := newClaudeRun(t, "claude-tasks-tally-compact", tasksScript)
+	c.setup("--enable-todo-tools")
+	c.claude("-p", "Create greet.py, add a test and document it, then prepare the release. Track the work with tasks.")
+	id := c.session()
+	c.claude("-p", "/compact", "--resume", id)
+	c.claude("-p", "what next?", "--resume", id)
+	sent := continuedRequest(t, c.model.requests())
+	for _, want := range []string{
+		"#2 [in progress] Add unit test", "#3 [blocked] Update README (waits on #2 Add unit test)",
+		`Tally task list \"claude-` + id + `\"`, "#2 [pending] Tag the release",
+	} {
+		if !strings.Contains(sent, want) {
+			t.Errorf("the first request after the compaction lacks %q", want)
+		}
+	}
+	for _, done := range []string{"Write greeting module", "Draft the release notes"} {
+		if strings.Contains(sent, done) {
+			t.Errorf("the first request after the compaction names the finished %q", done)
+		}
+	}
+}
+
+var stopScript = script{
+	Turns: [][]block{
+		{{Text: "I'll plan this with a todo list."}, {Tool: "ToolSearch", Input: map[string]any{"query": "select:TodoWrite", "max_results": 1}}},
+		{{Tool: "TodoWrite", Input: map[string]any{"todos": []map[string]string{
+			{"content": "Write greeting module", "status": "in_progress", "activeForm": "Writing greeting module"},
+			{"content": "Add unit test", "status": "pending", "activeForm": "Adding unit test"}}}}},
+	},
+	Final: "I'll stop here for now.",
+}
+
+func TestRealClaude_stopGuardBlocksThenLetsTheAgentStop(t *testing.T) {
+	c := newClaudeRun(t, "claude-stop-guard", stopScript, "CLAUDE_CODE_ENABLE_TASKS=false")
+	c.setup("--enable-todo-tools", "--guard-stop")
+	const reason = "Your lists still have unfinished items that nothing blocks"
+	refusals := func() int {
+		n := 0
+		for _, r := range c.model.requests() {
+			msgs, _ := r["messages"].([]any)
+			if strings.Contains(lastUserText(msgs), reason) {
+				n++
+			}
+		}
+		return n
+	}
+	out := c.claude("-p", todoPrompt)
+	if n := refusals(); n != 1 {
+		t.Fatalf("%d requests carried the refusal after the first stop, want 1", n)
+	}
+	for _, r := range c.model.requests() {
+		msgs, _ := r["messages"].([]any)
+		if last := lastUserText(msgs); strings.Contains(last, reason) {
+			for _, want := range []string{"[in progress] Write greeting module", "[pending] Add unit test"} {
+				if !strings.Contains(last, want) {
+					t.Errorf("the refusal lacks %q:\n%s", want, last)
+				}
+			}
+		}
+	}
+	if !strings.Contains(out, `"subtype":"success"`) {
+		t.Errorf("the agent was not let stop after the refusal:\n%s", out)
+	}
+	id := c.session()
+	c.claude("-p", "go on", "--resume", id)
+	c.claude("-p", "go on", "--resume", id)
+	if n := refusals(); n != 2 {
+		t.Errorf("%d refusals over three stops within minutes, want %d: the guard gives way", n, 2)
+	}
+}
