@@ -70,19 +70,45 @@ func (f *fakeModel) requests() []map[string]any {
 	return out
 }
 
-// save writes every logged request body, one JSON line each.
+// save writes the agent-loop requests, one JSON line each, with what the
+// model was shown — the model, the tools' names and the messages — and
+// without the system prompt and tool schemas, which are the same in
+// every request.
 func (f *fakeModel) save(t *testing.T, path string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	var b strings.Builder
-	for _, r := range f.log {
-		js, _ := json.Marshal(r)
+	for _, r := range f.requests() {
+		var names []string
+		tools, _ := r["tools"].([]any)
+		for _, x := range tools {
+			tool, _ := x.(map[string]any)
+			name, _ := tool["name"].(string)
+			names = append(names, name)
+		}
+		js, _ := json.Marshal(map[string]any{"model": r["model"], "tools": names, "messages": r["messages"]})
 		b.Write(js)
 		b.WriteByte('\n')
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// loadRequests reads requests a save wrote.
+func loadRequests(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request) {

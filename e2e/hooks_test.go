@@ -190,14 +190,29 @@ func TestRealClaude_compactionGivesBackOnlyTheUnfinishedItems(t *testing.T) {
 		t.Fatalf("no compaction:\n%s", compact)
 	}
 	c.claude("-p", "what next?", "--resume", id)
-	sent := continuedRequest(t, c.model.requests())
-	for _, want := range []string{"SessionStart hook additional context", "[in progress] Add unit test", "[pending] Update README"} {
+	checkTodoCompaction(t, c.model.requests())
+}
+
+// checkTodoCompaction: the first request after the compaction gives the
+// model its unfinished TodoWrite items and names no finished one.
+func checkTodoCompaction(t *testing.T, reqs []map[string]any) {
+	t.Helper()
+	checkCompaction(t, reqs, []string{"SessionStart hook additional context", "[in progress] Add unit test", "[pending] Update README"},
+		[]string{"Write greeting module"})
+}
+
+func checkCompaction(t *testing.T, reqs []map[string]any, unfinished, finished []string) {
+	t.Helper()
+	sent := continuedRequest(t, reqs)
+	for _, want := range unfinished {
 		if !strings.Contains(sent, want) {
 			t.Errorf("the first request after the compaction lacks %q", want)
 		}
 	}
-	if strings.Contains(sent, "Write greeting module") {
-		t.Error("the first request after the compaction names the finished item")
+	for _, done := range finished {
+		if strings.Contains(sent, done) {
+			t.Errorf("the first request after the compaction names the finished %q", done)
+		}
 	}
 }
 
@@ -227,20 +242,19 @@ func TestRealClaude_compactionGivesBackTasksAndTheTallyList(t *testing.T) {
 	id := c.session()
 	c.claude("-p", "/compact", "--resume", id)
 	c.claude("-p", "what next?", "--resume", id)
-	sent := continuedRequest(t, c.model.requests())
-	for _, want := range []string{
+	checkTasksCompaction(t, c.model.requests(), id)
+}
+
+// checkTasksCompaction: the first request after the compaction gives back
+// the open Task* items, the blocked one with its blocker, and the open
+// items of the session's Tally list, which `tally mcp` kept under the
+// session's own name; no finished item of either.
+func checkTasksCompaction(t *testing.T, reqs []map[string]any, session string) {
+	t.Helper()
+	checkCompaction(t, reqs, []string{
 		"#2 [in progress] Add unit test", "#3 [blocked] Update README (waits on #2 Add unit test)",
-		`Tally task list \"claude-` + id + `\"`, "#2 [pending] Tag the release",
-	} {
-		if !strings.Contains(sent, want) {
-			t.Errorf("the first request after the compaction lacks %q", want)
-		}
-	}
-	for _, done := range []string{"Write greeting module", "Draft the release notes"} {
-		if strings.Contains(sent, done) {
-			t.Errorf("the first request after the compaction names the finished %q", done)
-		}
-	}
+		`Tally task list \"claude-` + session + `\"`, "#2 [pending] Tag the release",
+	}, []string{"Write greeting module", "Draft the release notes"})
 }
 
 var stopScript = script{
@@ -256,24 +270,41 @@ var stopScript = script{
 func TestRealClaude_stopGuardBlocksThenLetsTheAgentStop(t *testing.T) {
 	c := newClaudeRun(t, "claude-stop-guard", stopScript, "CLAUDE_CODE_ENABLE_TASKS=false")
 	c.setup("--enable-todo-tools", "--guard-stop")
-	const reason = "Your lists still have unfinished items that nothing blocks"
-	refusals := func() int {
-		n := 0
-		for _, r := range c.model.requests() {
-			msgs, _ := r["messages"].([]any)
-			if strings.Contains(lastUserText(msgs), reason) {
-				n++
-			}
-		}
-		return n
-	}
-	out := c.claude("-p", todoPrompt)
-	if n := refusals(); n != 1 {
+	c.claude("-p", todoPrompt)
+	if n := refusals(c.model.requests()); n != 1 {
 		t.Fatalf("%d requests carried the refusal after the first stop, want 1", n)
 	}
-	for _, r := range c.model.requests() {
+	id := c.session()
+	c.claude("-p", "go on", "--resume", id)
+	c.claude("-p", "go on", "--resume", id)
+	checkStopGuard(t, c.model.requests(), c.runs)
+}
+
+const refusal = "Your lists still have unfinished items that nothing blocks"
+
+func refusals(reqs []map[string]any) int {
+	n := 0
+	for _, r := range reqs {
 		msgs, _ := r["messages"].([]any)
-		if last := lastUserText(msgs); strings.Contains(last, reason) {
+		if strings.Contains(lastUserText(msgs), refusal) {
+			n++
+		}
+	}
+	return n
+}
+
+// checkStopGuard: over three stops within minutes, the first two are
+// refused with the unfinished items in the next request, each refusal is
+// followed by a stop the agent is allowed, and the third stop is let
+// through: the guard never traps the agent.
+func checkStopGuard(t *testing.T, reqs []map[string]any, runs []string) {
+	t.Helper()
+	if n := refusals(reqs); n != 2 {
+		t.Errorf("%d refusals over three stops within minutes, want 2", n)
+	}
+	for _, r := range reqs {
+		msgs, _ := r["messages"].([]any)
+		if last := lastUserText(msgs); strings.Contains(last, refusal) {
 			for _, want := range []string{"[in progress] Write greeting module", "[pending] Add unit test"} {
 				if !strings.Contains(last, want) {
 					t.Errorf("the refusal lacks %q:\n%s", want, last)
@@ -281,13 +312,96 @@ func TestRealClaude_stopGuardBlocksThenLetsTheAgentStop(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(out, `"subtype":"success"`) {
-		t.Errorf("the agent was not let stop after the refusal:\n%s", out)
+	if len(runs) != 3 {
+		t.Fatalf("%d runs", len(runs))
 	}
-	id := c.session()
-	c.claude("-p", "go on", "--resume", id)
-	c.claude("-p", "go on", "--resume", id)
-	if n := refusals(); n != 2 {
-		t.Errorf("%d refusals over three stops within minutes, want %d: the guard gives way", n, 2)
+	for i, out := range runs {
+		if !strings.Contains(out, `"subtype":"success"`) {
+			t.Errorf("run %d: the agent did not end its turn:\n%s", i+1, out)
+		}
 	}
+}
+
+// The recorded runs (hook/testdata/e2e, made by the tests above with
+// TALLY_E2E_SAVE) are checked with the same rules on every test run, with
+// or without the real Claude Code on the machine.
+
+const recorded = "../hook/testdata/e2e/"
+
+func recordedRuns(t *testing.T, name string) []string {
+	t.Helper()
+	paths, _ := filepath.Glob(recorded + name + "/run*.stream.jsonl")
+	var runs []string
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, string(b))
+	}
+	return runs
+}
+
+func recordedSession(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(recorded + name + "/transcript.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line struct{ SessionID string }
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if json.Unmarshal(l, &line) == nil && line.SessionID != "" {
+			return line.SessionID
+		}
+	}
+	t.Fatal("no session id in the recorded transcript")
+	return ""
+}
+
+func TestRecordedClaude(t *testing.T) {
+	t.Run("compaction of a TodoWrite list", func(t *testing.T) {
+		reqs := loadRequests(t, recorded+"claude-todowrite-compact/requests.jsonl")
+		checkTodoCompaction(t, reqs)
+		// Against Claude Code's own record of the list: the newTodos of
+		// the last TodoWrite result in its transcript.
+		sent := continuedRequest(t, reqs)
+		for _, todo := range lastNewTodos(t, recorded+"claude-todowrite-compact/transcript.jsonl") {
+			given := strings.Contains(sent, "] "+todo.Content)
+			if open := todo.Status != "completed"; given != open {
+				t.Errorf("%q (%s): given back %v", todo.Content, todo.Status, given)
+			}
+		}
+	})
+	t.Run("compaction of Task* and the Tally list", func(t *testing.T) {
+		name := "claude-tasks-tally-compact"
+		checkTasksCompaction(t, loadRequests(t, recorded+name+"/requests.jsonl"), recordedSession(t, name))
+	})
+	t.Run("stop guard", func(t *testing.T) {
+		checkStopGuard(t, loadRequests(t, recorded+"claude-stop-guard/requests.jsonl"), recordedRuns(t, "claude-stop-guard"))
+	})
+}
+
+type todo struct{ Content, Status string }
+
+// lastNewTodos is the list as Claude Code recorded it after the last
+// TodoWrite call of a transcript (toolUseResult.newTodos).
+func lastNewTodos(t *testing.T, path string) []todo {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last []todo
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		var line struct {
+			ToolUseResult struct{ NewTodos []todo } `json:"toolUseResult"`
+		}
+		if json.Unmarshal(l, &line) == nil && len(line.ToolUseResult.NewTodos) > 0 {
+			last = line.ToolUseResult.NewTodos
+		}
+	}
+	if len(last) == 0 {
+		t.Fatalf("%s: no TodoWrite result", path)
+	}
+	return last
 }
