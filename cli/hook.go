@@ -199,8 +199,7 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 	if ev.AgentID != "" {
 		return // a sub-agent's call: the lists are the main agent's
 	}
-	st, closeStore := o.openHookStore(ctx, log)
-	defer closeStore()
+	st := o.openHookStore(ctx, log)
 	fold, err := foldTranscript(ctx, st, ag.decoders(o.g), ev)
 	if err != nil {
 		log.printf("%v", err)

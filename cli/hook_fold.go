@@ -27,19 +27,24 @@ type hookStore interface {
 
 // openHookStore opens the store, or returns nil (logged) when it cannot:
 // a hook then answers from the transcript alone.
-func (o *hookOptions) openHookStore(ctx context.Context, log *hookLogger) (hookStore, func()) {
+//
+// The store is not closed: the process ends as soon as the answer is out,
+// and closing the last connection to a database in WAL mode checkpoints
+// the WAL into it, which costs more than the whole answer. Ending without
+// it is what any exit does; the next connection carries on from the WAL.
+func (o *hookOptions) openHookStore(ctx context.Context, log *hookLogger) hookStore {
 	st, err := o.openStore(ctx)
 	if err != nil {
 		log.printf("no store (%v): answering from the transcript alone", err)
-		return nil, func() {}
+		return nil
 	}
 	hs, ok := st.(hookStore)
 	if !ok {
 		st.Close()
 		log.printf("this store cannot keep the hooks' memory: answering from the transcript alone")
-		return nil, func() {}
+		return nil
 	}
-	return hs, func() { st.Close() }
+	return hs
 }
 
 // Bounds of a hook's read of a transcript. A hook folds from where the
