@@ -28,10 +28,9 @@ func claudeBin(t *testing.T) string {
 	if p, err := exec.LookPath("claude"); err == nil {
 		return p
 	}
-	for _, p := range []string{"../.agents/node_modules/.bin/claude"} {
+	if p, err := filepath.Abs("../.agents/node_modules/.bin/claude"); err == nil {
 		if _, err := os.Stat(p); err == nil {
-			abs, _ := filepath.Abs(p)
-			return abs
+			return p
 		}
 	}
 	t.Skip("the real Claude Code is not installed: set TALLY_CLAUDE_BIN or put claude on PATH (scripts/deps-agents installs it); skipping")
