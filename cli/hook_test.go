@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,9 +24,11 @@ const hookRec = "../hook/testdata/claude-2.1.330"
 // the test's own, as Claude Code lays it out.
 type hookSession struct {
 	id, transcript, claudeDir, state string
+	// now is the clock of the commands run for the session.
+	now time.Time
 }
 
-func newHookSession(t *testing.T, kind string) hookSession {
+func newHookSession(t *testing.T, kind string) *hookSession {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(hookRec, kind, "transcript.jsonl"))
 	if err != nil {
@@ -40,7 +41,7 @@ func newHookSession(t *testing.T, kind string) hookSession {
 		}
 	}
 	dir := t.TempDir()
-	hs := hookSession{id: first.SessionID, claudeDir: filepath.Join(dir, "claude"), state: filepath.Join(dir, "state")}
+	hs := hookSession{id: first.SessionID, claudeDir: filepath.Join(dir, "claude"), state: filepath.Join(dir, "state"), now: hookNow}
 	hs.transcript = filepath.Join(hs.claudeDir, "projects", "-work", hs.id+".jsonl")
 	if err := os.MkdirAll(filepath.Dir(hs.transcript), 0o700); err != nil {
 		t.Fatal(err)
@@ -48,12 +49,12 @@ func newHookSession(t *testing.T, kind string) hookSession {
 	if err := os.WriteFile(hs.transcript, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return hs
+	return &hs
 }
 
 // payload is a recorded payload of kind whose transcript_path points at
 // the session's copy.
-func (hs hookSession) payload(t *testing.T, kind, name string, edit ...func(map[string]any)) []byte {
+func (hs *hookSession) payload(t *testing.T, kind, name string, edit ...func(map[string]any)) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(hookRec, kind, "payloads", name+".json"))
 	if err != nil {
@@ -76,12 +77,13 @@ func (hs hookSession) payload(t *testing.T, kind, name string, edit ...func(map[
 var hookNow = time.Date(2026, 11, 23, 16, 49, 0, 0, time.UTC)
 
 // cmd runs tally with args over the session's config dir and state dir,
-// stdin holding in; it returns the exit status and what it printed.
-func (hs hookSession) cmd(t *testing.T, st tally.Store, in []byte, args ...string) (ExitCode, string) {
+// at its clock, stdin holding in; it returns the exit status and what it
+// printed.
+func (hs *hookSession) cmd(t *testing.T, st tally.Store, in []byte, args ...string) (ExitCode, string) {
 	t.Helper()
 	var out, errOut syncBuffer
 	env := testEnv(st, &out, &errOut, map[string]string{"XDG_STATE_HOME": hs.state})
-	env.Now = func() time.Time { return hookNow }
+	env.Now = func() time.Time { return hs.now }
 	env.In = bytes.NewReader(in)
 	code := Run(context.Background(), env, append([]string{"--claude-dir", hs.claudeDir}, args...))
 	if errOut.String() != "" && code == ExitOK {
@@ -92,7 +94,7 @@ func (hs hookSession) cmd(t *testing.T, st tally.Store, in []byte, args ...strin
 
 // run runs `tally hook claude` with payload on stdin; it returns the exit
 // status, what it printed and what it logged.
-func (hs hookSession) run(t *testing.T, st tally.Store, payload []byte, args ...string) (ExitCode, string, string) {
+func (hs *hookSession) run(t *testing.T, st tally.Store, payload []byte, args ...string) (ExitCode, string, string) {
 	t.Helper()
 	code, out := hs.cmd(t, st, payload, append([]string{"hook", "claude"}, args...)...)
 	logged, _ := os.ReadFile(filepath.Join(hs.state, "tally", "tally.log"))
@@ -162,15 +164,15 @@ func TestHook_stopGuardAcrossProcesses(t *testing.T) {
 	}
 }
 
+// TestHook_needsInputShowsOnEverySurfaceUntilTheNextActivity replays a real
+// permission prompt of Claude Code 2.1.330 (run in tmux): its transcript as
+// it stood when the prompt showed — the last line a Bash call, which reads
+// as working — the Notification it sent at 17:16:45, then the lines it wrote
+// when the user answered.
 func TestHook_needsInputShowsOnEverySurfaceUntilTheNextActivity(t *testing.T) {
 	st := newStore(t)
-	hs := newHookSession(t, "todo")
-	// The agent asks to run a command: its last line is a tool call, which
-	// reads as working until the permission prompt says otherwise.
-	f, _ := os.OpenFile(hs.transcript, os.O_APPEND|os.O_WRONLY, 0)
-	fmt.Fprintf(f, `{"parentUuid":"p","isSidechain":false,"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_perm","name":"Bash","input":{"command":"rm -rf build"}}],"stop_reason":"tool_use"},"timestamp":"%s","sessionId":"%s"}`+"\n",
-		hookNow.Add(-30*time.Second).Format(time.RFC3339), hs.id)
-	f.Close()
+	hs := newHookSession(t, "permission")
+	hs.now = time.Date(2026, 11, 23, 17, 16, 45, 422_000_000, time.UTC)
 	if code, _ := hs.cmd(t, st, nil, "scan"); code != ExitOK {
 		t.Fatal("scan failed")
 	}
@@ -186,15 +188,41 @@ func TestHook_needsInputShowsOnEverySurfaceUntilTheNextActivity(t *testing.T) {
 	if a := activity(); a != "working" {
 		t.Fatalf("before the notification: %s", a)
 	}
-	if _, out, logged := hs.run(t, st, hs.payload(t, "todo", "Notification-permission_prompt")); out != "" || logged != "" {
+	if _, out, logged := hs.run(t, st, hs.payload(t, "permission", "Notification-permission_prompt")); out != "" || logged != "" {
 		t.Fatalf("notification printed %q, logged %q", out, logged)
 	}
 	if a := activity(); a != "needs_input" {
 		t.Errorf("after the permission prompt: %s", a)
 	}
-	hs.run(t, st, hs.payload(t, "todo", "PostToolUse-Write"))
+	// An indexer that folds the lines written before the prompt keeps it.
+	if code, _ := hs.cmd(t, st, nil, "scan"); code != ExitOK || activity() != "needs_input" {
+		t.Errorf("a scan of the same transcript ended the wait")
+	}
+	after, err := os.ReadFile(filepath.Join(hookRec, "permission", "after.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(hs.transcript, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(after)
+	f.Close()
+	hs.now = time.Date(2026, 11, 23, 17, 16, 50, 0, time.UTC)
+	hs.cmd(t, st, nil, "scan")
 	if a := activity(); a == "needs_input" {
-		t.Errorf("after the next tool call: still %s", a)
+		t.Errorf("after the user answered: still %s", a)
+	}
+}
+
+func TestHook_aHooksActivityEndsTheWait(t *testing.T) {
+	st := newStore(t)
+	hs := newHookSession(t, "permission")
+	hs.now = time.Date(2026, 11, 23, 17, 16, 45, 0, time.UTC)
+	hs.cmd(t, st, nil, "scan")
+	hs.run(t, st, hs.payload(t, "permission", "Notification-permission_prompt"))
+	hs.now = hs.now.Add(5 * time.Second)
+	hs.run(t, st, hs.payload(t, "todo", "PostToolUse-Write", func(m map[string]any) { m["session_id"] = hs.id }))
+	_, out := hs.cmd(t, st, nil, "sessions", "--json")
+	if strings.Contains(out, "needs_input") {
+		t.Errorf("after the next tool call, with no indexer running: %s", out)
 	}
 }
 

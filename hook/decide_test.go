@@ -40,7 +40,7 @@ func TestDecide_recorded(t *testing.T) {
 		{"stop is refused for workable tasks only, not blocked ones", "tasks/payloads/Stop.json", []List{tasks}, State{}, guard, "stop-block-tasks.json"},
 		{"stop while a stop hook is active is let through", "todo/payloads/Stop-active.json", []List{todo}, State{}, guard, "empty"},
 		{"stop guard is opt-in", "todo/payloads/Stop.json", []List{todo}, State{}, Options{Now: t0}, "empty"},
-		{"notification marks needs input and prints nothing", "todo/payloads/Notification-permission_prompt.json", []List{todo}, State{}, Options{}, "empty"},
+		{"notification marks needs input and prints nothing", "permission/payloads/Notification-permission_prompt.json", []List{todo}, State{}, Options{}, "empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,6 +68,20 @@ func TestDecide_compactionNamesNoFinishedItem(t *testing.T) {
 		if !strings.Contains(a.Context, want) {
 			t.Errorf("context lacks %q:\n%s", want, a.Context)
 		}
+	}
+}
+
+func TestDecide_notificationsMarkNeedsInput(t *testing.T) {
+	s := Session{Lists: []List{ownList(t, "todo/transcript.jsonl")}}
+	for _, p := range []string{"permission/payloads/Notification-permission_prompt.json", "todo/payloads/Notification-idle_prompt.json"} {
+		if a, _ := Decide(payload(t, p), s, State{}, Options{}); !a.NeedsInput || !a.Empty() {
+			t.Errorf("%s: %+v", p, a)
+		}
+	}
+	other := payload(t, "todo/payloads/Notification-idle_prompt.json")
+	other.NotificationType = "auth_success"
+	if a, _ := Decide(other, s, State{}, Options{}); a.NeedsInput {
+		t.Error("a notification that asks nothing of the user marks needs input")
 	}
 }
 
