@@ -89,13 +89,16 @@ func editCodexConfig(path string, o Options) (Edit, []string, error) {
 	if !exists && o.Uninstall {
 		return e, nil, nil
 	}
-	text, found := dropTable(before)
-	if exists && !found {
-		return e, []string{path + ": Tally's MCP server is defined inline, not as a [mcp_servers.tally] table; change it by hand."}, nil
+	text := before
+	if exists {
+		var found bool
+		if text, found = dropTable(before); !found {
+			return e, []string{path + ": Tally's MCP server is defined inline, not as a [mcp_servers.tally] table; change it by hand."}, nil
+		}
 	}
 	if o.Uninstall {
 		e.After, e.What = text, []string{"[mcp_servers.tally]: removed"}
-		return e, nil, nil
+		return e, nil, checkCodexConfig(path, e.After, nil)
 	}
 	block, err := toml.Marshal(want)
 	if err != nil {
@@ -110,7 +113,22 @@ func editCodexConfig(path string, o Options) (Edit, []string, error) {
 	text = append(text, "[mcp_servers.tally]\n"...)
 	e.After = append(text, block...)
 	e.What = []string{"[mcp_servers.tally]: run `" + o.Tally + " mcp`"}
-	return e, nil, nil
+	return e, nil, checkCodexConfig(path, e.After, &want)
+}
+
+// checkCodexConfig reads an edited config.toml back: it must parse, and
+// hold Tally's server as want says (nil: none). An edit that fails this is
+// refused rather than written.
+func checkCodexConfig(path string, data []byte, want *codexServer) error {
+	var cfg struct {
+		MCPServers map[string]codexServer `toml:"mcp_servers"`
+	}
+	err := toml.Unmarshal(data, &cfg)
+	got, has := cfg.MCPServers["tally"]
+	if err == nil && has == (want != nil) && (want == nil || got.Command == want.Command) {
+		return nil
+	}
+	return fmt.Errorf("%s: tally setup could not change this file safely (its [mcp_servers.tally] is laid out in a way it does not edit); add or remove the table by hand. Nothing was changed", path)
 }
 
 // dropTable removes the [mcp_servers.tally] table and its sub-tables: from

@@ -31,3 +31,30 @@ func FuzzSettings(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCodexConfig: whatever config.toml holds, setup refuses it or writes
+// a file that parses and runs Tally's server, the rest kept.
+func FuzzCodexConfig(f *testing.F) {
+	paths, _ := filepath.Glob("testdata/*.toml")
+	for _, p := range paths {
+		b, _ := os.ReadFile(p)
+		f.Add(b)
+	}
+	f.Add([]byte("x = \"\"\"\n[mcp_servers.tally]\n\"\"\"\n"))
+	f.Add([]byte("[mcp_servers.tally]\ncommand = \"/bin/tally\"\nargs = [\"serve\"]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []Options{{Tally: "/bin/tally"}, {Tally: "/bin/tally", Uninstall: true}} {
+			e, _, err := editCodexConfig(path, o)
+			if err != nil || !e.Changed() {
+				continue
+			}
+			if err := checkCodexConfig(path, e.After, map[bool]*codexServer{false: {Command: "/bin/tally"}, true: nil}[o.Uninstall]); err != nil {
+				t.Fatalf("%v\n%s", err, e.After)
+			}
+		}
+	})
+}

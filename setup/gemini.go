@@ -26,7 +26,8 @@ func (geminiTarget) Plan(p Paths, o Options) (Plan, error) {
 		return Plan{}, err
 	}
 	if !o.Uninstall {
-		notes = append(notes, "Gemini CLI: Tally's hooks are not installed (tally hook does not answer Gemini CLI's hook events yet); the task tools over MCP are.")
+		notes = append(notes, "Gemini CLI starts user MCP servers only in folders you trust (/permissions, or its trust prompt).",
+			"Gemini CLI: Tally's hooks are not installed (tally hook does not answer Gemini CLI's hook events yet); the task tools over MCP are.")
 	}
 	return Plan{Edits: []Edit{mcp}, Notes: notes}, nil
 }
