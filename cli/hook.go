@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -195,7 +196,7 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 		log.printf("%v", err)
 		return
 	}
-	log.event = ev
+	log.setEvent(ev)
 	if ev.AgentID != "" {
 		return // a sub-agent's call: the lists are the main agent's
 	}
@@ -284,12 +285,20 @@ func signalOf(a hook.Answer) tally.Signal {
 	return tally.SignalNone
 }
 
-// hookLogger writes the failures of one hook call to Tally's log.
+// hookLogger writes the failures of one hook call to Tally's log. The
+// worker and the deadline may both write: mu guards the event.
 type hookLogger struct {
 	path  string
 	agent string
-	event hook.Event
 	now   func() time.Time
+	mu    sync.Mutex
+	event hook.Event
+}
+
+func (l *hookLogger) setEvent(ev hook.Event) {
+	l.mu.Lock()
+	l.event = ev
+	l.mu.Unlock()
 }
 
 func (o *hookOptions) hookLog(agent string) *hookLogger {
@@ -299,8 +308,11 @@ func (o *hookOptions) hookLog(agent string) *hookLogger {
 func (l *hookLogger) printf(format string, args ...any) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s hook %s", l.now().UTC().Format(time.RFC3339), l.agent)
-	if l.event.Name != "" {
-		fmt.Fprintf(&b, " %s session=%s", l.event.Name, l.event.SessionID)
+	l.mu.Lock()
+	ev := l.event
+	l.mu.Unlock()
+	if ev.Name != "" {
+		fmt.Fprintf(&b, " %s session=%s", ev.Name, ev.SessionID)
 	}
 	b.WriteString(": ")
 	fmt.Fprintf(&b, format, args...)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,6 +233,20 @@ func TestHook_faults(t *testing.T) {
 		code, out, logged := hs.run(t, newStore(t), []byte("\x00garbage{"))
 		if code != ExitOK || out != "" || strings.Count(logged, "\n") != 1 || !strings.Contains(logged, "hook claude") {
 			t.Errorf("exit %d, out %q, log %q", code, out, logged)
+		}
+	})
+	t.Run("stdin never closed: nothing printed by the deadline, one log line", func(t *testing.T) {
+		hs := newHookSession(t, "todo")
+		r, w := io.Pipe()
+		defer w.Close()
+		var out, errOut syncBuffer
+		env := testEnv(newStore(t), &out, &errOut, map[string]string{"XDG_STATE_HOME": hs.state})
+		env.In = r
+		start := time.Now()
+		code := Run(context.Background(), env, []string{"hook", "claude"})
+		logged, _ := os.ReadFile(filepath.Join(hs.state, "tally", "tally.log"))
+		if code != ExitOK || out.String() != "" || time.Since(start) > 2*hookDeadline || !strings.Contains(string(logged), "no answer within") {
+			t.Errorf("exit %d, out %q, log %q", code, out.String(), logged)
 		}
 	})
 	t.Run("transcript missing: the Tally list still answers, nothing else", func(t *testing.T) {
