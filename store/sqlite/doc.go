@@ -17,6 +17,13 @@
 //     Skipped; it never fails a listing or panics.
 //   - A database written by a newer tally (a higher schema version) is
 //     refused at Open instead of being misread.
+//   - Agents' hooks keep a little memory per session (UpdateHook, one
+//     IMMEDIATE transaction per call) and may mark a session as waiting
+//     for its user. The mark shows in the session's record at once, and a
+//     Commit keeps it in every record whose last activity is not after it:
+//     an indexer folding lines written before the prompt cannot undo it,
+//     and the first record with newer activity ends it. No caller deletes
+//     it, and the tally.Store contract does not change.
 //
 // Connections: two database/sql pools on the same file. Writes go through
 // a pool of exactly one connection, so writers of this process queue in Go
