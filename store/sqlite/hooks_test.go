@@ -88,7 +88,7 @@ func TestStore_needsInput(t *testing.T) {
 	}
 	activity := func() tally.Activity {
 		t.Helper()
-		r, err := s.Session(ctx, "sess")
+		r, err := s.Record(ctx, "sess")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,7 +152,7 @@ func TestStore_needsInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		commit(tally.Record{ID: "later", Agent: tally.AgentClaude, LastActivity: t0, Signal: tally.SignalWorking})
-		r, _ := s.Session(ctx, "later")
+		r, _ := s.Record(ctx, "later")
 		if r.Signal != tally.SignalWaiting {
 			t.Errorf("signal %v", r.Signal)
 		}
