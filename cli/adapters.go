@@ -23,8 +23,12 @@ import (
 // the environment themselves.
 type agentDirs struct {
 	Claude, Codex, Gemini, Hermes string
-	OpenCode, OpenCodeDB          string
-	Crush                         []string
+	// ClaudeUserConfig is Claude Code's user config (.claude.json, where
+	// its user MCP servers are): in the config directory when one is
+	// named, else in the home directory.
+	ClaudeUserConfig     string
+	OpenCode, OpenCodeDB string
+	Crush                []string
 }
 
 func (a *app) agentDirs() agentDirs {
@@ -60,6 +64,10 @@ func (a *app) agentDirs() agentDirs {
 		Hermes:     first(a.g.HermesHome, e.Getenv("HERMES_HOME"), under(".hermes")),
 		OpenCode:   first(a.g.OpenCodeDir, joined(e.Getenv("XDG_DATA_HOME"), "opencode"), under(".local", "share", "opencode")),
 		OpenCodeDB: e.Getenv("OPENCODE_DB"),
+	}
+	d.ClaudeUserConfig = joined(first(a.g.ClaudeDir, e.Getenv("CLAUDE_CONFIG_DIR")), ".claude.json")
+	if d.ClaudeUserConfig == "" {
+		d.ClaudeUserConfig = under(".claude.json")
 	}
 	// Crush keeps one database per project and no list of projects: by
 	// default the project Tally runs in, and CRUSH_DATA_DIR.

@@ -113,7 +113,9 @@ func TestApp_agentDirs(t *testing.T) {
 	}
 	defaults := dirs(nil, "/h", globalOptions{})
 	want := agentDirs{
-		Claude: "/h/.claude", Codex: "/h/.codex", Gemini: "/h/.gemini", Hermes: "/h/.hermes",
+		// Claude Code's user config is in the home, beside ~/.claude, unless
+		// a config directory is named: then it is inside that directory.
+		Claude: "/h/.claude", ClaudeUserConfig: "/h/.claude.json", Codex: "/h/.codex", Gemini: "/h/.gemini", Hermes: "/h/.hermes",
 		OpenCode: "/h/.local/share/opencode", Crush: []string{"/w/.crush"},
 	}
 	if !reflect.DeepEqual(defaults, want) {
@@ -125,7 +127,7 @@ func TestApp_agentDirs(t *testing.T) {
 	}, "/h", globalOptions{})
 	want = agentDirs{
 		// GEMINI_CLI_HOME is the home that holds .gemini, not .gemini.
-		Claude: "/c", Codex: "/x", Gemini: "/g/.gemini", Hermes: "/hm",
+		Claude: "/c", ClaudeUserConfig: "/c/.claude.json", Codex: "/x", Gemini: "/g/.gemini", Hermes: "/hm",
 		OpenCode: "/data/opencode", OpenCodeDB: "oc.db", Crush: []string{"/w/.crush", "/cr"},
 	}
 	if !reflect.DeepEqual(vars, want) {
@@ -134,7 +136,7 @@ func TestApp_agentDirs(t *testing.T) {
 	flags := dirs(map[string]string{"CLAUDE_CONFIG_DIR": "/c", "CRUSH_DATA_DIR": "/cr"}, "/h", globalOptions{
 		ClaudeDir: "/fc", CodexHome: "/fx", GeminiHome: "/fg", HermesHome: "/fh", OpenCodeDir: "/fo", CrushDirs: []string{"rel", "/abs"},
 	})
-	want = agentDirs{Claude: "/fc", Codex: "/fx", Gemini: "/fg", Hermes: "/fh", OpenCode: "/fo", Crush: []string{"/w/rel", "/abs"}}
+	want = agentDirs{Claude: "/fc", ClaudeUserConfig: "/fc/.claude.json", Codex: "/fx", Gemini: "/fg", Hermes: "/fh", OpenCode: "/fo", Crush: []string{"/w/rel", "/abs"}}
 	if !reflect.DeepEqual(flags, want) {
 		t.Errorf("flags:\n got %+v\nwant %+v", flags, want)
 	}

@@ -28,7 +28,7 @@ type hookAgent struct {
 	agent  tally.Agent
 	format hook.Format
 	// decoders makes the decoder of the agent's transcript.
-	decoders func(globalOptions) decoderMaker
+	decoders func(agentDirs) decoderMaker
 	// sessionEnv is the variable in which the agent tells the MCP servers
 	// it starts which session they serve; "" if it does not. With it,
 	// `tally mcp` and the hooks agree on the session's Tally list.
@@ -50,14 +50,14 @@ var hookAgents = map[string]hookAgent{
 	"claude": {
 		agent:      tally.AgentClaude,
 		format:     hook.ClaudeFormat{},
-		decoders:   func(g globalOptions) decoderMaker { return claude.New(claude.Options{ConfigDir: g.ClaudeDir}) },
+		decoders:   func(d agentDirs) decoderMaker { return claude.New(claude.Options{ConfigDir: d.Claude}) },
 		sessionEnv: "CLAUDE_CODE_SESSION_ID",
 		turn:       []byte(`{"type":"api-request"`),
 	},
 	"codex": {
 		agent:        tally.AgentCodex,
 		format:       hook.ClaudeFormat{},
-		decoders:     func(g globalOptions) decoderMaker { return codex.New(codex.Options{Home: g.CodexHome}) },
+		decoders:     func(d agentDirs) decoderMaker { return codex.New(codex.Options{Home: d.Codex}) },
 		ownReminders: true,
 		turn:         []byte(`"type":"token_usage_record"`),
 	},
@@ -201,7 +201,7 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 		return // a sub-agent's call: the lists are the main agent's
 	}
 	st := o.openHookStore(ctx, log)
-	fold, err := foldTranscript(ctx, st, ag.decoders(o.g), ev)
+	fold, err := foldTranscript(ctx, st, ag.decoders(o.agentDirs()), ev)
 	if err != nil {
 		log.printf("%v", err)
 		return

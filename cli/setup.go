@@ -97,13 +97,8 @@ func runSetup(_ context.Context, o *setupOptions, name string) error {
 	return nil
 }
 
-// setupPaths resolves the agents' homes as the agents do.
+// setupPaths are the agents' settings, where the agents look for them.
 func (o *setupOptions) setupPaths() setup.Paths {
-	p := setup.Paths{Home: o.env.Home, ClaudeDir: o.g.ClaudeDir, CodexHome: o.g.CodexHome, GeminiDir: o.g.GeminiHome}
-	if p.GeminiDir == "" {
-		if h := o.env.Getenv("GEMINI_CLI_HOME"); h != "" {
-			p.GeminiDir = filepath.Join(h, ".gemini")
-		}
-	}
-	return p
+	d := o.agentDirs()
+	return setup.Paths{ClaudeDir: d.Claude, ClaudeUserConfig: d.ClaudeUserConfig, CodexHome: d.Codex, GeminiDir: d.Gemini}
 }

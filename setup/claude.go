@@ -28,13 +28,7 @@ var claudeHooks = []hookSpec{
 const todoToolsEnv = "CLAUDE_CODE_ENABLE_TODO_TOOLS"
 
 func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
-	dir, userConfig := p.ClaudeDir, filepath.Join(p.Home, ".claude.json")
-	if dir == "" {
-		dir = filepath.Join(p.Home, ".claude")
-	} else {
-		userConfig = filepath.Join(dir, ".claude.json")
-	}
-	settings, err := editJSON(filepath.Join(dir, "settings.json"), false, "Claude Code", func(doc *jsonDoc, path string) ([]string, error) {
+	settings, err := editJSON(filepath.Join(p.ClaudeDir, "settings.json"), false, "Claude Code", func(doc *jsonDoc, path string) ([]string, error) {
 		what, err := installHooks(doc, path, "claude", claudeHooks, o)
 		if err != nil {
 			return nil, err
@@ -79,7 +73,7 @@ func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env"`
 	}{"stdio", o.Tally, []string{"mcp"}, map[string]string{}}
-	mcp, notes, err := editMCP(userConfig, false, "Claude Code", server, o)
+	mcp, notes, err := editMCP(p.ClaudeUserConfig, false, "Claude Code", server, o)
 	if err != nil {
 		return Plan{}, err
 	}

@@ -28,9 +28,6 @@ var codexHooks = []hookSpec{
 
 func (codexTarget) Plan(p Paths, o Options) (Plan, error) {
 	home := p.CodexHome
-	if home == "" {
-		home = filepath.Join(p.Home, ".codex")
-	}
 	var notes []string
 	config, note, err := editCodexConfig(filepath.Join(home, "config.toml"), o)
 	if err != nil {

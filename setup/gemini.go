@@ -13,15 +13,11 @@ import "path/filepath"
 type geminiTarget struct{}
 
 func (geminiTarget) Plan(p Paths, o Options) (Plan, error) {
-	dir := p.GeminiDir
-	if dir == "" {
-		dir = filepath.Join(p.Home, ".gemini")
-	}
 	server := struct {
 		Command string   `json:"command"`
 		Args    []string `json:"args"`
 	}{o.Tally, []string{"mcp"}}
-	mcp, notes, err := editMCP(filepath.Join(dir, "settings.json"), true, "Gemini CLI", server, o)
+	mcp, notes, err := editMCP(filepath.Join(p.GeminiDir, "settings.json"), true, "Gemini CLI", server, o)
 	if err != nil {
 		return Plan{}, err
 	}

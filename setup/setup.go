@@ -27,16 +27,19 @@ type Options struct {
 	Uninstall bool
 }
 
-// Paths are the agents' homes, resolved by the caller.
+// Paths are the agents' settings directories, resolved by the caller as
+// each agent resolves them.
 type Paths struct {
-	// Home is the user's home directory.
-	Home string
-	// ClaudeDir is Claude Code's config directory (CLAUDE_CONFIG_DIR);
-	// "" means Home/.claude, with its user config in Home/.claude.json.
+	// ClaudeDir is Claude Code's config directory (CLAUDE_CONFIG_DIR, else
+	// ~/.claude), where settings.json is.
 	ClaudeDir string
-	// CodexHome is Codex's home (CODEX_HOME); "" means Home/.codex.
+	// ClaudeUserConfig is Claude Code's user config file, .claude.json:
+	// in ClaudeDir when CLAUDE_CONFIG_DIR names it, else ~/.claude.json.
+	ClaudeUserConfig string
+	// CodexHome is Codex's home (CODEX_HOME, else ~/.codex).
 	CodexHome string
-	// GeminiDir is Gemini CLI's .gemini directory; "" means Home/.gemini.
+	// GeminiDir is Gemini CLI's .gemini directory ($GEMINI_CLI_HOME/.gemini,
+	// else ~/.gemini).
 	GeminiDir string
 }
 

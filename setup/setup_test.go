@@ -32,8 +32,17 @@ func home(t *testing.T, files map[string]string) Paths {
 			t.Fatal(err)
 		}
 	}
-	return Paths{Home: h}
+	return paths(h)
 }
+
+// paths are the agents' default places under home h.
+func paths(h string) Paths {
+	return Paths{ClaudeDir: filepath.Join(h, ".claude"), ClaudeUserConfig: filepath.Join(h, ".claude.json"),
+		CodexHome: filepath.Join(h, ".codex"), GeminiDir: filepath.Join(h, ".gemini")}
+}
+
+// home of p, for the tests' file names.
+func homeOf(p Paths) string { return filepath.Dir(p.ClaudeDir) }
 
 // run plans and applies one setup, failing the test on error.
 func run(t *testing.T, target string, p Paths, o Options) Plan {
@@ -109,12 +118,12 @@ func TestClaude(t *testing.T) {
 	t.Run("fresh home", func(t *testing.T) {
 		p := home(t, nil)
 		run(t, "claude", p, Options{GuardStop: true, EnableTodoTools: true})
-		golden(t, "claude-fresh-settings.json", read(t, filepath.Join(p.Home, ".claude", "settings.json")))
-		golden(t, "claude-fresh-user-config.json", read(t, filepath.Join(p.Home, ".claude.json")))
+		golden(t, "claude-fresh-settings.json", read(t, filepath.Join(homeOf(p), ".claude", "settings.json")))
+		golden(t, "claude-fresh-user-config.json", read(t, filepath.Join(homeOf(p), ".claude.json")))
 	})
 	t.Run("unknown user keys are kept in their order, a second run changes nothing", func(t *testing.T) {
 		p := home(t, map[string]string{"claude-settings-user.json": ".claude/settings.json", "claude-user-config.json": ".claude.json"})
-		settings := filepath.Join(p.Home, ".claude", "settings.json")
+		settings := filepath.Join(homeOf(p), ".claude", "settings.json")
 		before := topKeys(t, read(t, settings))
 		run(t, "claude", p, Options{GuardStop: true})
 		after := read(t, settings)
@@ -132,10 +141,11 @@ func TestClaude(t *testing.T) {
 	})
 	t.Run("the CLAUDE_CONFIG_DIR layout", func(t *testing.T) {
 		p := home(t, nil)
-		p.ClaudeDir = filepath.Join(p.Home, "cc")
+		h := homeOf(p)
+		p.ClaudeDir, p.ClaudeUserConfig = filepath.Join(h, "cc"), filepath.Join(h, "cc", ".claude.json")
 		run(t, "claude", p, Options{})
 		for _, f := range []string{"cc/settings.json", "cc/.claude.json"} {
-			if _, err := os.Stat(filepath.Join(p.Home, f)); err != nil {
+			if _, err := os.Stat(filepath.Join(h, f)); err != nil {
 				t.Error(err)
 			}
 		}
@@ -144,14 +154,14 @@ func TestClaude(t *testing.T) {
 		p := home(t, nil)
 		run(t, "claude", p, Options{GuardStop: true})
 		run(t, "claude", p, Options{GuardStop: true, Tally: "/opt/tally/bin/tally"})
-		b := read(t, filepath.Join(p.Home, ".claude", "settings.json"))
+		b := read(t, filepath.Join(homeOf(p), ".claude", "settings.json"))
 		if strings.Contains(string(b), tallyBin) || strings.Count(string(b), "hook claude") != 5 {
 			t.Errorf("settings:\n%s", b)
 		}
 	})
 	t.Run("uninstall removes Tally's entries only, back to the file as it was", func(t *testing.T) {
 		p := home(t, map[string]string{"claude-settings-user.json": ".claude/settings.json", "claude-user-config.json": ".claude.json"})
-		settings, config := filepath.Join(p.Home, ".claude", "settings.json"), filepath.Join(p.Home, ".claude.json")
+		settings, config := filepath.Join(homeOf(p), ".claude", "settings.json"), filepath.Join(homeOf(p), ".claude.json")
 		orig, origConfig := read(t, settings), read(t, config)
 		run(t, "claude", p, Options{GuardStop: true, EnableTodoTools: true})
 		run(t, "claude", p, Options{Uninstall: true, EnableTodoTools: true})
@@ -176,10 +186,10 @@ func TestClaude(t *testing.T) {
 		if !strings.HasPrefix(d, "--- ") || !strings.Contains(d, "+        \"matcher\": \"compact|resume\",") {
 			t.Errorf("diff:\n%s", d)
 		}
-		if got := read(t, filepath.Join(p.Home, ".claude", "settings.json")); !bytes.Equal(got, read(t, "testdata/claude-settings-user.json")) {
+		if got := read(t, filepath.Join(homeOf(p), ".claude", "settings.json")); !bytes.Equal(got, read(t, "testdata/claude-settings-user.json")) {
 			t.Error("Plan wrote the file")
 		}
-		if _, err := os.Stat(filepath.Join(p.Home, ".claude.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(homeOf(p), ".claude.json")); err == nil {
 			t.Error("Plan created the user config")
 		}
 	})
@@ -193,14 +203,14 @@ func TestClaude(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "nothing was changed") {
 				t.Fatalf("err %v, want %q", err, want)
 			}
-			if got := read(t, filepath.Join(p.Home, ".claude", "settings.json")); !bytes.Equal(got, read(t, "testdata/"+name)) {
+			if got := read(t, filepath.Join(homeOf(p), ".claude", "settings.json")); !bytes.Equal(got, read(t, "testdata/"+name)) {
 				t.Error("the file changed")
 			}
 		})
 	}
 	t.Run("an MCP server named tally that is not tally mcp is the user's", func(t *testing.T) {
 		p := home(t, nil)
-		cfg := filepath.Join(p.Home, ".claude.json")
+		cfg := filepath.Join(homeOf(p), ".claude.json")
 		os.WriteFile(cfg, []byte(`{"mcpServers": {"tally": {"type": "http", "url": "http://127.0.0.1:7600/mcp"}}}`), 0o600)
 		plan := run(t, "claude", p, Options{})
 		if strings.Contains(string(read(t, cfg)), "stdio") || !strings.Contains(strings.Join(plan.Notes, "\n"), "left as it is") {
@@ -211,7 +221,7 @@ func TestClaude(t *testing.T) {
 
 func TestCodex(t *testing.T) {
 	p := home(t, map[string]string{"codex-config.toml": ".codex/config.toml"})
-	cfg, hooks := filepath.Join(p.Home, ".codex", "config.toml"), filepath.Join(p.Home, ".codex", "hooks.json")
+	cfg, hooks := filepath.Join(homeOf(p), ".codex", "config.toml"), filepath.Join(homeOf(p), ".codex", "hooks.json")
 	orig := read(t, cfg)
 	plan := run(t, "codex", p, Options{GuardStop: true})
 	golden(t, "codex-config.toml", read(t, cfg))
@@ -238,7 +248,7 @@ func TestCodex(t *testing.T) {
 
 func TestGemini(t *testing.T) {
 	p := home(t, map[string]string{"gemini-settings-comments.json": ".gemini/settings.json"})
-	settings := filepath.Join(p.Home, ".gemini", "settings.json")
+	settings := filepath.Join(homeOf(p), ".gemini", "settings.json")
 	run(t, "gemini", p, Options{})
 	got := read(t, settings)
 	golden(t, "gemini-settings.json", got)
