@@ -5,12 +5,10 @@ import (
 	"database/sql"
 	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/migration"
 )
 
 // Migrations are numbered files, 001_init.sql, 002_….sql, applied in order.
@@ -20,51 +18,8 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations is the embedded list, checked once: numbered 1, 2, 3, …
-// with no gap, so a misnamed file fails every test rather than a user.
-var migrations = mustLoadMigrations(migrationFS)
-
-func mustLoadMigrations(fsys fs.FS) []migration {
-	ms, err := loadMigrations(fsys)
-	if err != nil {
-		panic(err) // the embedded files are part of the build
-	}
-	return ms
-}
-
-func loadMigrations(fsys fs.FS) ([]migration, error) {
-	names, err := fs.Glob(fsys, "migrations/*.sql")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		num, _, ok := strings.Cut(base, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", name)
-		}
-		text, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: base, sql: string(text)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: expected number %d (numbers run 1, 2, 3, … without gaps)", m.name, i+1)
-		}
-	}
-	return ms, nil
-}
+// migrations is the embedded list, checked once (see package migration).
+var migrations = migration.MustLoad(migrationFS, "migrations")
 
 // SchemaVersion is the schema this build writes: the number of the last
 // migration.
@@ -94,12 +49,12 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	for _, m := range migrations[v:] {
-		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-			return s.wrap(op, fmt.Errorf("migration %s: %w", m.name, err))
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+			return s.wrap(op, fmt.Errorf("migration %s: %w", m.Name, err))
 		}
 		// PRAGMA takes no bound parameters; the version is our own integer.
-		if _, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(m.version)); err != nil {
-			return s.wrap(op, fmt.Errorf("migration %s: %w", m.name, err))
+		if _, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(m.Version)); err != nil {
+			return s.wrap(op, fmt.Errorf("migration %s: %w", m.Name, err))
 		}
 	}
 	return s.wrap(op, tx.Commit())
