@@ -1,0 +1,96 @@
+package postgres
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tallyhq/tally"
+)
+
+var _ tally.Store = (*Store)(nil)
+
+// connectTimeout bounds connecting when the URL sets no connect_timeout:
+// a server that does not answer is reported, not waited on for ever.
+const connectTimeout = 10 * time.Second
+
+// Store is the team store: one PostgreSQL database that any number of
+// tally processes share.
+type Store struct {
+	pool *pgxpool.Pool
+	// name is the URL without its password, for messages.
+	name string
+	w    *watcher
+
+	mu      sync.Mutex
+	skipped int64
+	recent  []tally.Diagnostic
+}
+
+// IsURL reports whether a --db value names a PostgreSQL database rather
+// than a SQLite file: a postgres:// or postgresql:// URL.
+func IsURL(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// Open connects to the database the URL names and brings its schema up to
+// date. A database whose schema is newer than this build knows is
+// refused. The URL is pgx's: postgres://user:password@host:port/db?sslmode=…,
+// a unix socket folder as host=/path, any other setting as a parameter
+// (search_path=tally keeps the tables in schema tally).
+func Open(ctx context.Context, dbURL string) (*Store, error) {
+	const op = "postgres.Open"
+	s := &Store{name: redact(dbURL)}
+	cfg, err := pgxpool.ParseConfig(dbURL)
+	if err != nil {
+		return nil, tally.Errorf(tally.CodeInvalid, op, "%s is not a usable PostgreSQL URL: %v", s.name, err)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = connectTimeout
+	}
+	if cfg.ConnConfig.RuntimeParams["application_name"] == "" {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "tally"
+	}
+	s.pool, err = pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	s.w = newWatcher(cfg.ConnConfig.Copy())
+	if err := s.pool.Ping(ctx); err != nil {
+		s.Close()
+		return nil, s.wrap(op, err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Name is the database's URL without its password.
+func (s *Store) Name() string { return s.name }
+
+// Close stops the watch connection and closes the pool.
+func (s *Store) Close() error {
+	if s.w != nil {
+		s.w.stop()
+	}
+	if s.pool != nil {
+		s.pool.Close()
+	}
+	return nil
+}
+
+// redact hides the password of a URL; what is not a URL is shown as the
+// word "database", since it might hold one anywhere.
+func redact(dbURL string) string {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return "the PostgreSQL database"
+	}
+	return u.Redacted()
+}

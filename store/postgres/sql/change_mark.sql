@@ -1,0 +1,1 @@
+SELECT mark FROM change_marks;

@@ -1,0 +1,1 @@
+DELETE FROM files WHERE path = ANY($1::text[]);

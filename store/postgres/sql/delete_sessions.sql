@@ -1,0 +1,1 @@
+DELETE FROM sessions WHERE id = ANY($1::text[]);

@@ -1,0 +1,1 @@
+SELECT state FROM files WHERE path = $1;

@@ -1,0 +1,1 @@
+INSERT INTO tally_migrations (version, name) VALUES ($1, $2);

@@ -1,0 +1,1 @@
+SELECT id, record FROM sessions WHERE id = $1;

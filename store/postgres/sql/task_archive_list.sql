@@ -1,0 +1,1 @@
+SELECT name, list FROM task_archive WHERE name = $1 ORDER BY generation;
