@@ -15,8 +15,12 @@ import (
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) tally.Store {
-		return openTemp(t, pgtest.DB(t))
+	fresh := func(t *testing.T) tally.Store { return openTemp(t, pgtest.DB(t)) }
+	storetest.Run(t, fresh)
+	storetest.RunTasks(t, fresh)
+	storetest.RunShared(t, func(t *testing.T) storetest.Opener {
+		url := pgtest.DB(t)
+		return func(t *testing.T) tally.Store { return openTemp(t, url) }
 	})
 }
 

@@ -15,8 +15,14 @@ import (
 )
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) tally.Store {
+	temp := func(t *testing.T) tally.Store {
 		return openTemp(t, filepath.Join(t.TempDir(), "tally.db"))
+	}
+	storetest.Run(t, temp)
+	storetest.RunTasks(t, temp)
+	storetest.RunShared(t, func(t *testing.T) storetest.Opener {
+		path := filepath.Join(t.TempDir(), "tally.db")
+		return func(t *testing.T) tally.Store { return openTemp(t, path) }
 	})
 }
 

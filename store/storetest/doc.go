@@ -10,6 +10,13 @@
 // id prefix that picks a session silently when it is ambiguous, and a
 // reader that sees half of a commit.
 //
+// RunTasks checks the task lists of the MCP tools the same way: a call
+// commits the list and its session together, a refused call writes
+// nothing, a finished round is archived. RunShared opens several handles
+// on one database, as several processes would: each sees the others'
+// commits, a reader following Changed misses none however commits
+// interleave, and task calls through different handles lose no update.
+//
 // A failed batch is provoked in ways every store must handle the same,
 // with no hook into the store: an element the contract forbids (a record
 // with no id) placed after valid ones, a record whose time JSON cannot
