@@ -47,7 +47,7 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 	s := &Store{name: redact(dbURL)}
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
-		return nil, tally.Errorf(tally.CodeInvalid, op, "%s is not a usable PostgreSQL URL: %v", s.name, err)
+		return nil, tally.Errorf(tally.CodeInvalid, op, "not a usable PostgreSQL URL: %v", err)
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout

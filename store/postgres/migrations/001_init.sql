@@ -56,11 +56,13 @@ CREATE INDEX sessions_last_activity ON sessions (last_activity, id);
 CREATE INDEX sessions_agent ON sessions (agent, last_activity, id);
 CREATE UNIQUE INDEX sessions_seq ON sessions (seq);
 
--- change_marks: one row, the newest change mark. A transaction that writes
--- records first adds their number to it; the row lock that UPDATE takes is
--- held until the transaction ends, so such transactions commit one after
--- another in the order of their marks. That order is what lets a reader
--- trust that no lower mark can still appear after it read a higher one.
+-- change_marks: one row, the newest change mark. Every transaction that
+-- writes (an indexer's commit, a task tool call) first adds the number of
+-- records it writes, perhaps 0; the row lock that UPDATE takes is held
+-- until the transaction ends, so writers commit one after another in the
+-- order of their marks. That order is what lets a reader trust that no
+-- lower mark can still appear after it read a higher one; it also means
+-- writers never wait on each other's rows in an order that deadlocks.
 CREATE TABLE change_marks (
 	only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
 	mark     bigint NOT NULL
