@@ -61,7 +61,7 @@ func (a *app) openTaskStore(ctx context.Context) (taskStore, func(), error) {
 	ts, ok := st.(taskStore)
 	if !ok {
 		st.Close()
-		return nil, nil, tally.Errorf(tally.CodeUnavailable, "tasks", "this store cannot keep task lists (the embedded SQLite store can)")
+		return nil, nil, tally.Errorf(tally.CodeUnavailable, "tasks", "this store cannot keep task lists (the SQLite and PostgreSQL stores can)")
 	}
 	return ts, func() { st.Close() }, nil
 }

@@ -106,7 +106,7 @@ change (Ctrl-C to quit); when none is active, the most recent ones.`,
 		db, a.dbErr = a.env.DefaultDB()
 	}
 	f := root.PersistentFlags()
-	f.StringVar(&a.g.DB, "db", db, "the index database (env TALLY_DB)")
+	f.StringVar(&a.g.DB, "db", db, "the store: a SQLite file, or a team's postgres:// URL (env TALLY_DB)")
 	f.BoolVarP(&a.g.Verbose, "verbose", "v", false, "errors also say where in tally they happened")
 	f.StringVar(&a.g.ClaudeDir, "claude-dir", "",
 		"Claude Code's config directory (default $CLAUDE_CONFIG_DIR, else ~/.claude)")

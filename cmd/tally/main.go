@@ -1,5 +1,6 @@
 // Command tally shows the live progress of coding agents' todo lists. It
-// only wires: the commands are package cli, the store is store/sqlite.
+// only wires: the commands are package cli, the store is store/sqlite or,
+// given a postgres:// URL, store/postgres.
 package main
 
 import (
@@ -20,5 +21,5 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	os.Exit(int(cli.Main(os.Args[1:], openSQLite, sqlite.DefaultPath)))
+	os.Exit(int(cli.Main(os.Args[1:], openStore, sqlite.DefaultPath)))
 }

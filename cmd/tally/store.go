@@ -4,13 +4,23 @@ import (
 	"context"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/postgres"
 	"github.com/tallyhq/tally/store/sqlite"
 )
 
-// openSQLite opens the embedded store. It returns a nil interface on error,
-// not a nil *sqlite.Store inside a non-nil one.
-func openSQLite(ctx context.Context, path string) (tally.Store, error) {
-	s, err := sqlite.Open(ctx, path)
+// openStore opens the store --db (or TALLY_DB) names: a postgres:// or
+// postgresql:// URL is a team's PostgreSQL database, anything else the
+// path of an embedded SQLite file. It returns a nil interface on error,
+// not a nil store inside a non-nil one.
+func openStore(ctx context.Context, db string) (tally.Store, error) {
+	if postgres.IsURL(db) {
+		s, err := postgres.Open(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	s, err := sqlite.Open(ctx, db)
 	if err != nil {
 		return nil, err
 	}
