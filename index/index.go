@@ -24,12 +24,26 @@ type Options struct {
 	CommitEvery time.Duration
 	// PollStore is how often Run asks the store for records other
 	// processes committed (task lists written by tally mcp); 0 means
-	// 250 ms.
+	// 250 ms. A store that is a Watcher says when to ask; it is then
+	// asked at most every watchedPoll besides, in case it fails to say.
 	PollStore    time.Duration
 	Now          func() time.Time
 	OnProgress   func(ScanProgress)
 	OnDiagnostic func(tally.Diagnostic)
 }
+
+// Watcher is a store that says when records were committed, by this
+// process or any other, so Run reads Changed at once rather than at its
+// next poll. A value may stand for several commits or none; the channel
+// closes when ctx ends or the store closes. store/postgres is one
+// (LISTEN/NOTIFY).
+type Watcher interface {
+	Watch(ctx context.Context) <-chan struct{}
+}
+
+// watchedPoll is how often Run also polls a Watcher: a safety net, since a
+// watch that works tells of every commit within milliseconds.
+const watchedPoll = 5 * time.Second
 
 // ScanProgress reports a scan under way: files and bytes to read, and read
 // so far.

@@ -49,12 +49,24 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	ix.readyOnce.Do(func() { close(ix.ready) })
 	tick := time.NewTicker(ix.o.Rescan)
 	defer tick.Stop()
-	poll := time.NewTicker(ix.o.PollStore)
+	every := ix.o.PollStore
+	var watch <-chan struct{}
+	if w, ok := ix.o.Store.(Watcher); ok {
+		watch = w.Watch(ctx)
+		every = max(every, watchedPoll)
+	}
+	poll := time.NewTicker(every)
 	defer poll.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case _, ok := <-watch:
+			if !ok {
+				watch = nil // the store closed: the poll goes on
+				continue
+			}
+			mark = ix.publishExternal(ctx, mark)
 		case <-poll.C:
 			mark = ix.publishExternal(ctx, mark)
 		case <-tick.C:
