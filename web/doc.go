@@ -15,11 +15,12 @@
 //     or sent a fresh snapshot when the ring no longer holds it. A client
 //     that stops reading is cut off by a write deadline, so it holds
 //     neither the hub nor a goroutine for long.
-//   - Event ids are numbers, increasing within a run, that also say which
-//     run made them: id = (start of the run in Unix seconds) × 10⁶ +
-//     sequence. An id from an earlier run is below every id of this one
-//     and gets a snapshot, never a wrong replay. They stay below 2⁵³, so
-//     a page may compare them as numbers.
+//   - Event ids are numbers, increasing within a run, from a range each
+//     run draws at random. An id from an earlier run, or from another
+//     replica on the same database (a load balancer may send a
+//     reconnecting browser to any), falls outside this run's range and
+//     gets a snapshot, never a wrong replay. They stay below 2⁵³, so a
+//     page may compare them as numbers within one stream.
 //   - A snapshot stands for every event up to its id: the store is
 //     committed before the indexer publishes, so what the store holds when
 //     a snapshot is read is at least as new as the events the hub had

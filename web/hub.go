@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -24,7 +25,7 @@ type hub struct {
 	stats *counters
 	sub   *broker.Subscription[index.Change]
 
-	// base makes ids unique across runs (see doc.go).
+	// base makes ids unique across runs and replicas (see runBase).
 	base   uint64
 	seq    atomic.Uint64
 	latest atomic.Uint64
@@ -74,7 +75,7 @@ type joined struct {
 }
 
 func newHub(o *Options, stats *counters) *hub {
-	base := uint64(o.Now().Unix()) * 1_000_000
+	base := runBase()
 	h := &hub{
 		o: o, stats: stats, base: base, floor: base,
 		sub:     o.Indexer.Subscribe(o.ChangeBuffer),
@@ -284,6 +285,16 @@ func (h *hub) unsubscribe(c *client) {
 	case h.leave <- c:
 	case <-h.done:
 	}
+}
+
+// Event ids of a run are base+1, base+2, …; runBase draws base at random
+// in [2⁵⁰, 2⁵³ − 2⁴⁰), so ids stay below 2⁵³ for 2⁴⁰ events, and two runs —
+// this server's last, or another replica's behind the same load balancer,
+// started in the same instant — overlap with a chance of about n/2⁵³ for
+// n events: an id of another run is not taken for one of this run.
+func runBase() uint64 {
+	const lo, hi = 1 << 50, 1<<53 - 1<<40
+	return lo + rand.Uint64N(hi-lo)
 }
 
 // parseID reads an event id; anything else is no id (a snapshot).

@@ -139,6 +139,26 @@ func TestEvents_reconnect(t *testing.T) {
 	}
 }
 
+// TestEvents_anotherReplicasIDGetsSnapshot: two servers started at the
+// same instant (replicas behind a load balancer, one clock) publish the
+// same number of events; a browser whose server died reconnects to the
+// other with the last id it saw, and must get a snapshot: the other
+// server's events after that number are not what it missed.
+func TestEvents_anotherReplicasIDGetsSnapshot(t *testing.T) {
+	a, b := newRig(t, nil), newRig(t, nil)
+	for i := 1; i <= 5; i++ {
+		a.publish(a.retitled(tasksID, fmt.Sprintf("a %d", i)))
+		b.publish(b.retitled(tasksID, fmt.Sprintf("b %d", i)))
+	}
+	a.waitPublished(5)
+	b.waitPublished(5)
+	ida, _ := strconv.ParseUint(a.srv.Stats().LastEventID, 10, 64)
+	c := dialSSE(t, b.addr(), "Last-Event-ID: "+strconv.FormatUint(ida-2, 10))
+	if ev := c.mustNext(t); ev.Event != "snapshot" {
+		t.Fatalf("a browser coming from another replica got %q (id %s), want a snapshot", ev.Event, ev.ID)
+	}
+}
+
 func TestEvents_removed(t *testing.T) {
 	r := newRig(t, nil)
 	c := dialSSE(t, r.addr())
