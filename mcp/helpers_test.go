@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tallyhq/tally/store/postgres/pgtest"
 	"github.com/tallyhq/tally/store/sqlite"
 	"github.com/tallyhq/tally/tasks"
 )
@@ -57,7 +58,7 @@ type buildFailure struct {
 func (b *buildFailure) Error() string { return b.err.Error() + "\n" + b.out }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := pgtest.Main(m)
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
 	}

@@ -1,0 +1,140 @@
+// Package servetest runs real `tally serve` processes for tests that need
+// several of them — replicas on one PostgreSQL database — and reads their
+// event streams the way a browser's EventSource does.
+package servetest
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Replica is one running `tally serve`.
+type Replica struct {
+	// URL is where it serves, ending in a slash: http://127.0.0.1:PORT/.
+	URL string
+	cmd *exec.Cmd
+
+	mu     sync.Mutex
+	stderr strings.Builder
+	exited chan struct{}
+}
+
+// Start runs bin serve on db at a free loopback port, with a home of its
+// own holding no agent's sessions, and waits until it serves. extra are
+// more arguments. The process is stopped when the test ends.
+func Start(t testing.TB, bin, db string, extra ...string) *Replica {
+	t.Helper()
+	home := t.TempDir()
+	args := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, extra...)
+	cmd := exec.Command(bin, args...)
+	// Only what a server needs: nothing of the machine's agents.
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + os.TempDir(),
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local/share")}
+	r := &Replica{cmd: cmd, exited: make(chan struct{})}
+	cmd.Stderr = writerFunc(func(p []byte) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.stderr.Len() < 1<<16 {
+			r.stderr.Write(p)
+		}
+	})
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = cmd.Wait(); close(r.exited) }()
+	t.Cleanup(r.Stop)
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if rest, ok := strings.CutPrefix(sc.Text(), "tally: serving "); ok {
+				addr <- strings.Fields(rest)[0]
+			}
+		}
+	}()
+	select {
+	case r.URL = <-addr:
+	case <-r.exited:
+		t.Fatalf("tally serve exited before serving:\n%s", r.Stderr())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("tally serve did not start within a minute:\n%s", r.Stderr())
+	}
+	return r
+}
+
+// Stderr is what the process wrote to its standard error so far.
+func (r *Replica) Stderr() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stderr.String()
+}
+
+// PID is the process id.
+func (r *Replica) PID() int { return r.cmd.Process.Pid }
+
+// Kill ends the process at once (SIGKILL), as a crash or an OOM kill
+// would, and waits for it.
+func (r *Replica) Kill() {
+	_ = r.cmd.Process.Kill()
+	<-r.exited
+}
+
+// Stop asks the process to stop (SIGINT, as Ctrl-C) and waits for it;
+// past 10 s it is killed.
+func (r *Replica) Stop() {
+	select {
+	case <-r.exited:
+		return
+	default:
+	}
+	_ = r.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-r.exited:
+	case <-time.After(10 * time.Second):
+		r.Kill()
+	}
+}
+
+// RSS is the process's resident memory now and at its peak, in bytes.
+func (r *Replica) RSS() (now, peak int64, err error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", r.PID()))
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		switch {
+		case err != nil:
+		case k == "VmRSS":
+			now = kb << 10
+		case k == "VmHWM":
+			peak = kb << 10
+		}
+	}
+	if now == 0 {
+		return 0, 0, errors.New("no VmRSS in /proc status")
+	}
+	return now, peak, nil
+}
+
+type writerFunc func([]byte)
+
+func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
