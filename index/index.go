@@ -79,6 +79,9 @@ type Indexer struct {
 	unsavedGone []string
 	ready       chan struct{}
 	readyOnce   sync.Once
+	// mark is the store's change mark when New ran: Run publishes the
+	// records other processes committed after it.
+	mark int64
 }
 
 // entry is what the indexer knows of one file, or of one session of a
@@ -94,7 +97,10 @@ type entry struct {
 	busy bool
 }
 
-// New loads the saved file states from the store.
+// New loads the saved file states from the store, and takes its change
+// mark: every record another process commits from now on is published by
+// Run, so a server that shows a snapshot of the store before Run starts
+// still sends what changed after it.
 func New(ctx context.Context, o Options) (*Indexer, error) {
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
@@ -112,6 +118,11 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 		o.Now = time.Now
 	}
 	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change](), ready: make(chan struct{}), unsaved: make(map[string]*entry)}
+	mark, err := o.Store.ChangeMark(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ix.mark = mark
 	marks, err := o.Store.FileMarks(ctx)
 	if err != nil {
 		return nil, err

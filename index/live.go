@@ -42,10 +42,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	if err := scan(); err != nil && ctx.Err() == nil {
 		ix.diag(tally.Diagnostic{Msg: "scan: " + err.Error()})
 	}
-	mark, err := ix.o.Store.ChangeMark(ctx)
-	if err != nil && ctx.Err() == nil {
-		ix.diag(tally.Diagnostic{Msg: "store: " + err.Error()})
-	}
+	mark := ix.mark
 	ix.readyOnce.Do(func() { close(ix.ready) })
 	tick := time.NewTicker(ix.o.Rescan)
 	defer tick.Stop()
