@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tallyhq/tally/store/postgres/pgtest"
 )
 
 var tallyBin string
@@ -23,7 +25,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		panic("building tally: " + err.Error())
 	}
-	code := m.Run()
+	code := pgtest.Main(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
