@@ -126,7 +126,7 @@ func (b *board) state() (titles []string, lastID string, snapshots int) {
 	return append([]string(nil), b.titles...), b.lastID, b.snapshots
 }
 
-func mcpClient(t *testing.T, base string) *sdk.ClientSession {
+func mcpClient(t testing.TB, base string) *sdk.ClientSession {
 	t.Helper()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, nil).
 		Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "mcp"}, nil)
