@@ -6,8 +6,9 @@ import (
 )
 
 // Store keeps what the indexer folded: every file's state with its offset,
-// and every session's Record. store/sqlite (embedded) implements it;
-// store/storetest is the suite every implementation passes.
+// and every session's Record. store/sqlite (embedded, the default) and
+// store/postgres (a team's database, shared by several processes)
+// implement it; store/storetest is the suite every implementation passes.
 type Store interface {
 	// FileMarks returns what the indexer keeps in memory of every saved
 	// file: enough to tell whether it changed, not what it folded to.

@@ -59,7 +59,11 @@ func (a *app) serveCommand() *cobra.Command {
 It listens on 127.0.0.1:7600 (--addr, env TALLY_ADDR). Listening on any
 other address needs a token (--token, or env TALLY_TOKEN, which keeps it out
 of the process list): requests then carry "Authorization: Bearer TOKEN", or
-a browser visits /?token=TOKEN once and keeps a cookie.`,
+a browser visits /?token=TOKEN once and keeps a cookie.
+
+With --db postgres://… (env TALLY_DB) several serve processes share one
+PostgreSQL database behind a load balancer: every change reaches every
+one's clients, and the task lists at /mcp are shared.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), o) },
 	}

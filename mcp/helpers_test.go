@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tallyhq/tally/store/postgres"
 	"github.com/tallyhq/tally/store/postgres/pgtest"
 	"github.com/tallyhq/tally/store/sqlite"
 	"github.com/tallyhq/tally/tasks"
@@ -141,7 +142,10 @@ func fixedClock() func() time.Time {
 	}
 }
 
-var _ Store = (*sqlite.Store)(nil)
+var (
+	_ Store = (*sqlite.Store)(nil)
+	_ Store = (*postgres.Store)(nil)
+)
 
 // liveTasks reads a list straight from the store.
 func liveTasks(t testing.TB, st Store, name string) tasks.List {
