@@ -26,10 +26,18 @@ func SchemaVersion() int { return len(migrations) }
 
 // migrate brings the schema up to date in one transaction. Replicas that
 // start at once on a new database take turns on an advisory lock; the
-// later ones find nothing left to do.
+// later ones find nothing left to do. A schema already up to date is only
+// read, so a role that may not create tables can still open the store.
 func (s *Store) migrate(ctx context.Context) error {
 	const op = "postgres.Open"
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	v, err := s.schemaVersion(ctx)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	if v == SchemaVersion() {
+		return nil
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, q.migrateLock); err != nil {
 			return err
 		}
@@ -55,4 +63,16 @@ func (s *Store) migrate(ctx context.Context) error {
 		return nil
 	})
 	return s.wrap(op, err)
+}
+
+// schemaVersion reads the version without writing anything: 0 when no
+// migration was ever applied.
+func (s *Store) schemaVersion(ctx context.Context) (int, error) {
+	var exists bool
+	if err := s.pool.QueryRow(ctx, q.migrationsExist).Scan(&exists); err != nil || !exists {
+		return 0, err
+	}
+	var v int
+	err := s.pool.QueryRow(ctx, q.schemaVersion).Scan(&v)
+	return v, err
 }

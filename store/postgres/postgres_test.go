@@ -342,3 +342,36 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// TestOpen_ReadOnlyRole: a role that may read the tables but create
+// nothing (a dashboard's or an auditor's) opens a store whose schema is
+// up to date and reads it; a write fails saying a privilege is missing.
+func TestOpen_ReadOnlyRole(t *testing.T) {
+	url := pgtest.DB(t)
+	ctx := context.Background()
+	s := openTemp(t, url)
+	if err := s.Commit(ctx, tally.Batch{Sessions: []tally.Record{record("s1", time.Now())}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	role := "reader_" + dbName(t, url)
+	exec(t, url, "CREATE ROLE "+role+" LOGIN")
+	t.Cleanup(func() {
+		conn := admin(t)
+		conn.Exec(ctx, "DROP OWNED BY "+role)
+		conn.Exec(ctx, "DROP ROLE "+role)
+	})
+	exec(t, url, "REVOKE CREATE ON SCHEMA public FROM PUBLIC; GRANT SELECT ON ALL TABLES IN SCHEMA public TO "+role)
+	ro, err := Open(ctx, strings.Replace(url, pgtest.Superuser+"@", role+"@", 1))
+	if err != nil {
+		t.Fatalf("Open as a read-only role: %v", err)
+	}
+	defer ro.Close()
+	if recs, err := ro.Records(ctx, tally.SessionFilter{}); err != nil || len(recs) != 1 {
+		t.Errorf("Records as a read-only role: %v, %v", ids(recs), err)
+	}
+	err = ro.Commit(ctx, tally.Batch{Sessions: []tally.Record{record("s2", time.Now())}})
+	if tally.ErrorCode(err) != tally.CodeUnavailable || !strings.Contains(err.Error(), "privilege") {
+		t.Errorf("Commit as a read-only role: %v, want unavailable naming the privilege", err)
+	}
+}

@@ -11,7 +11,7 @@ var queryFS embed.FS
 // q holds every query, read once from sql/. pgx prepares each on first use
 // on a connection and keeps it prepared there.
 var q = struct {
-	migrateLock, migrationsTable, schemaVersion, migrationDone string
+	migrateLock, migrationsTable, migrationsExist, schemaVersion, migrationDone string
 
 	takeMarks, changeMark, notify                                  string
 	deleteFiles, deleteSessions, upsertFiles, upsertSessions       string
@@ -22,6 +22,7 @@ var q = struct {
 }{
 	migrateLock:     query("migrate_lock"),
 	migrationsTable: query("migrations_table"),
+	migrationsExist: query("migrations_exist"),
 	schemaVersion:   query("schema_version"),
 	migrationDone:   query("migration_done"),
 
