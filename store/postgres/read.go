@@ -36,7 +36,7 @@ func (s *Store) FileMarks(ctx context.Context) ([]tally.FileMark, error) {
 	for rows.Next() {
 		var m tally.FileMark
 		var agent, head, last string
-		if err := rows.Scan(&m.Path, &m.Session, &agent, &m.Offset, &m.Identity, &head, &last); err != nil {
+		if err := rows.Scan(&m.Path, &m.Session, &agent, &m.Offset, &m.Identity, &head, &last, &m.Database); err != nil {
 			return nil, s.wrap(op, err)
 		}
 		m.Agent = tally.Agent(agent)

@@ -117,6 +117,18 @@ func dbName(t *testing.T, url string) string {
 	return cfg.Database
 }
 
+// waitListening waits until s's watch connection LISTENs.
+func waitListening(t *testing.T, s *Store) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for s.w.connects.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the watch connection was never made")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func commitOne(t *testing.T, s *Store, id string) {
 	t.Helper()
 	if err := s.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{record(id, time.Now())}}); err != nil {
@@ -151,6 +163,7 @@ func TestWatch_CatchesUpAfterLostConnection(t *testing.T) {
 	defer a.Close()
 	defer b.Close()
 	f := follow(t, b)
+	waitListening(t, b)
 	commitOne(t, a, "before")
 	if f.has([]string{"before"}, 10*time.Second) != nil {
 		t.Fatal("the watcher never saw the first commit")

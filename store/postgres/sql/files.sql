@@ -4,5 +4,6 @@
 SELECT path, session, agent, "offset",
 	coalesce(state->>'identity', ''),
 	coalesce(state->>'head', '0'),
-	coalesce(state->>'lastAt', '')
+	coalesce(state->>'lastAt', ''),
+	coalesce(state->>'database', '')
 FROM files ORDER BY path;
