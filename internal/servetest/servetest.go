@@ -1,6 +1,3 @@
-// Package servetest runs real `tally serve` processes for tests that need
-// several of them — replicas on one PostgreSQL database — and reads their
-// event streams the way a browser's EventSource does.
 package servetest
 
 import (

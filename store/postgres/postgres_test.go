@@ -375,3 +375,35 @@ func TestOpen_ReadOnlyRole(t *testing.T) {
 		t.Errorf("Commit as a read-only role: %v, want unavailable naming the privilege", err)
 	}
 }
+
+// FuzzPrefixEnd: for any valid UTF-8 prefix, the end is valid UTF-8 (or
+// PostgreSQL refuses the parameter) and the range [prefix, end) holds
+// exactly the strings that start with prefix, in byte order.
+func FuzzPrefixEnd(f *testing.F) {
+	for _, s := range []string{"abc", "0195a1b2", "日本", "a\U0010FFFF", "\uD7FF", "\x7f"} {
+		f.Add(s, "x")
+	}
+	f.Fuzz(func(t *testing.T, prefix, tail string) {
+		if !utf8.ValidString(prefix) || !utf8.ValidString(tail) || prefix == "" {
+			return
+		}
+		end, ok := prefixEnd(prefix)
+		if !ok {
+			if strings.Trim(prefix, "\U0010FFFF") != "" {
+				t.Fatalf("prefixEnd(%q) found no end", prefix)
+			}
+			return
+		}
+		if !utf8.ValidString(end) {
+			t.Fatalf("prefixEnd(%q) = %q, not valid UTF-8", prefix, end)
+		}
+		if s := prefix + tail; !(s >= prefix && s < end) {
+			t.Fatalf("%q starts with %q but is outside [%q, %q)", s, prefix, prefix, end)
+		}
+		if tail != "" && !strings.HasPrefix(tail, prefix) {
+			if in := tail >= prefix && tail < end; in {
+				t.Fatalf("%q does not start with %q but is inside [%q, %q)", tail, prefix, prefix, end)
+			}
+		}
+	})
+}
