@@ -1,0 +1,109 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+// detailView is one session opened: who and where, its Task Panel, its
+// sub-agents' lists under it, the runtime's tool progress apart, and the
+// progress markers it reported.
+type detailView struct {
+	s     *tally.Session
+	panel panelView
+	width int
+	now   time.Time
+	home  string
+}
+
+// maxTools and maxMarkers bound the sections under the panel: the newest
+// are shown.
+const (
+	maxTools   = 5
+	maxMarkers = 5
+)
+
+// header is the fixed top of the detail screen: three lines and a rule.
+func (v detailView) header(p *palette) []string {
+	s, w := v.s, v.width
+	who := render(p.agent(s.Agent), s.Agent.String()) + "  " + shortProject(s.Project, v.home, max(w/2, 12))
+	state := render(p.act(s.Activity), activityWord(s.Activity)) + render(p.faint, " · "+age(s.LastActivity, v.now)+" ago")
+	title := oneLine(s.Title)
+	if title == "" {
+		title = "(untitled)"
+	}
+	facts := []string{"id " + s.ID}
+	if !s.StartedAt.IsZero() {
+		facts = append(facts, "started "+s.StartedAt.In(v.now.Location()).Format("Jan 2 15:04"))
+	}
+	facts = append(facts, plural(s.Stats.Files, "file"), plural(int(s.Stats.Lines), "line"))
+	if s.Stats.Malformed > 0 {
+		facts = append(facts, strconv.FormatInt(s.Stats.Malformed, 10)+" unreadable")
+	}
+	return []string{
+		spread(who, state, w),
+		cut(render(p.bold, title), w),
+		cut(render(p.faint, strings.Join(facts, " · ")), w),
+		render(p.faint, strings.Repeat("─", w)),
+	}
+}
+
+// body is everything under the header; the screen scrolls it.
+func (v detailView) body(p *palette) []string {
+	out := v.panel.lines(p)
+	subs, runtime := splitRuntime(v.s.SubAgents)
+	if len(subs) > 0 {
+		out = append(out, "", render(p.title, "Sub-agents"))
+		out = append(out, subAgentLines(subs, v.panel.expanded, v.panel.spin, v.width, p)...)
+	}
+	if runtime != nil {
+		out = append(out, "")
+		out = append(out, v.toolLines(runtime, p)...)
+	}
+	if n := len(v.s.Markers); n > 0 {
+		out = append(out, "", render(p.title, "Progress markers"))
+		for _, m := range v.s.Markers[max(n-maxMarkers, 0):] {
+			out = append(out, cut(markerLine(m), v.width))
+		}
+	}
+	return out
+}
+
+// splitRuntime takes the runtime's tool progress out of the sub-agents:
+// it is what the agent's runtime did, not a list the model keeps.
+func splitRuntime(all []tally.SubAgentList) (subs []tally.SubAgentList, runtime *tally.SubAgentList) {
+	for i := range all {
+		if all[i].ID == tally.RuntimeList {
+			runtime = &all[i]
+			continue
+		}
+		subs = append(subs, all[i])
+	}
+	return subs, runtime
+}
+
+// toolLines is the runtime's tool calls: a count, then the newest few.
+func (v detailView) toolLines(rt *tally.SubAgentList, p *palette) []string {
+	head := render(p.title, "Tool calls") + " " + strconv.Itoa(rt.Progress.Done) + "/" + strconv.Itoa(rt.Progress.Total) + render(p.faint, " done (the runtime's, not the model's list)")
+	out := []string{cut(head, v.width)}
+	items := rt.Items[max(len(rt.Items)-maxTools, 0):]
+	for i := range items {
+		out = append(out, itemLine(&items[i], "", v.width, p))
+	}
+	return out
+}
+
+func markerLine(m tally.Marker) string {
+	parts := []string{m.Task}
+	if m.Step != "" {
+		parts = append(parts, "["+m.Step+"]")
+	}
+	parts = append(parts, m.Verb)
+	if m.Reason != "" {
+		parts = append(parts, "— "+oneLine(m.Reason))
+	}
+	return "  " + strings.Join(parts, " ")
+}

@@ -1,0 +1,140 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tallyhq/tally"
+)
+
+// largeList is the size past which a list is folded harder: completed runs
+// become range summaries and planned items share rows in two columns.
+const largeList = 10
+
+// minColumn is the narrowest column of the two-column layout; below twice
+// that, planned items take a row each.
+const minColumn = 26
+
+// foldItems lays out the items of an expanded list in w columns.
+//
+//   - A run of two or more completed items folds to one line: "… +N done",
+//     or in a large list "✓ T001–T005 (5 complete)".
+//   - The item in progress shows its title beside spin (the spinner frame,
+//     or ◼ when the session is not working) and its activeForm below.
+//   - In a large list, a run of two or more planned items (pending, not
+//     blocked) is laid out in two columns, down then across, when w allows.
+func foldItems(items []tally.ItemView, w int, spin string, p *palette) []string {
+	large := len(items) > largeList
+	var out []string
+	for i := 0; i < len(items); {
+		it := &items[i]
+		j := i + 1
+		switch m := markOf(it); {
+		case m == markDone:
+			for j < len(items) && markOf(&items[j]) == markDone {
+				j++
+			}
+			if j-i >= 2 {
+				out = append(out, doneRun(items, i, j, large, w, p))
+				i = j
+				continue
+			}
+		case m == markPending && large && 2*minColumn+2 <= w:
+			for j < len(items) && markOf(&items[j]) == markPending {
+				j++
+			}
+			if j-i >= 2 {
+				out = append(out, columns(items, i, j, w, p)...)
+				i = j
+				continue
+			}
+			j = i + 1
+		case m == markActive:
+			out = append(out, activeLines(it, itemName(items, i, large), w, spin, p)...)
+			i = j
+			continue
+		}
+		out = append(out, itemLine(it, itemName(items, i, large), w, p))
+		i = j
+	}
+	return out
+}
+
+// itemName is how a large list names an item: its id, or its position.
+func itemName(items []tally.ItemView, i int, large bool) string {
+	if !large {
+		return ""
+	}
+	id := items[i].ID
+	switch {
+	case id == "":
+		return "#" + strconv.Itoa(i+1)
+	case strings.Trim(id, "0123456789") == "":
+		return "#" + id
+	}
+	return id
+}
+
+func doneRun(items []tally.ItemView, i, j int, large bool, w int, p *palette) string {
+	n := j - i
+	if !large {
+		return cut(p.mark(markDone)+" "+render(p.faint, "… +"+strconv.Itoa(n)+" done"), w)
+	}
+	text := itemName(items, i, true) + "–" + itemName(items, j-1, true) + " (" + strconv.Itoa(n) + " complete)"
+	return cut(p.mark(markDone)+" "+text, w)
+}
+
+func itemLine(it *tally.ItemView, name string, w int, p *palette) string {
+	m := markOf(it)
+	head := p.mark(m) + " "
+	if name != "" {
+		head += render(p.faint, name) + " "
+	}
+	title := oneLine(it.Title)
+	if m == markBlocked && len(it.BlockedBy) > 0 {
+		by := "  blocked by " + strings.Join(it.BlockedBy, ", ")
+		room := w - width(head) - width(by)
+		if room >= 12 {
+			return head + fit(title, min(room, width(title))) + render(p.warn, by)
+		}
+	}
+	if it.Status == tally.StatusUnknown && it.RawStatus != "" {
+		title += " (" + it.RawStatus + ")"
+	}
+	return cut(head+title, w)
+}
+
+// activeLines is the item in progress: its title, then what the agent is
+// doing for it (its activeForm) on a second line.
+func activeLines(it *tally.ItemView, name string, w int, spin string, p *palette) []string {
+	icon := p.mark(markActive)
+	if spin != "" {
+		icon = render(p.active, spin)
+	}
+	head := icon + " "
+	if name != "" {
+		head += render(p.faint, name) + " "
+	}
+	out := []string{cut(head+render(p.bold, oneLine(it.Title)), w)}
+	if af := oneLine(it.ActiveForm); af != "" && af != oneLine(it.Title) {
+		out = append(out, cut("  "+render(p.active, af), w))
+	}
+	return out
+}
+
+// columns lays items[i:j] out in two columns, down then across.
+func columns(items []tally.ItemView, i, j, w int, p *palette) []string {
+	n := j - i
+	rows := (n + 1) / 2
+	colW := (w - 2) / 2
+	out := make([]string, rows)
+	for r := range rows {
+		left := itemLine(&items[i+r], itemName(items, i+r, true), colW, p)
+		line := fit(left, colW)
+		if k := i + r + rows; k < j {
+			line += "  " + itemLine(&items[k], itemName(items, k, true), colW, p)
+		}
+		out[r] = strings.TrimRight(line, " ")
+	}
+	return out
+}

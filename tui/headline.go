@@ -1,0 +1,123 @@
+package tui
+
+import (
+	"strconv"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/tallyhq/tally"
+)
+
+// PanelState is which of its collapsed forms the Task Panel shows.
+type PanelState uint8
+
+const (
+	// PanelEmpty: the session keeps no list ("No tasks").
+	PanelEmpty PanelState = iota
+	// PanelPlanning: the list is a plan waiting for approval ("Planning…").
+	PanelPlanning
+	// PanelWorking: work is left and not held up ("3/7 ◼ Writing the limiter").
+	PanelWorking
+	// PanelBlocked: nothing is in progress and the next open item is
+	// blocked ("3/7 ⚠ Deploy BLOCKED").
+	PanelBlocked
+	// PanelComplete: every item is done ("✓ 5/5 Complete").
+	PanelComplete
+)
+
+// Headline is the Task Panel in one line: what the collapsed panel shows.
+type Headline struct {
+	State       PanelState
+	Done, Total int
+	// Icon and Step name the step the line is about: the current one, the
+	// next one, or the blocked one.
+	Icon string
+	Step string
+}
+
+// A Headliner describes a session whose work is kept in a model other than
+// its todo list (a plan's "2/5 → T003 [S2]"). ok false leaves the session
+// to its todo list's headline.
+type Headliner interface {
+	Headline(s *tally.Session) (h Headline, ok bool)
+}
+
+// todoHeadline derives the headline of a session's own list. plan says the
+// list waits for approval before any work starts.
+func todoHeadline(s *tally.Session, plan bool) Headline {
+	p := s.Progress
+	h := Headline{Done: p.Done, Total: p.Total}
+	switch {
+	case plan:
+		h.State = PanelPlanning
+	case p.Total == 0:
+		h.State = PanelEmpty
+	case p.Done == p.Total:
+		h.State = PanelComplete
+	case p.Current != nil:
+		h.State, h.Icon, h.Step = PanelWorking, markIcons[markActive], oneLine(p.Current.Label())
+	default:
+		h.State = PanelWorking
+		if it := nextOpen(s.Items); it != nil {
+			m := markOf(it)
+			h.Icon, h.Step = markIcons[m], oneLine(it.Title)
+			if m == markBlocked {
+				h.State, h.Icon = PanelBlocked, "⚠"
+			}
+		}
+	}
+	return h
+}
+
+// nextOpen is the first item with work left, cancelled ones aside.
+func nextOpen(items []tally.ItemView) *tally.ItemView {
+	for i := range items {
+		if it := &items[i]; it.Status.Open() {
+			return it
+		}
+	}
+	return nil
+}
+
+// line draws the headline in at most w columns, without the [T] hint.
+func (h Headline) line(p *palette, w int) string {
+	frac := strconv.Itoa(h.Done) + "/" + strconv.Itoa(h.Total)
+	switch h.State {
+	case PanelEmpty:
+		return render(p.faint, cut("No tasks", w))
+	case PanelPlanning:
+		text := "Planning…"
+		if h.Total > 0 {
+			text += " " + plural(h.Total, "task") + " waiting for approval"
+		}
+		return render(p.active, cut(text, w))
+	case PanelComplete:
+		return cut(render(p.done, "✓ "+frac+" Complete"), w)
+	case PanelBlocked:
+		head := frac + " " + render(p.warn, h.Icon) + " "
+		tail := " " + render(p.warn, "BLOCKED")
+		return head + cut(h.Step, w-width(head)-width(tail)) + tail
+	case PanelWorking:
+	}
+	head := frac + " "
+	if h.Icon != "" {
+		head += render(p.iconStyle(h.Icon), h.Icon) + " "
+	}
+	return cut(head+h.Step, w)
+}
+
+func (p *palette) iconStyle(icon string) lipgloss.Style {
+	for m, s := range markIcons {
+		if s == icon {
+			return p.markStyle(mark(m))
+		}
+	}
+	return p.title
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

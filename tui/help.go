@@ -1,0 +1,35 @@
+package tui
+
+// helpKeys is every key the dashboard answers, as help shows it.
+var helpKeys = [][2]string{
+	{"j k ↑ ↓", "move through the sessions (scroll, in a session)"},
+	{"PgUp PgDn g G", "a page up or down; first, last"},
+	{"/", "filter as you type: agent, project, title, step or id"},
+	{"a", "cycle through the agents"},
+	{"p", "cycle through the projects"},
+	{"s", "sort: active first, most recent, by project"},
+	{"Enter / click", "open the session"},
+	{"T / click [T]", "expand or collapse the Task Panel"},
+	{"Esc", "collapse the panel; back; clear the filter"},
+	{"A", "approve a plan waiting for approval (tally tasks approve)"},
+	{"?", "this help"},
+	{"q / Ctrl-C", "quit"},
+}
+
+var helpIcons = "✓ done  ◼ in progress  ◻ pending  ▸ blocked  ✗ cancelled or failed  ? unknown status"
+
+// helpLines draws the help screen in w columns.
+func helpLines(p *palette, w int) []string {
+	out := []string{render(p.title, "Keys"), ""}
+	keyW := 0
+	for _, k := range helpKeys {
+		keyW = max(keyW, width(k[0]))
+	}
+	for _, k := range helpKeys {
+		out = append(out, cut("  "+render(p.bold, fit(k[0], keyW))+"  "+k[1], w))
+	}
+	out = append(out, "", render(p.title, "Marks"), "", cut("  "+helpIcons, w), "",
+		cut(render(p.faint, "Activity: working, needs input (the agent waits for you), idle (silent 2 min), ended (silent 30 min or closed)."), w),
+		cut(render(p.faint, "Press ? or Esc to go back."), w))
+	return out
+}

@@ -1,0 +1,154 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tallyhq/tally"
+)
+
+// listView is the session list: a header and one row per session of the
+// window it is given, already sorted and filtered.
+type listView struct {
+	rows []tally.Session
+	// selected indexes rows; -1 selects none.
+	selected int
+	width    int
+	now      time.Time
+	home     string
+}
+
+// listColumns are the widths of one frame's columns. Title and step share
+// what the fixed columns leave.
+type listColumns struct {
+	agent, project, title, activity, progress, bar, step, age int
+}
+
+const (
+	colGap    = 1
+	colMarker = 2 // "› " before the selected row
+)
+
+var activityWords = [...]string{
+	tally.ActivityWorking:    "working",
+	tally.ActivityNeedsInput: "needs input",
+	tally.ActivityIdle:       "idle",
+	tally.ActivityEnded:      "ended",
+}
+
+func activityWord(a tally.Activity) string {
+	if int(a) < len(activityWords) {
+		return activityWords[a]
+	}
+	return a.String()
+}
+
+func (v listView) columns() listColumns {
+	c := listColumns{agent: 8, project: 12, activity: 11, progress: 5, age: 4}
+	switch {
+	case v.width >= 140:
+		c.project, c.bar = 24, 8
+	case v.width >= 100:
+		c.project, c.bar = 16, 5
+	}
+	fixed := colMarker + c.agent + c.project + c.activity + c.progress + c.age + 6*colGap
+	if c.bar > 0 {
+		fixed += c.bar + colGap
+	}
+	flex := max(v.width-fixed, 2)
+	hasStep := false
+	for i := range v.rows {
+		if v.rows[i].Progress.Current != nil {
+			hasStep = true
+			break
+		}
+	}
+	if !hasStep {
+		c.title = flex
+		return c
+	}
+	c.title = (flex*55 + 99) / 100
+	c.step = flex - c.title
+	return c
+}
+
+func (v listView) header(p *palette) string {
+	c := v.columns()
+	var b strings.Builder
+	b.WriteString(strings.Repeat(" ", colMarker))
+	b.WriteString(fit("AGENT", c.agent+colGap))
+	b.WriteString(fit("PROJECT", c.project+colGap))
+	b.WriteString(fit("TITLE", c.title+colGap))
+	b.WriteString(fit("ACTIVITY", c.activity+colGap))
+	b.WriteString(fit("DONE", c.progress+colGap))
+	if c.bar > 0 {
+		b.WriteString(strings.Repeat(" ", c.bar+colGap))
+	}
+	if c.step > 0 {
+		b.WriteString(fit("STEP", c.step+colGap))
+	}
+	b.WriteString(padLeft("AGE", c.age))
+	return render(p.faint, cut(b.String(), v.width))
+}
+
+// lines draws the rows, each exactly width columns wide.
+func (v listView) lines(p *palette) []string {
+	c := v.columns()
+	out := make([]string, len(v.rows))
+	for i := range v.rows {
+		out[i] = v.row(&v.rows[i], i == v.selected, c, p)
+	}
+	return out
+}
+
+func (v listView) row(s *tally.Session, selected bool, c listColumns, p *palette) string {
+	var b strings.Builder
+	if selected {
+		b.WriteString(render(p.title, "›") + " ")
+	} else {
+		b.WriteString("  ")
+	}
+	b.WriteString(render(p.agent(s.Agent), fit(s.Agent.String(), c.agent)) + " ")
+	b.WriteString(fit(shortProject(s.Project, v.home, c.project), c.project) + " ")
+	title := oneLine(s.Title)
+	if title == "" {
+		title = render(p.faint, "-")
+	}
+	b.WriteString(fit(title, c.title) + " ")
+	b.WriteString(render(p.act(s.Activity), fit(activityWord(s.Activity), c.activity)) + " ")
+	frac := "-"
+	if s.Progress.Total > 0 {
+		frac = strconv.Itoa(s.Progress.Done) + "/" + strconv.Itoa(s.Progress.Total)
+	}
+	b.WriteString(padLeft(frac, c.progress) + " ")
+	if c.bar > 0 {
+		b.WriteString(p.bar(s.Progress.Done, s.Progress.Total, c.bar) + " ")
+	}
+	step := ""
+	if cur := s.Progress.Current; cur != nil {
+		step = oneLine(cur.Label())
+	}
+	b.WriteString(fit(render(p.active, step), c.step))
+	if c.step > 0 {
+		b.WriteString(" ")
+	}
+	b.WriteString(render(p.faint, padLeft(age(s.LastActivity, v.now), c.age)))
+	line := fit(b.String(), v.width)
+	if selected {
+		// Inner styles would end the selection's background part-way.
+		return p.selected.Render(ansi.Strip(line))
+	}
+	return line
+}
+
+// padLeft right-aligns s in w columns.
+func padLeft(s string, w int) string {
+	s = cut(s, w)
+	if n := w - width(s); n > 0 {
+		return strings.Repeat(" ", n) + s
+	}
+	return s
+}

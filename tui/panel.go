@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"strconv"
+
+	"github.com/tallyhq/tally"
+)
+
+// toggleHint is the panel's clickable [T]: it is always on the panel's
+// first line, at its right end.
+const toggleHint = "[T]"
+
+// panelView is the Task Panel of one session at a width: collapsed to its
+// headline, or expanded to its whole list.
+type panelView struct {
+	s        *tally.Session
+	head     Headline
+	expanded bool
+	// spin is the spinner frame beside the step in progress; "" when the
+	// session is not working (a stalled step does not spin).
+	spin string
+	// approvable: A approves this plan.
+	approvable bool
+	width      int
+	// maxLines bounds the expanded panel, header included.
+	maxLines int
+}
+
+// lines draws the panel: one line collapsed, at most maxLines expanded.
+func (v panelView) lines(p *palette) []string {
+	w := v.width
+	if !v.expanded {
+		return []string{spread(v.head.line(p, w-width(toggleHint)-1), render(p.faint, toggleHint), w)}
+	}
+	head := render(p.title, "Tasks") + " " + strconv.Itoa(v.head.Done) + "/" + strconv.Itoa(v.head.Total)
+	if v.head.Total > 0 {
+		head += render(p.faint, " · "+strconv.Itoa(100*v.head.Done/v.head.Total)+"%")
+	}
+	out := []string{spread(head, render(p.faint, toggleHint), w)}
+	var body []string
+	switch v.head.State {
+	case PanelEmpty:
+		body = []string{render(p.faint, "No tasks")}
+	case PanelComplete:
+		body = []string{render(p.done, "✓ All "+plural(v.head.Total, "task")+" complete")}
+	case PanelPlanning:
+		text := "Planning… waiting for approval"
+		if v.approvable {
+			text += ": press A to approve"
+		}
+		body = append([]string{cut(render(p.active, text), w)}, foldItems(v.s.Items, w, v.spin, p)...)
+	case PanelWorking, PanelBlocked:
+		body = foldItems(v.s.Items, w, v.spin, p)
+	}
+	return append(out, clip(body, v.maxLines-1, w, p)...)
+}
+
+// clip keeps at most n lines, the last saying how many were left out.
+func clip(lines []string, n, w int, p *palette) []string {
+	if n <= 0 {
+		return nil
+	}
+	if len(lines) <= n {
+		return lines
+	}
+	more := len(lines) - n + 1
+	return append(lines[:n-1:n-1], cut(render(p.faint, "… +"+strconv.Itoa(more)+" more lines"), w))
+}
+
+// subAgentLines draws the sub-agents' lists under their parent's panel,
+// each by name: a headline when collapsed, its items when expanded.
+func subAgentLines(subs []tally.SubAgentList, expanded bool, spin string, w int, p *palette) []string {
+	var out []string
+	for i := range subs {
+		sub := &subs[i]
+		s := tally.Session{Items: sub.Items, Progress: sub.Progress}
+		h := todoHeadline(&s, false)
+		name := "↳ " + render(p.bold, sub.ID) + " "
+		out = append(out, cut(name+h.line(p, w-width(name)), w))
+		if expanded {
+			for _, l := range foldItems(sub.Items, w-2, spin, p) {
+				out = append(out, "  "+l)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,303 @@
+package tui
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+// SortOrder is how the session list is ordered.
+type SortOrder uint8
+
+const (
+	// SortActive: sessions that have not ended first, then the rest, each
+	// part most recent first.
+	SortActive SortOrder = iota
+	// SortRecent: most recent activity first, ended or not.
+	SortRecent
+	// SortProject: by project, then most recent first.
+	SortProject
+	numSorts
+)
+
+var sortNames = [...]string{SortActive: "active first", SortRecent: "most recent", SortProject: "by project"}
+
+func (o SortOrder) String() string {
+	if o < numSorts {
+		return sortNames[o]
+	}
+	return "unknown"
+}
+
+// Filter narrows the list. Zero fields select everything.
+type Filter struct {
+	// Text: every word must occur (ignoring case) in the session's agent,
+	// project, title, current step or id.
+	Text    string
+	Agent   tally.Agent
+	Project string
+}
+
+func (f Filter) empty() bool { return f == Filter{} }
+
+// entry is one session as the model keeps it: its record, and its
+// activity as last derived (sorting needs it for every session; the full
+// Session is derived only for the rows on screen).
+type entry struct {
+	rec tally.Record
+	act tally.Activity
+	// haystack is what the text filter searches, lower-cased once.
+	haystack string
+	// live: the entry came from the change stream, so a store load that
+	// started before it does not replace it.
+	live bool
+}
+
+func newEntry(r tally.Record, now time.Time, live bool) *entry {
+	e := &entry{rec: r, live: live}
+	e.act = tally.DeriveActivity(r.Signal, r.LastActivity, now)
+	hay := []string{string(r.Agent), r.Project, r.Title, r.ID}
+	for _, it := range r.Lists[""] {
+		if it.Status == tally.StatusInProgress {
+			hay = append(hay, it.Title, it.ActiveForm)
+		}
+	}
+	e.haystack = strings.ToLower(strings.Join(hay, "\x00"))
+	return e
+}
+
+// roster holds every session the model knows and the order they are shown
+// in. It is the model's only bulk state: one entry per session, and the
+// filtered order, rebuilt only when sessions, filter, sort or activities
+// change.
+type roster struct {
+	byID map[string]*entry
+	// gone holds sessions the stream removed: a store load that read them
+	// before their removal does not bring them back.
+	gone  map[string]bool
+	order []*entry
+	// active counts the sessions that have not ended.
+	active int
+	filter Filter
+	sort   SortOrder
+	dirty  bool
+	// transition is the next time the clock alone changes a session's
+	// activity (zero: never).
+	transition time.Time
+}
+
+func newRoster() *roster {
+	return &roster{byID: make(map[string]*entry), gone: make(map[string]bool), dirty: true}
+}
+
+// load adds records read from the store. A session the stream already
+// updated or removed keeps what the stream said.
+func (r *roster) load(recs []tally.Record, now time.Time) {
+	for i := range recs {
+		id := recs[i].ID
+		if r.gone[id] {
+			continue
+		}
+		if e, ok := r.byID[id]; ok && e.live {
+			continue
+		}
+		r.byID[id] = newEntry(recs[i], now, false)
+	}
+	r.dirty = true
+}
+
+// reload replaces everything with a fresh read of the store, after the
+// stream lost changes.
+func (r *roster) reload(recs []tally.Record, now time.Time) {
+	clear(r.byID)
+	clear(r.gone)
+	r.load(recs, now)
+}
+
+// update applies the stream's changes.
+func (r *roster) update(updated []tally.Record, removed []string, now time.Time) {
+	for i := range updated {
+		delete(r.gone, updated[i].ID)
+		r.byID[updated[i].ID] = newEntry(updated[i], now, true)
+	}
+	for _, id := range removed {
+		delete(r.byID, id)
+		r.gone[id] = true
+	}
+	r.dirty = r.dirty || len(updated)+len(removed) > 0
+}
+
+// tick re-derives every activity at now; it reports whether one changed.
+func (r *roster) tick(now time.Time) bool {
+	changed := false
+	for _, e := range r.byID {
+		if a := tally.DeriveActivity(e.rec.Signal, e.rec.LastActivity, now); a != e.act {
+			e.act, changed = a, true
+		}
+	}
+	r.dirty = r.dirty || changed
+	r.transition = time.Time{}
+	for _, e := range r.byID {
+		r.transition = earliest(r.transition, transition(e))
+	}
+	return changed
+}
+
+// transition is when the clock alone next changes e's activity.
+func transition(e *entry) time.Time {
+	last := e.rec.LastActivity
+	switch {
+	case e.act == tally.ActivityEnded || last.IsZero():
+		return time.Time{}
+	case e.act == tally.ActivityWorking:
+		return last.Add(tally.IdleAfter + time.Millisecond)
+	}
+	return last.Add(tally.EndedAfter + time.Millisecond)
+}
+
+// earliest is the earlier of two times, a zero time being no time.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func (r *roster) setFilter(f Filter) {
+	if f != r.filter {
+		r.filter, r.dirty = f, true
+	}
+}
+
+func (r *roster) setSort(o SortOrder) {
+	if o != r.sort {
+		r.sort, r.dirty = o, true
+	}
+}
+
+// rows is the filtered, sorted order, rebuilt when something changed.
+func (r *roster) rows() []*entry {
+	if !r.dirty {
+		return r.order
+	}
+	r.dirty = false
+	r.order = r.order[:0]
+	r.active = 0
+	r.transition = time.Time{}
+	words := strings.Fields(strings.ToLower(r.filter.Text))
+	for _, e := range r.byID {
+		if e.act != tally.ActivityEnded {
+			r.active++
+			r.transition = earliest(r.transition, transition(e))
+		}
+		if r.match(e, words) {
+			r.order = append(r.order, e)
+		}
+	}
+	slices.SortFunc(r.order, r.compare)
+	return r.order
+}
+
+func (r *roster) match(e *entry, words []string) bool {
+	f := &r.filter
+	if f.Agent != "" && e.rec.Agent != f.Agent {
+		return false
+	}
+	if f.Project != "" && e.rec.Project != f.Project {
+		return false
+	}
+	for _, w := range words {
+		if !strings.Contains(e.haystack, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *roster) compare(a, b *entry) int {
+	switch r.sort {
+	case SortActive:
+		if c := cmp.Compare(rank(a.act), rank(b.act)); c != 0 {
+			return c
+		}
+	case SortProject:
+		if c := cmp.Compare(a.rec.Project, b.rec.Project); c != 0 {
+			return c
+		}
+	case SortRecent, numSorts:
+	}
+	if c := b.rec.LastActivity.Compare(a.rec.LastActivity); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.rec.ID, b.rec.ID)
+}
+
+// rank puts sessions that have not ended before those that have.
+func rank(a tally.Activity) int {
+	if a == tally.ActivityEnded {
+		return 1
+	}
+	return 0
+}
+
+// agents are the agents of every known session, sorted: what `a` cycles.
+func (r *roster) agents() []tally.Agent {
+	seen := map[tally.Agent]bool{}
+	var out []tally.Agent
+	for _, e := range r.byID {
+		if !seen[e.rec.Agent] {
+			seen[e.rec.Agent] = true
+			out = append(out, e.rec.Agent)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// projects are the projects of every known session, most recently active
+// first: what `p` cycles.
+func (r *roster) projects() []string {
+	last := map[string]time.Time{}
+	for _, e := range r.byID {
+		if p := e.rec.Project; p != "" {
+			last[p] = maxTime(last[p], e.rec.LastActivity)
+		}
+	}
+	out := make([]string, 0, len(last))
+	for p := range last {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if c := last[b].Compare(last[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return out
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// next returns the element after cur in all, cycling through "" (none).
+func next[T comparable](all []T, cur T) T {
+	var zero T
+	if cur == zero {
+		if len(all) > 0 {
+			return all[0]
+		}
+		return zero
+	}
+	i := slices.Index(all, cur)
+	if i < 0 || i+1 >= len(all) {
+		return zero
+	}
+	return all[i+1]
+}

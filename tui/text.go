@@ -1,0 +1,131 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// ellipsis marks text cut to fit.
+const ellipsis = "…"
+
+// width is the number of columns s takes on a terminal, escape sequences
+// aside (wide CJK and emoji count two).
+func width(s string) int { return ansi.StringWidth(s) }
+
+// cut shortens s (which may carry styles) to at most w columns, ending in
+// an ellipsis when cut.
+func cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if width(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, ellipsis)
+}
+
+// fit cuts s to w columns and pads it with spaces to exactly w.
+func fit(s string, w int) string {
+	s = cut(s, w)
+	if n := w - width(s); n > 0 {
+		s += strings.Repeat(" ", n)
+	}
+	return s
+}
+
+// spread puts left and right on one line of w columns, right-aligned
+// right; left is cut first when both do not fit.
+func spread(left, right string, w int) string {
+	rw := width(right)
+	if rw >= w {
+		return cut(right, w)
+	}
+	return fit(left, w-rw-1) + " " + right
+}
+
+// oneLine keeps agents' titles and steps, which sometimes carry newlines or
+// tabs, on one row.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// age is how long before now t was, in the one unit a glance needs.
+func age(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Second:
+		return "now"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+}
+
+// ageChange is when age(t, ·) next shows a different text after now.
+func ageChange(t, now time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	d := now.Sub(t)
+	unit := 24 * time.Hour
+	switch {
+	case d < time.Minute:
+		unit = time.Second
+	case d < time.Hour:
+		unit = time.Minute
+	case d < 24*time.Hour:
+		unit = time.Hour
+	}
+	if d < 0 {
+		return t
+	}
+	return t.Add((d/unit + 1) * unit)
+}
+
+// shortProject shows a project path as a reader recognises it: the home
+// directory as ~, and, when still longer than w, its last elements, which
+// are the ones that name the project.
+func shortProject(p, home string, w int) string {
+	if p == "" {
+		return "-"
+	}
+	sep := string(filepath.Separator)
+	if home != "" && home != sep {
+		if p == home {
+			p = "~"
+		} else if rest, ok := strings.CutPrefix(p, home+sep); ok {
+			p = "~" + sep + rest
+		}
+	}
+	parts := strings.Split(p, sep)
+	for keep := 2; keep >= 1 && width(p) > w && len(parts) > keep; keep-- {
+		p = ellipsis + sep + strings.Join(parts[len(parts)-keep:], sep)
+	}
+	return cut(p, w)
+}
+
+// bar is a small progress bar of n cells: done of total filled.
+func (p *palette) bar(done, total, n int) string {
+	if total <= 0 || n <= 0 {
+		return strings.Repeat(" ", max(n, 0))
+	}
+	on := done * n / total
+	if done > 0 && on == 0 {
+		on = 1
+	}
+	return render(p.barOn, strings.Repeat("▰", on)) + render(p.barOff, strings.Repeat("▱", n-on))
+}

@@ -1,0 +1,162 @@
+package tui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+func TestView_list(t *testing.T) {
+	t.Run("80x24: active first, most recent next, the selected session's panel collapsed", func(t *testing.T) {
+		m := newModel(t, 80, 24, true, fleet()...)
+		golden(t, "list_80x24", look(t, m))
+	})
+	t.Run("200x50: wider columns and a progress bar", func(t *testing.T) {
+		m := newModel(t, 200, 50, true, fleet()...)
+		golden(t, "list_200x50", look(t, m))
+	})
+	t.Run("expanded under the list: T", func(t *testing.T) {
+		m := newModel(t, 80, 24, true, fleet()...)
+		press(m, "T")
+		golden(t, "list_expanded_80x24", look(t, m))
+	})
+	t.Run("filter as you type", func(t *testing.T) {
+		m := newModel(t, 80, 24, true, fleet()...)
+		press(m, "/")
+		typeText(m, "login")
+		golden(t, "list_filter_typing", look(t, m))
+	})
+	t.Run("no history yet", func(t *testing.T) {
+		m := newModel(t, 80, 12, true)
+		golden(t, "list_empty", look(t, m))
+	})
+	t.Run("help", func(t *testing.T) {
+		m := newModel(t, 80, 24, true, fleet()...)
+		press(m, "?")
+		golden(t, "help_80x24", look(t, m))
+	})
+}
+
+// panelStates are seed 04's state variations, each as a session.
+func panelStates() []struct {
+	name string
+	rec  tally.Record
+} {
+	blocked := rec("blocked", tally.AgentClaude, home+"/src/api", "Ship it", time.Minute, tally.SignalWorking,
+		item("1", "Write the limiter", "", done), item("2", "Review", "", done),
+		item("3", "Deploy", "", pending, "4"), item("4", "Get the staging keys", "", tally.StatusBlocked))
+	complete := rec("complete", tally.AgentCodex, home+"/src/web", "Tidy up", time.Minute, tally.SignalWaiting)
+	complete.Lists = map[string][]tally.Item{"": {item("", "a", "", done), item("", "b", "", done), item("", "c", "", done), item("", "d", "", done), item("", "e", "", done)}}
+	return []struct {
+		name string
+		rec  tally.Record
+	}{
+		{"planning", rec("tally:release", tally.AgentTally, home+"/src/api", "tasks release (plan, waiting for approval)", time.Minute, tally.SignalWaiting,
+			item("1", "Tag v2.0", "", pending), item("2", "Publish notes", "", pending))},
+		{"no tasks", rec("empty", tally.AgentGemini, home+"/src/docs", "Just a question", time.Minute, tally.SignalWaiting)},
+		{"execution", rec("exec", tally.AgentClaude, home+"/src/api", "Rate limits", time.Minute, tally.SignalWorking,
+			item("", "Read the handler", "", done), item("", "Plan the change", "", done), item("", "Write the limiter", "Writing the limiter", doing),
+			item("", "Test it", "", pending), item("", "Docs", "", pending), item("", "Changelog", "", pending), item("", "PR", "", pending))},
+		{"blocked", blocked},
+		{"all complete", complete},
+	}
+}
+
+// TestView_panelStates draws each state collapsed (one line) and expanded,
+// in one file per form so that the states read side by side.
+func TestView_panelStates(t *testing.T) {
+	for _, expanded := range []bool{false, true} {
+		var b strings.Builder
+		for _, st := range panelStates() {
+			m := newModel(t, 80, 24, true, st.rec)
+			if expanded {
+				press(m, "T")
+			}
+			lines := strings.Split(look(t, m), "\n")
+			panel := lines[len(lines)-1-len(m.listPanel()) : len(lines)-1]
+			b.WriteString("── " + st.name + "\n" + strings.Join(panel, "\n") + "\n")
+		}
+		name := "panel_collapsed"
+		if expanded {
+			name = "panel_expanded"
+		}
+		golden(t, name, b.String())
+	}
+}
+
+func TestView_collapsedPanelIsOneLine(t *testing.T) {
+	for _, st := range panelStates() {
+		m := newModel(t, 80, 24, true, st.rec)
+		if n := len(m.listPanel()); n != 1 {
+			t.Errorf("%s: collapsed panel is %d lines", st.name, n)
+		}
+	}
+}
+
+func TestView_detail(t *testing.T) {
+	r := limiter()
+	r.Lists["researcher"] = []tally.Item{item("", "Read the RFC", "Reading the RFC", doing), item("", "Summarise", "", pending)}
+	r.Lists[tally.RuntimeList] = []tally.Item{
+		item("t1", "Read api/handler.go", "", done), item("t2", "Edit api/limiter.go", "", done), item("t3", "Run go test ./api", "", doing)}
+	r.Markers = []tally.Marker{{Task: "T003", Step: "S1", Verb: "done"}, {Task: "T003", Step: "S2", Verb: "start"}}
+	t.Run("collapsed: sub-agents by name, tool calls apart", func(t *testing.T) {
+		m := newModel(t, 80, 24, true, r)
+		press(m, "enter")
+		golden(t, "detail_collapsed", look(t, m))
+	})
+	t.Run("expanded: spinner on the step in progress, activeForm below", func(t *testing.T) {
+		m := newModel(t, 80, 24, true, r)
+		press(m, "enter", "T")
+		golden(t, "detail_expanded", look(t, m))
+	})
+	t.Run("200x50", func(t *testing.T) {
+		m := newModel(t, 200, 50, true, r)
+		press(m, "enter", "T")
+		golden(t, "detail_200x50", look(t, m))
+	})
+}
+
+func TestView_largeList(t *testing.T) {
+	t.Run("two columns at 80: completed run summarised, planned items side by side", func(t *testing.T) {
+		m := newModel(t, 80, 24, true, large())
+		press(m, "enter", "T")
+		golden(t, "large_two_columns", look(t, m))
+	})
+	t.Run("one column when two would not fit", func(t *testing.T) {
+		m := newModel(t, 50, 24, true, large())
+		press(m, "enter", "T")
+		golden(t, "large_one_column", look(t, m))
+	})
+}
+
+
+func TestView_noColor(t *testing.T) {
+	m := newModel(t, 80, 24, false, fleet()...)
+	press(m, "T")
+	raw := m.View().Content
+	if loc := regexp.MustCompile(`\x1b\[[0-9;:]*m`).FindAllString(raw, -1); len(loc) > 0 {
+		for _, sgr := range loc {
+			if strings.ContainsAny(strings.Trim(sgr, "\x1b[m"), "3456789") && !isBoldOrReverse(sgr) {
+				t.Fatalf("colour sequence %q under NO_COLOR", sgr)
+			}
+		}
+	}
+	golden(t, "no_color", look(t, m))
+	if !strings.Contains(raw, "\x1b[7m") {
+		t.Error("the selected row is not in reverse video: without colour nothing shows the selection")
+	}
+}
+
+func isBoldOrReverse(sgr string) bool {
+	for _, p := range strings.Split(strings.Trim(sgr, "\x1b[m"), ";") {
+		switch p {
+		case "", "0", "1", "7", "22", "27":
+		default:
+			return false
+		}
+	}
+	return true
+}
