@@ -77,3 +77,20 @@ func (f *follower) stop() error {
 	f.Changes.Close()
 	return err
 }
+
+// followNow is the dashboard's way live: it follows the agents' homes at
+// once, the catch-up scan being Run's first round, so the first frame does
+// not wait for it; the scan's commits arrive on the change stream like any
+// other. Problems are collected in diags: a full-screen program cannot
+// print them as they come. Ready is closed once the catch-up scan is done.
+func (a *app) followNow(ctx context.Context, st tally.Store, progress func(index.ScanProgress), diags *diagnostics) (f *follower, ready <-chan struct{}, err error) {
+	ix, err := a.newIndexer(ctx, st, progress, diags)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes := ix.Subscribe(changeBuffer)
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- ix.Run(runCtx) }()
+	return &follower{Changes: changes, Done: done, cancel: cancel}, ix.Ready(), nil
+}

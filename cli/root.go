@@ -87,8 +87,9 @@ func (a *app) rootCommand() *cobra.Command {
 for every session, X of Y done, the current step, what is blocked and what
 has stalled.
 
-With no command, tally shows the active sessions and redraws them as they
-change (Ctrl-C to quit); when none is active, the most recent ones.`,
+With no command on a terminal, tally opens the live dashboard (tally tui);
+into a pipe, it prints the active sessions each time they change (when
+none is active, the most recent ones).`,
 		Version:       version.String(),
 		Args:          cobra.NoArgs,
 		SilenceErrors: true,
@@ -97,6 +98,9 @@ change (Ctrl-C to quit); when none is active, the most recent ones.`,
 			a.started = true
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if a.env.OutTTY {
+				return runTUI(cmd.Context(), a)
+			}
 			return runOverview(cmd.Context(), &overviewOptions{app: a})
 		},
 	}
@@ -125,7 +129,8 @@ change (Ctrl-C to quit); when none is active, the most recent ones.`,
 		a.normalizeCommand(), a.followCommand(),
 		a.mcpCommand(), a.tasksCommand(),
 		a.serveCommand(), a.configCommand(),
-		a.taskCommand(), a.timelineCommand(), a.markerCommand(), a.hookCommand(), a.setupCommand())
+		a.taskCommand(), a.timelineCommand(), a.markerCommand(), a.hookCommand(), a.setupCommand(),
+		a.tuiCommand())
 	return root
 }
 

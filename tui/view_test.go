@@ -132,7 +132,6 @@ func TestView_largeList(t *testing.T) {
 	})
 }
 
-
 func TestView_noColor(t *testing.T) {
 	m := newModel(t, 80, 24, false, fleet()...)
 	press(m, "T")
