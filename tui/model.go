@@ -74,6 +74,10 @@ type Model struct {
 	scan string
 	// loadErr is why the store could not be read, if it could not.
 	loadErr error
+
+	// rowsKey and rowsLines keep the list's last drawn rows.
+	rowsKey   rowsKey
+	rowsLines []string
 }
 
 // Changed is the indexer's committed changes, as Feed sends them.

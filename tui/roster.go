@@ -84,6 +84,9 @@ type roster struct {
 	filter Filter
 	sort   SortOrder
 	dirty  bool
+	// gen counts the changes to what the list shows: a frame drawn at
+	// the same gen (and the same size, selection and second) is the same.
+	gen uint64
 	// transition is the next time the clock alone changes a session's
 	// activity (zero: never).
 	transition time.Time
@@ -117,17 +120,63 @@ func (r *roster) reload(recs []tally.Record, now time.Time) {
 	r.load(recs, now)
 }
 
-// update applies the stream's changes.
+// incremental is the most changes update applies in place; past it, the
+// order is rebuilt whole.
+const incremental = 64
+
+// update applies the stream's changes. A few changes move their sessions
+// within the sorted order (a binary search each) instead of sorting every
+// session again: a live session's every line is one change.
 func (r *roster) update(updated []tally.Record, removed []string, now time.Time) {
+	inPlace := !r.dirty && len(updated)+len(removed) <= incremental
+	r.gen++
 	for i := range updated {
-		delete(r.gone, updated[i].ID)
-		r.byID[updated[i].ID] = newEntry(updated[i], now, true)
+		id := updated[i].ID
+		delete(r.gone, id)
+		e := newEntry(updated[i], now, true)
+		if inPlace {
+			r.unplace(r.byID[id])
+		}
+		r.byID[id] = e
+		if inPlace {
+			r.place(e)
+		}
 	}
 	for _, id := range removed {
+		if inPlace {
+			r.unplace(r.byID[id])
+		}
 		delete(r.byID, id)
 		r.gone[id] = true
 	}
-	r.dirty = r.dirty || len(updated)+len(removed) > 0
+	r.dirty = r.dirty || !inPlace && len(updated)+len(removed) > 0
+}
+
+// unplace takes e (if any) out of the sorted order.
+func (r *roster) unplace(e *entry) {
+	if e == nil {
+		return
+	}
+	if e.act != tally.ActivityEnded {
+		r.active--
+	}
+	i, found := slices.BinarySearchFunc(r.order, e, r.compare)
+	if found && r.order[i] == e {
+		r.order = slices.Delete(r.order, i, i+1)
+	}
+}
+
+// place puts e into the sorted order if the filter shows it.
+func (r *roster) place(e *entry) {
+	if e.act != tally.ActivityEnded {
+		r.active++
+		r.transition = earliest(r.transition, transition(e))
+	}
+	if !r.match(e, strings.Fields(strings.ToLower(r.filter.Text))) {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(r.order, e, r.compare)
+	r.order = slices.Insert(r.order, i, e)
 }
 
 // tick re-derives every activity at now; it reports whether one changed.
@@ -184,6 +233,7 @@ func (r *roster) rows() []*entry {
 		return r.order
 	}
 	r.dirty = false
+	r.gen++
 	r.order = r.order[:0]
 	r.active = 0
 	r.transition = time.Time{}

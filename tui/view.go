@@ -92,24 +92,7 @@ func (m *Model) listFrame() []string {
 	p := &m.pal
 	panel := m.listPanel()
 	n := max(m.height-listFixed-len(panel), 1)
-	rows := m.roster.rows()
-	end := min(m.top+n, len(rows))
-	window := make([]tally.Session, 0, end-m.top)
-	sel := -1
-	now := m.o.Now()
-	for i := m.top; i < end; i++ {
-		window = append(window, rows[i].rec.Session(now))
-		if rows[i].rec.ID == m.selected {
-			sel = i - m.top
-		}
-	}
-	lv := listView{rows: window, selected: sel, width: m.width, now: now, home: m.o.Home}
-	lines := []string{m.title(), lv.header(p)}
-	body := lv.lines(p)
-	if len(rows) == 0 {
-		body = []string{"", "  " + m.emptyText()}
-	}
-	lines = append(lines, m.pad(body, n)...)
+	lines := append([]string{m.title()}, m.listRowsFrame(n)...)
 	if len(panel) > 0 {
 		lines = append(lines, render(p.faint, strings.Repeat("─", m.width)))
 		lines = append(lines, panel...)
@@ -117,6 +100,45 @@ func (m *Model) listFrame() []string {
 		lines = append(lines, "")
 	}
 	return append(lines, m.bar.line(p, m.width, listHints))
+}
+
+// rowsKey is everything the list's rows depend on: the same key draws the
+// same rows, so a spinner frame redraws the panel only.
+type rowsKey struct {
+	gen           uint64
+	top, n, width int
+	selected      string
+	second        int64
+	color, dark   bool
+	empty         string
+}
+
+// listRowsFrame is the column header and n rows of the list window. Only
+// the sessions in the window are derived from their records.
+func (m *Model) listRowsFrame(n int) []string {
+	now := m.o.Now()
+	rows := m.roster.rows()
+	key := rowsKey{gen: m.roster.gen, top: m.top, n: n, width: m.width, selected: m.selected,
+		second: now.Unix(), color: m.pal.color, dark: m.pal.dark, empty: m.emptyText()}
+	if key == m.rowsKey && m.rowsLines != nil {
+		return m.rowsLines
+	}
+	end := min(m.top+n, len(rows))
+	window := make([]tally.Session, 0, max(end-m.top, 0))
+	sel := -1
+	for i := m.top; i < end; i++ {
+		window = append(window, rows[i].rec.Session(now))
+		if rows[i].rec.ID == m.selected {
+			sel = i - m.top
+		}
+	}
+	lv := listView{rows: window, selected: sel, width: m.width, now: now, home: m.o.Home}
+	body := lv.lines(&m.pal)
+	if len(rows) == 0 {
+		body = []string{"", "  " + key.empty}
+	}
+	m.rowsKey, m.rowsLines = key, append([]string{lv.header(&m.pal)}, m.pad(body, n)...)
+	return m.rowsLines
 }
 
 // emptyText says why the list is empty: no history, a store that cannot
