@@ -30,7 +30,11 @@ const (
 func (v detailView) header(p *palette) []string {
 	s, w := v.s, v.width
 	who := render(p.agent(s.Agent), s.Agent.String()) + "  " + shortProject(s.Project, v.home, max(w/2, 12))
-	state := render(p.act(s.Activity), activityWord(s.Activity)) + render(p.faint, " · "+age(s.LastActivity, v.now)+" ago")
+	when := age(s.LastActivity, v.now)
+	if when != "now" && when != "-" {
+		when += " ago"
+	}
+	state := render(p.act(s.Activity), activityWord(s.Activity)) + render(p.faint, " · "+when)
 	title := oneLine(s.Title)
 	if title == "" {
 		title = "(untitled)"

@@ -16,6 +16,13 @@ type Terminal struct {
 	Environ []string
 }
 
+// fps is how often the renderer looks for a new frame to draw. It wakes
+// that often even when nothing changed, so it is the dashboard's idle
+// cost; a new frame waits at most 1/fps (50 ms, well inside the quarter
+// second a change may take to show) and the 80 ms spinner still turns on
+// every frame.
+const fps = 20
+
 // Program builds the dashboard's program on t. The caller feeds it (Feed,
 // Status) with its Send and runs it with Run.
 func Program(ctx context.Context, o Options, t Terminal) *tea.Program {
@@ -27,6 +34,7 @@ func Program(ctx context.Context, o Options, t Terminal) *tea.Program {
 		// The caller's context stands for SIGINT and SIGTERM; in the
 		// terminal's raw mode Ctrl-C arrives as a key.
 		tea.WithoutSignalHandler(),
+		tea.WithFPS(fps),
 	)
 }
 
