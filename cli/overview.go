@@ -5,22 +5,18 @@ import (
 	"time"
 )
 
-// The overview redraws at most this often while changes pour in, and at
-// least this often on a terminal so that "3m ago" and idle stay true.
-const (
-	redrawDelay = 100 * time.Millisecond
-	refreshTick = 10 * time.Second
-)
+// redrawDelay: the overview is printed at most this often while changes
+// pour in.
+const redrawDelay = 100 * time.Millisecond
 
 type overviewOptions struct {
 	*app
 }
 
-// runOverview is a bare `tally`: the active sessions (the most recent ones
-// when none is active, where it looked when there is none), redrawn as
-// they change.
-// On a terminal the list is redrawn in place; otherwise each version is
-// printed after the last, separated by a blank line.
+// runOverview is a bare `tally` into a pipe (a terminal gets the
+// dashboard): the active sessions (the most recent ones when none is
+// active, where it looked when there is none), each version printed after
+// the last, separated by a blank line.
 func runOverview(ctx context.Context, o *overviewOptions) error {
 	st, err := o.openStore(ctx)
 	if err != nil {
@@ -47,12 +43,6 @@ func runOverview(ctx context.Context, o *overviewOptions) error {
 		f.stop()
 		return err
 	}
-	var tick <-chan time.Time
-	if o.env.OutTTY {
-		t := time.NewTicker(refreshTick)
-		defer t.Stop()
-		tick = t.C
-	}
 	var redraw <-chan time.Time
 	for {
 		select {
@@ -70,7 +60,6 @@ func runOverview(ctx context.Context, o *overviewOptions) error {
 			}
 			continue
 		case <-redraw:
-		case <-tick:
 		}
 		redraw = nil
 		if err := draw(); err != nil && ctx.Err() == nil {

@@ -2,13 +2,9 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"strings"
-	"time"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/termstyle"
@@ -46,12 +42,7 @@ func (o *overviewOptions) overview(ctx context.Context, st tally.Store) (overvie
 func (o *overviewOptions) drawOverview(v overviewView, drawn int) error {
 	w := o.env.Out
 	st := termstyle.Painter{On: o.env.color()}
-	if o.env.OutTTY {
-		header := fmt.Sprintf("tally · %d active · %s · Ctrl-C to quit", len(v.Active), o.now().Format(time.TimeOnly))
-		if _, err := io.WriteString(w, ansi.CursorHomePosition+ansi.EraseEntireScreen+st.Paint(termstyle.Bold, header)+"\n\n"); err != nil {
-			return err
-		}
-	} else if drawn > 0 {
+	if drawn > 0 {
 		if _, err := io.WriteString(w, "\n"); err != nil {
 			return err
 		}

@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"image/color"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tallyhq/tally"
 )
@@ -158,4 +161,19 @@ func isBoldOrReverse(sgr string) bool {
 		}
 	}
 	return true
+}
+
+// TestView_lightAndDark: the colours follow the background the terminal
+// reports; the selection stays readable on either.
+func TestView_lightAndDark(t *testing.T) {
+	m := newModel(t, 80, 24, true, fleet()...)
+	const darkSel, lightSel = "48;2;43;58;85", "48;2;215;227;247"
+	if raw := m.View().Content; !strings.Contains(raw, darkSel) {
+		t.Errorf("dark selection colour missing before the terminal answered:\n%q", raw)
+	}
+	m.Update(tea.BackgroundColorMsg{Color: color.White})
+	if raw := m.View().Content; !strings.Contains(raw, lightSel) || strings.Contains(raw, darkSel) {
+		t.Error("a light background did not get the light palette")
+	}
+	golden(t, "list_light_ansi", m.View().Content)
 }
