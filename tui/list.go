@@ -53,6 +53,8 @@ func (v listView) columns() listColumns {
 		c.project, c.bar = 24, 8
 	case v.width >= 100:
 		c.project, c.bar = 16, 5
+	case v.width >= 80:
+		c.bar = 4
 	}
 	fixed := colMarker + c.agent + c.project + c.activity + c.progress + c.age + 6*colGap
 	if c.bar > 0 {
