@@ -29,7 +29,7 @@ const (
 // header is the fixed top of the detail screen: three lines and a rule.
 func (v detailView) header(p *palette) []string {
 	s, w := v.s, v.width
-	who := render(p.agent(s.Agent), s.Agent.String()) + "  " + shortProject(s.Project, v.home, max(w/2, 12))
+	who := render(p.agent(s.Agent), oneLine(s.Agent.String())) + "  " + shortProject(s.Project, v.home, max(w/2, 12))
 	when := age(s.LastActivity, v.now)
 	if when != "now" && when != "-" {
 		when += " ago"
@@ -39,7 +39,7 @@ func (v detailView) header(p *palette) []string {
 	if title == "" {
 		title = "(untitled)"
 	}
-	facts := []string{"id " + s.ID}
+	facts := []string{"id " + oneLine(s.ID)}
 	if !s.StartedAt.IsZero() {
 		facts = append(facts, "started "+s.StartedAt.In(v.now.Location()).Format("Jan 2 15:04"))
 	}
@@ -101,11 +101,11 @@ func (v detailView) toolLines(rt *tally.SubAgentList, p *palette) []string {
 }
 
 func markerLine(m tally.Marker) string {
-	parts := []string{m.Task}
+	parts := []string{oneLine(m.Task)}
 	if m.Step != "" {
-		parts = append(parts, "["+m.Step+"]")
+		parts = append(parts, "["+oneLine(m.Step)+"]")
 	}
-	parts = append(parts, m.Verb)
+	parts = append(parts, oneLine(m.Verb))
 	if m.Reason != "" {
 		parts = append(parts, "— "+oneLine(m.Reason))
 	}

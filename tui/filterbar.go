@@ -47,7 +47,7 @@ var detailHints = []string{"esc back", "T tasks", "j/k scroll", "? help", "q qui
 func (f *filterBar) line(p *palette, w int, hints []string) string {
 	switch {
 	case f.editing:
-		return cut(render(p.title, "/")+f.text+render(p.faint, "▏")+render(p.faint, "  ⏎ keep · esc clear"), w)
+		return cut(render(p.title, "/")+oneLine(f.text)+render(p.faint, "▏")+render(p.faint, "  ⏎ keep · esc clear"), w)
 	case f.note != "":
 		return cut(f.note, w)
 	}

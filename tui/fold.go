@@ -65,7 +65,7 @@ func itemName(items []tally.ItemView, i int, large bool) string {
 	if !large {
 		return ""
 	}
-	id := items[i].ID
+	id := oneLine(items[i].ID)
 	switch {
 	case id == "":
 		return "#" + strconv.Itoa(i+1)
@@ -92,14 +92,14 @@ func itemLine(it *tally.ItemView, name string, w int, p *palette) string {
 	}
 	title := oneLine(it.Title)
 	if m == markBlocked && len(it.BlockedBy) > 0 {
-		by := "  blocked by " + strings.Join(it.BlockedBy, ", ")
+		by := "  blocked by " + oneLine(strings.Join(it.BlockedBy, ", "))
 		room := w - width(head) - width(by)
 		if room >= 12 {
 			return head + fit(title, min(room, width(title))) + render(p.warn, by)
 		}
 	}
 	if it.Status == tally.StatusUnknown && it.RawStatus != "" {
-		title += " (" + it.RawStatus + ")"
+		title += " (" + oneLine(it.RawStatus) + ")"
 	}
 	return cut(head+title, w)
 }

@@ -113,7 +113,7 @@ func (v listView) row(s *tally.Session, selected bool, c listColumns, p *palette
 	} else {
 		b.WriteString("  ")
 	}
-	b.WriteString(render(p.agent(s.Agent), fit(s.Agent.String(), c.agent)) + " ")
+	b.WriteString(render(p.agent(s.Agent), fit(oneLine(s.Agent.String()), c.agent)) + " ")
 	b.WriteString(fit(shortProject(s.Project, v.home, c.project), c.project) + " ")
 	title := oneLine(s.Title)
 	if title == "" {

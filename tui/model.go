@@ -270,13 +270,13 @@ func (m *Model) title() string {
 	if f := r.filter; !f.empty() {
 		shown := strconv.Itoa(len(r.order)) + " shown"
 		if f.Agent != "" {
-			shown += " · agent " + string(f.Agent)
+			shown += " · agent " + oneLine(string(f.Agent))
 		}
 		if f.Project != "" {
 			shown += " · project " + shortProject(f.Project, m.o.Home, 24)
 		}
 		if f.Text != "" {
-			shown += " · “" + f.Text + "”"
+			shown += " · “" + oneLine(f.Text) + "”"
 		}
 		parts = append(parts, shown)
 	}

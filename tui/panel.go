@@ -75,7 +75,7 @@ func subAgentLines(subs []tally.SubAgentList, expanded bool, spin string, w int,
 		sub := &subs[i]
 		s := tally.Session{Items: sub.Items, Progress: sub.Progress}
 		h := todoHeadline(&s, false)
-		name := "↳ " + render(p.bold, sub.ID) + " "
+		name := "↳ " + render(p.bold, oneLine(sub.ID)) + " "
 		out = append(out, cut(name+h.line(p, w-width(name)), w))
 		if expanded {
 			for _, l := range foldItems(sub.Items, w-2, spin, p) {

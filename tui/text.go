@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -47,13 +49,25 @@ func spread(left, right string, w int) string {
 	return fit(left, w-rw-1) + " " + right
 }
 
-// oneLine keeps agents' titles and steps, which sometimes carry newlines or
-// tabs, on one row.
+// oneLine is the only way agents' text reaches the screen. It keeps it on
+// one row (titles and steps sometimes carry newlines or tabs) and drops
+// control characters: an escape sequence in a log must not reach the
+// terminal, where it could move the cursor, retitle the window or write
+// the clipboard.
 func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") {
+	clean := true
+	for _, r := range s {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return s
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r) || r == utf8.RuneError
+	}), " ")
 }
 
 // age is how long before now t was, in the one unit a glance needs.
@@ -100,6 +114,7 @@ func ageChange(t, now time.Time) time.Time {
 // directory as ~, and, when still longer than w, its last elements, which
 // are the ones that name the project.
 func shortProject(p, home string, w int) string {
+	p = oneLine(p)
 	if p == "" {
 		return "-"
 	}
