@@ -14,6 +14,8 @@ import (
 type detailView struct {
 	s     *tally.Session
 	panel panelView
+	// item is the item of the main list shown in full (-1: none).
+	item  int
 	width int
 	now   time.Time
 	home  string
@@ -58,6 +60,9 @@ func (v detailView) header(p *palette) []string {
 // body is everything under the header; the screen scrolls it.
 func (v detailView) body(p *palette) []string {
 	out := v.panel.lines(p)
+	if v.item >= 0 && v.item < len(v.s.Items) {
+		out = append(out, itemLines(&v.s.Items[v.item], v.item, v.width, p)...)
+	}
 	subs, runtime := splitRuntime(v.s.SubAgents)
 	if len(subs) > 0 {
 		out = append(out, "", render(p.title, "Sub-agents"))
@@ -110,4 +115,37 @@ func markerLine(m tally.Marker) string {
 		parts = append(parts, "— "+oneLine(m.Reason))
 	}
 	return "  " + strings.Join(parts, " ")
+}
+
+// maxDescription bounds the lines of an item's description.
+const maxDescription = 6
+
+// itemLines is one item in full, as a click on its row shows it.
+func itemLines(it *tally.ItemView, pos, w int, p *palette) []string {
+	m := markOf(it)
+	out := []string{"", cut(render(p.title, "Task "+taskName(it.ID, pos))+"  "+p.mark(m)+" "+oneLine(it.StatusWord())+render(p.faint, "  (click again or Esc to close)"), w),
+		cut("  "+render(p.bold, oneLine(it.Title)), w)}
+	field := func(label, value string) {
+		if value != "" {
+			out = append(out, cut("  "+render(p.faint, label+" ")+oneLine(value), w))
+		}
+	}
+	field("doing:", it.ActiveForm)
+	field("owner:", it.Owner)
+	field("blocked by:", strings.Join(it.BlockedBy, ", "))
+	field("blocks:", strings.Join(it.Blocks, ", "))
+	if it.Lossy {
+		field("note:", "the agent's format cannot tell in progress from pending")
+	}
+	desc := strings.Split(strings.TrimSpace(it.Description), "\n")
+	for i, d := range desc {
+		if i == maxDescription {
+			out = append(out, render(p.faint, "  …"))
+			break
+		}
+		if d = oneLine(d); d != "" {
+			out = append(out, cut("  "+d, w))
+		}
+	}
+	return out
 }

@@ -23,9 +23,18 @@ const minColumn = 26
 //     or ◼ when the session is not working) and its activeForm below.
 //   - In a large list, a run of two or more planned items (pending, not
 //     blocked) is laid out in two columns, down then across, when w allows.
-func foldItems(items []tally.ItemView, w int, spin string, p *palette) []string {
+//
+// Beside each line it returns the items the line shows, for a click to find.
+func foldItems(items []tally.ItemView, w int, spin string, p *palette) ([]string, []ref) {
 	large := len(items) > largeList
 	var out []string
+	var refs []ref
+	add := func(r ref, lines ...string) {
+		for range lines {
+			refs = append(refs, r)
+		}
+		out = append(out, lines...)
+	}
 	for i := 0; i < len(items); {
 		it := &items[i]
 		j := i + 1
@@ -35,7 +44,7 @@ func foldItems(items []tally.ItemView, w int, spin string, p *palette) []string 
 				j++
 			}
 			if j-i >= 2 {
-				out = append(out, doneRun(items, i, j, large, w, p))
+				add(noRef, doneRun(items, i, j, large, w, p))
 				i = j
 				continue
 			}
@@ -44,20 +53,41 @@ func foldItems(items []tally.ItemView, w int, spin string, p *palette) []string 
 				j++
 			}
 			if j-i >= 2 {
-				out = append(out, columns(items, i, j, w, p)...)
+				rows := (j - i + 1) / 2
+				for r, l := range columns(items, i, j, w, p) {
+					right := -1
+					if i+r+rows < j {
+						right = i + r + rows
+					}
+					add(ref{item: i + r, right: right, split: (w-2)/2 + 2}, l)
+				}
 				i = j
 				continue
 			}
 			j = i + 1
 		case m == markActive:
-			out = append(out, activeLines(it, itemName(items, i, large), w, spin, p)...)
+			add(ref{item: i, right: -1}, activeLines(it, itemName(items, i, large), w, spin, p)...)
 			i = j
 			continue
 		}
-		out = append(out, itemLine(it, itemName(items, i, large), w, p))
+		add(ref{item: i, right: -1}, itemLine(it, itemName(items, i, large), w, p))
 		i = j
 	}
-	return out
+	return out, refs
+}
+
+// ref is the items one drawn line shows: item (-1: none), and in a
+// two-column line the item of the right column, which starts at split.
+type ref struct{ item, right, split int }
+
+var noRef = ref{item: -1, right: -1}
+
+// at is the item shown at column x of the line.
+func (r ref) at(x int) int {
+	if r.right >= 0 && x >= r.split {
+		return r.right
+	}
+	return r.item
 }
 
 // itemName is how a large list names an item: its id, or its position.
@@ -65,10 +95,16 @@ func itemName(items []tally.ItemView, i int, large bool) string {
 	if !large {
 		return ""
 	}
-	id := oneLine(items[i].ID)
+	return taskName(items[i].ID, i)
+}
+
+// taskName names an item by its id ("#3" for a number, "T003" as it is),
+// or by its position pos (from 0) when it has none.
+func taskName(id string, pos int) string {
+	id = oneLine(id)
 	switch {
 	case id == "":
-		return "#" + strconv.Itoa(i+1)
+		return "#" + strconv.Itoa(pos+1)
 	case strings.Trim(id, "0123456789") == "":
 		return "#" + id
 	}

@@ -66,9 +66,7 @@ func (m *Model) listKey(s string) {
 	case "s":
 		m.roster.setSort((m.roster.sort + 1) % numSorts)
 	case "enter":
-		if m.selected != "" {
-			m.screen, m.scroll = screenDetail, 0
-		}
+		m.open()
 	case "esc":
 		switch {
 		case m.expanded:
@@ -83,7 +81,11 @@ func (m *Model) listKey(s string) {
 func (m *Model) detailKey(s string) {
 	switch s {
 	case "esc", "backspace", "left", "h":
-		if s == "esc" && m.expanded {
+		switch {
+		case s == "esc" && m.item >= 0:
+			m.item = -1
+			return
+		case s == "esc" && m.expanded:
 			m.expanded = false
 			return
 		}
@@ -108,6 +110,7 @@ func (m *Model) click(ms tea.Mouse) tea.Cmd {
 		return nil
 	}
 	if m.screen != screenList {
+		m.clickItem(ms)
 		return nil
 	}
 	i := ms.Y - listTop
@@ -117,10 +120,39 @@ func (m *Model) click(ms tea.Mouse) tea.Cmd {
 	}
 	id := rows[m.top+i].rec.ID
 	if id == m.selected {
-		m.screen, m.scroll = screenDetail, 0
+		m.open()
 	}
 	m.selected = id
 	return nil
+}
+
+// open shows the selected session in full.
+func (m *Model) open() {
+	if m.selected != "" {
+		m.screen, m.scroll, m.item = screenDetail, 0, -1
+	}
+}
+
+// clickItem shows the item clicked in the open session's expanded panel
+// in full, or closes it when it is shown already.
+func (m *Model) clickItem(ms tea.Mouse) {
+	s := m.current()
+	if s == nil || !m.expanded {
+		return
+	}
+	k := ms.Y - detailTop + m.scroll
+	_, refs := m.panelView(s, m.detailPanelLines()).layout(&m.pal)
+	if k < 0 || k >= len(refs) || ms.Y < detailTop {
+		return
+	}
+	i := refs[k].at(ms.X)
+	if i < 0 {
+		return
+	}
+	if i == m.item {
+		i = -1
+	}
+	m.item = i
 }
 
 // toggleRow is the screen row of the panel's [T], if it is on screen.

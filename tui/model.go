@@ -65,6 +65,8 @@ type Model struct {
 	top int
 	// scroll is how far the detail body is scrolled.
 	scroll int
+	// item is the item of the open session shown in full (-1: none).
+	item int
 
 	spinFrame   int
 	spinPending bool
@@ -111,7 +113,7 @@ func New(ctx context.Context, o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	m := &Model{o: o, ctx: ctx, roster: newRoster(), dark: true, width: 80, height: 24}
+	m := &Model{o: o, ctx: ctx, roster: newRoster(), dark: true, width: 80, height: 24, item: -1}
 	m.pal = newPalette(o.Color, m.dark)
 	m.roster.load(o.Records, o.Now())
 	m.o.Records = nil

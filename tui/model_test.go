@@ -333,3 +333,49 @@ func TestFeed(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestModel_clickTaskRow: a click on a task row of the expanded panel shows
+// the task in full; in two columns, the column clicked decides which.
+func TestModel_clickTaskRow(t *testing.T) {
+	r := limiter()
+	r.Lists[""][3].Description = "Run the suite against staging.\nNeeds the keys from ops."
+	m := newModel(t, 80, 24, false, r)
+	press(m, "enter", "T")
+	y := lineOf(t, look(t, m), "Integration tests")
+	m.Update(tea.MouseClickMsg{X: 4, Y: y, Button: tea.MouseLeft})
+	s := look(t, m)
+	golden(t, "detail_task", s)
+	for _, want := range []string{"Task #4", "blocked by: 3", "Needs the keys from ops."} {
+		if !strings.Contains(s, want) {
+			t.Errorf("task detail lacks %q", want)
+		}
+	}
+	press(m, "esc")
+	if m.item != -1 || !m.expanded {
+		t.Error("Esc did not close the task first")
+	}
+
+	m = newModel(t, 80, 24, false, large())
+	press(m, "enter", "T")
+	y = lineOf(t, look(t, m), "T010 Analytics")
+	m.Update(tea.MouseClickMsg{X: 50, Y: y, Button: tea.MouseLeft})
+	if !strings.Contains(look(t, m), "Task T010") {
+		t.Errorf("click on the right column did not show T010:\n%s", look(t, m))
+	}
+	m.Update(tea.MouseClickMsg{X: 50, Y: y, Button: tea.MouseLeft})
+	if m.item != -1 {
+		t.Error("a second click did not close the task")
+	}
+}
+
+// lineOf is the screen row holding text.
+func lineOf(t *testing.T, screen, text string) int {
+	t.Helper()
+	for i, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, text) {
+			return i
+		}
+	}
+	t.Fatalf("%q not on screen:\n%s", text, screen)
+	return -1
+}

@@ -28,9 +28,15 @@ type panelView struct {
 
 // lines draws the panel: one line collapsed, at most maxLines expanded.
 func (v panelView) lines(p *palette) []string {
+	lines, _ := v.layout(p)
+	return lines
+}
+
+// layout draws the panel and says which item each line shows.
+func (v panelView) layout(p *palette) ([]string, []ref) {
 	w := v.width
 	if !v.expanded {
-		return []string{spread(v.head.line(p, w-width(toggleHint)-1), render(p.faint, toggleHint), w)}
+		return []string{spread(v.head.line(p, w-width(toggleHint)-1), render(p.faint, toggleHint), w)}, []ref{noRef}
 	}
 	head := render(p.title, "Tasks") + " " + strconv.Itoa(v.head.Done) + "/" + strconv.Itoa(v.head.Total)
 	if v.head.Total > 0 {
@@ -38,6 +44,7 @@ func (v panelView) lines(p *palette) []string {
 	}
 	out := []string{spread(head, render(p.faint, toggleHint), w)}
 	var body []string
+	var refs []ref
 	switch v.head.State {
 	case PanelEmpty:
 		body = []string{render(p.faint, "No tasks")}
@@ -48,11 +55,23 @@ func (v panelView) lines(p *palette) []string {
 		if v.approvable {
 			text += ": press A to approve"
 		}
-		body = append([]string{cut(render(p.active, text), w)}, foldItems(v.s.Items, w, v.spin, p)...)
+		body, refs = foldItems(v.s.Items, w, v.spin, p)
+		body = append([]string{cut(render(p.active, text), w)}, body...)
+		refs = append([]ref{noRef}, refs...)
 	case PanelWorking, PanelBlocked:
-		body = foldItems(v.s.Items, w, v.spin, p)
+		body, refs = foldItems(v.s.Items, w, v.spin, p)
 	}
-	return append(out, clip(body, v.maxLines-1, w, p)...)
+	all := len(body)
+	body = clip(body, v.maxLines-1, w, p)
+	refs = append([]ref{noRef}, refs...)
+	for len(refs) < len(body)+1 {
+		refs = append(refs, noRef)
+	}
+	refs = refs[:len(body)+1]
+	if len(body) < all {
+		refs[len(body)] = noRef // the "… +N more lines" line
+	}
+	return append(out, body...), refs
 }
 
 // clip keeps at most n lines, the last saying how many were left out.
@@ -78,7 +97,8 @@ func subAgentLines(subs []tally.SubAgentList, expanded bool, spin string, w int,
 		name := "↳ " + render(p.bold, oneLine(sub.ID)) + " "
 		out = append(out, cut(name+h.line(p, w-width(name)), w))
 		if expanded {
-			for _, l := range foldItems(sub.Items, w-2, spin, p) {
+			lines, _ := foldItems(sub.Items, w-2, spin, p)
+			for _, l := range lines {
 				out = append(out, "  "+l)
 			}
 		}

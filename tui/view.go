@@ -155,11 +155,14 @@ func (m *Model) emptyText() string {
 	return "No sessions yet: start a coding agent and its session shows here."
 }
 
+// detailPanelLines bounds the panel on the detail screen: the whole body.
+func (m *Model) detailPanelLines() int { return max(m.height-detailTop-footerRows, minPanel) }
+
 func (m *Model) detailFrame() []string {
 	s := m.current()
 	p := &m.pal
-	dv := detailView{s: s, width: m.width, now: m.o.Now(), home: m.o.Home,
-		panel: m.panelView(s, max(m.height-detailTop-footerRows, minPanel))}
+	dv := detailView{s: s, width: m.width, now: m.o.Now(), home: m.o.Home, item: m.item,
+		panel: m.panelView(s, m.detailPanelLines())}
 	lines := dv.header(p)
 	body := dv.body(p)
 	room := max(m.height-detailTop-footerRows, 0)
