@@ -10,6 +10,7 @@ var helpKeys = [][2]string{
 	{"s", "sort: active first, most recent, by project"},
 	{"Enter / click", "open the session"},
 	{"T / click [T]", "expand or collapse the Task Panel"},
+	{"click a task", "show it in full (an open session, panel expanded)"},
 	{"Esc", "collapse the panel; back; clear the filter"},
 	{"A", "approve a plan waiting for approval (tally tasks approve)"},
 	{"?", "this help"},
