@@ -31,7 +31,6 @@ var (
 	ansiBlue    = lipgloss.ANSIColor(4)
 	ansiMagenta = lipgloss.ANSIColor(5)
 	ansiCyan    = lipgloss.ANSIColor(6)
-	ansiGray    = lipgloss.ANSIColor(8)
 )
 
 // newPalette builds the styles for a terminal with (color) or without
