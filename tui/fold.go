@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // largeList is the size past which a list is folded harder: completed runs
@@ -39,8 +40,8 @@ func foldItems(items []tally.ItemView, w int, spin string, p *palette) ([]string
 		it := &items[i]
 		j := i + 1
 		switch m := markOf(it); {
-		case m == markDone:
-			for j < len(items) && markOf(&items[j]) == markDone {
+		case m == termstyle.MarkDone:
+			for j < len(items) && markOf(&items[j]) == termstyle.MarkDone {
 				j++
 			}
 			if j-i >= 2 {
@@ -48,8 +49,8 @@ func foldItems(items []tally.ItemView, w int, spin string, p *palette) ([]string
 				i = j
 				continue
 			}
-		case m == markPending && large && 2*minColumn+2 <= w:
-			for j < len(items) && markOf(&items[j]) == markPending {
+		case m == termstyle.MarkPending && large && 2*minColumn+2 <= w:
+			for j < len(items) && markOf(&items[j]) == termstyle.MarkPending {
 				j++
 			}
 			if j-i >= 2 {
@@ -65,7 +66,7 @@ func foldItems(items []tally.ItemView, w int, spin string, p *palette) ([]string
 				continue
 			}
 			j = i + 1
-		case m == markActive:
+		case m == termstyle.MarkActive:
 			add(ref{item: i, right: -1}, activeLines(it, itemName(items, i, large), w, spin, p)...)
 			i = j
 			continue
@@ -114,10 +115,10 @@ func taskName(id string, pos int) string {
 func doneRun(items []tally.ItemView, i, j int, large bool, w int, p *palette) string {
 	n := j - i
 	if !large {
-		return cut(p.mark(markDone)+" "+render(p.faint, "… +"+strconv.Itoa(n)+" done"), w)
+		return cut(p.mark(termstyle.MarkDone)+" "+render(p.faint, "… +"+strconv.Itoa(n)+" done"), w)
 	}
 	text := itemName(items, i, true) + "–" + itemName(items, j-1, true) + " (" + strconv.Itoa(n) + " complete)"
-	return cut(p.mark(markDone)+" "+text, w)
+	return cut(p.mark(termstyle.MarkDone)+" "+text, w)
 }
 
 func itemLine(it *tally.ItemView, name string, w int, p *palette) string {
@@ -127,7 +128,7 @@ func itemLine(it *tally.ItemView, name string, w int, p *palette) string {
 		head += render(p.faint, name) + " "
 	}
 	title := oneLine(it.Title)
-	if m == markBlocked && len(it.BlockedBy) > 0 {
+	if m == termstyle.MarkBlocked && len(it.BlockedBy) > 0 {
 		by := "  blocked by " + oneLine(strings.Join(it.BlockedBy, ", "))
 		room := w - width(head) - width(by)
 		if room >= 12 {
@@ -143,7 +144,7 @@ func itemLine(it *tally.ItemView, name string, w int, p *palette) string {
 // activeLines is the item in progress: its title, then what the agent is
 // doing for it (its activeForm) on a second line.
 func activeLines(it *tally.ItemView, name string, w int, spin string, p *palette) []string {
-	icon := p.mark(markActive)
+	icon := p.mark(termstyle.MarkActive)
 	if spin != "" {
 		icon = render(p.active, spin)
 	}

@@ -6,6 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // PanelState is which of its collapsed forms the Task Panel shows.
@@ -55,13 +56,13 @@ func todoHeadline(s *tally.Session, plan bool) Headline {
 	case p.Done == p.Total:
 		h.State = PanelComplete
 	case p.Current != nil:
-		h.State, h.Icon, h.Step = PanelWorking, markIcons[markActive], oneLine(p.Current.Label())
+		h.State, h.Icon, h.Step = PanelWorking, termstyle.MarkActive.Icon(), oneLine(p.Current.Label())
 	default:
 		h.State = PanelWorking
 		if it := nextOpen(s.Items); it != nil {
 			m := markOf(it)
-			h.Icon, h.Step = markIcons[m], oneLine(it.Title)
-			if m == markBlocked {
+			h.Icon, h.Step = m.Icon(), oneLine(it.Title)
+			if m == termstyle.MarkBlocked {
 				h.State, h.Icon = PanelBlocked, "⚠"
 			}
 		}
@@ -106,10 +107,13 @@ func (h Headline) line(p *palette, w int) string {
 	return cut(head+h.Step, w)
 }
 
+// iconStyle colours an item's icon as its mark; any other icon (a plan's
+// →) in the title's colour.
 func (p *palette) iconStyle(icon string) lipgloss.Style {
-	for m, s := range markIcons {
-		if s == icon {
-			return p.markStyle(mark(m))
+	for _, m := range []termstyle.Mark{termstyle.MarkActive, termstyle.MarkPending, termstyle.MarkDone,
+		termstyle.MarkBlocked, termstyle.MarkStopped, termstyle.MarkUnknown} {
+		if m.Icon() == icon {
+			return p.markStyle(m)
 		}
 	}
 	return p.title

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // listView is the session list: a header and one row per session of the
@@ -32,19 +33,8 @@ const (
 	colMarker = 2 // "› " before the selected row
 )
 
-var activityWords = [...]string{
-	tally.ActivityWorking:    "working",
-	tally.ActivityNeedsInput: "needs input",
-	tally.ActivityIdle:       "idle",
-	tally.ActivityEnded:      "ended",
-}
-
-func activityWord(a tally.Activity) string {
-	if int(a) < len(activityWords) {
-		return activityWords[a]
-	}
-	return a.String()
-}
+// activityWord is the word a person reads for a.
+func activityWord(a tally.Activity) string { return termstyle.ActivityLabel(a) }
 
 func (v listView) columns() listColumns {
 	c := listColumns{agent: 8, project: 12, activity: 11, progress: 5, age: 4}

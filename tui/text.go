@@ -8,26 +8,23 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // ellipsis marks text cut to fit.
-const ellipsis = "…"
+const ellipsis = termstyle.Ellipsis
 
 // width is the number of columns s takes on a terminal, escape sequences
-// aside (wide CJK and emoji count two).
-func width(s string) int { return ansi.StringWidth(s) }
+// aside (wide CJK and emoji count two), as every surface measures it.
+func width(s string) int { return termstyle.Width(s) }
 
 // cut shortens s (which may carry styles) to at most w columns, ending in
-// an ellipsis when cut.
+// an ellipsis when cut; no room leaves nothing.
 func cut(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if width(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, ellipsis)
+	return termstyle.Truncate(s, w)
 }
 
 // fit cuts s to w columns and pads it with spaces to exactly w.
