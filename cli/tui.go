@@ -11,6 +11,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/tasks"
+	"github.com/tallyhq/tally/termstyle"
 	"github.com/tallyhq/tally/tui"
 )
 
@@ -72,6 +73,7 @@ func runTUI(ctx context.Context, a *app) error {
 			return st.Records(ctx, tally.SessionFilter{Limit: limit})
 		},
 		Approve: a.approver(st),
+		Looked:  a.looked(),
 	}, tui.Terminal{In: a.env.In, Out: a.env.Out, Environ: env})
 
 	feedCtx, stopFeed := context.WithCancel(ctx)
@@ -126,4 +128,18 @@ func (s *scanStatus) report(p *tea.Program, pr index.ScanProgress) {
 	}
 	s.last = pct
 	p.Send(tui.Status(fmt.Sprintf("reading logs %d%%", pct)))
+}
+
+// looked is where agents' logs are looked for, as the empty dashboard
+// says it.
+func (a *app) looked() []string {
+	var out []string
+	for _, r := range a.agentRoots() {
+		l := termstyle.Pad(r.Agent.String(), 9) + tildePath(r.Path, a.env.Home)
+		if !r.Exists {
+			l += "  (not there)"
+		}
+		out = append(out, l)
+	}
+	return out
 }

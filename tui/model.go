@@ -31,6 +31,9 @@ type Options struct {
 	// Headliner describes sessions that follow a plan; nil: every panel
 	// shows its todo list.
 	Headliner Headliner
+	// Looked says where agents' logs were looked for, one line per folder:
+	// what the screen shows while there is no session at all.
+	Looked []string
 	// Records is what the first frame shows (the newest sessions, read
 	// before the program starts); the rest is loaded after it.
 	Records []tally.Record

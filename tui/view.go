@@ -136,6 +136,13 @@ func (m *Model) listRowsFrame(n int) []string {
 	body := lv.lines(&m.pal)
 	if len(rows) == 0 {
 		body = []string{"", "  " + key.empty}
+		if m.roster.filter.empty() && m.loadErr == nil && len(m.o.Looked) > 0 {
+			body = append(body, "", "  Tally looks for agents' logs in:")
+			for _, l := range m.o.Looked {
+				body = append(body, "    "+oneLine(l))
+			}
+			body = append(body, "", "  Point it at other folders with the flags in 'tally --help'.")
+		}
 	}
 	m.rowsKey, m.rowsLines = key, append([]string{lv.header(&m.pal)}, m.pad(body, n)...)
 	return m.rowsLines

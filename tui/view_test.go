@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"image/color"
 	"regexp"
 	"strings"
@@ -32,8 +33,10 @@ func TestView_list(t *testing.T) {
 		typeText(m, "login")
 		golden(t, "list_filter_typing", look(t, m))
 	})
-	t.Run("no history yet", func(t *testing.T) {
-		m := newModel(t, 80, 12, true)
+	t.Run("no history yet: where Tally looks", func(t *testing.T) {
+		m := New(context.Background(), Options{Now: func() time.Time { return fixedNow }, Looked: []string{
+			"claude   ~/.claude/projects", "codex    ~/.codex/sessions  (not there)"}})
+		m.Update(tea.WindowSizeMsg{Width: 80, Height: 14})
 		golden(t, "list_empty", look(t, m))
 	})
 	t.Run("help", func(t *testing.T) {
