@@ -34,6 +34,9 @@ type Headline struct {
 	// next one, or the blocked one.
 	Icon string
 	Step string
+	// Line, when set, is the whole line as another model words it (a
+	// plan's "2/5 → T003 [S2]"), drawn as it is in State's colour.
+	Line string
 }
 
 // A Headliner describes a session whose work is kept in a model other than
@@ -82,6 +85,9 @@ func nextOpen(items []tally.ItemView) *tally.ItemView {
 
 // line draws the headline in at most w columns, without the [T] hint.
 func (h Headline) line(p *palette, w int) string {
+	if h.Line != "" {
+		return render(p.headlineStyle(h.State), cut(oneLine(h.Line), w))
+	}
 	frac := strconv.Itoa(h.Done) + "/" + strconv.Itoa(h.Total)
 	switch h.State {
 	case PanelEmpty:
@@ -105,6 +111,21 @@ func (h Headline) line(p *palette, w int) string {
 		head += render(p.iconStyle(h.Icon), h.Icon) + " "
 	}
 	return cut(head+h.Step, w)
+}
+
+func (p *palette) headlineStyle(s PanelState) lipgloss.Style {
+	switch s {
+	case PanelEmpty:
+		return p.faint
+	case PanelPlanning:
+		return p.active
+	case PanelBlocked:
+		return p.warn
+	case PanelComplete:
+		return p.done
+	case PanelWorking:
+	}
+	return p.plain
 }
 
 // iconStyle colours an item's icon as its mark; any other icon (a plan's

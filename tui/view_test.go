@@ -180,3 +180,26 @@ func TestView_lightAndDark(t *testing.T) {
 	}
 	golden(t, "list_light_ansi", m.View().Content)
 }
+
+// planHeadliner stands for the plan a session follows: its one line as the
+// plan words it.
+type planHeadliner struct{}
+
+func (planHeadliner) Headline(s *tally.Session) (Headline, bool) {
+	if s.ID != limiter().ID {
+		return Headline{}, false
+	}
+	return Headline{State: PanelWorking, Done: 2, Total: 5, Line: "2/5 → T003 [S2]"}, true
+}
+
+func TestView_planHeadline(t *testing.T) {
+	m := New(context.Background(), Options{Now: func() time.Time { return fixedNow }, Records: fleet(), Headliner: planHeadliner{}})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s := look(t, m); !strings.Contains(s, "2/5 → T003 [S2]") {
+		t.Errorf("a plan's headline is not the collapsed panel:\n%s", s)
+	}
+	press(m, "j")
+	if s := look(t, m); !strings.Contains(s, "2/3 ◻ Review") {
+		t.Errorf("a session without a plan lost its todo headline:\n%s", s)
+	}
+}
