@@ -156,14 +156,19 @@ func TestTUI_inATerminal(t *testing.T) {
 	snapshot(t, "detail", s)
 
 	tm.keys("q")
-	deadline := time.Now().Add(5 * time.Second)
+	// The pane stays (remain-on-exit) with the process's exit status, or
+	// the signal that ended it.
+	deadline := time.Now().Add(20 * time.Second)
 	for {
-		dead := strings.TrimSpace(tm.run("display-message", "-p", "-t", "0", "#{pane_dead} #{pane_dead_status}"))
-		if dead == "1 0" {
-			break
-		}
-		if strings.HasPrefix(dead, "1 ") || time.Now().After(deadline) {
-			t.Fatalf("after q: pane dead, status = %q\n%s", dead, tm.screen())
+		state := strings.Fields(tm.run("display-message", "-p", "-t", "0", "dead=#{pane_dead} status=#{pane_dead_status} signal=#{pane_dead_signal}"))
+		switch {
+		case len(state) > 0 && state[0] == "dead=1":
+			if state[1] != "status=0" {
+				t.Fatalf("q did not exit 0: %q\n%s", state, tm.screen())
+			}
+			return
+		case time.Now().After(deadline):
+			t.Fatalf("still running 20 s after q: %q\n%s", state, tm.screen())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
