@@ -20,5 +20,25 @@
 //     the clock wakes the model only when a shown age or activity is due to
 //     change.
 //   - No line is wider than the terminal and the frame is exactly as high as
-//     the terminal, at any size: nothing wraps.
+//     the terminal, at any size: nothing wraps. Agents' text reaches it only
+//     through oneLine, which drops control characters: a log cannot move
+//     the cursor or write the clipboard.
+//
+// The files, by job:
+//
+//	model.go      the root model: options, state, Update's routing
+//	keys.go       keys and mouse, per screen
+//	view.go       the frame: the list screen, the detail screen, help
+//	clock.go      the spinner's and the clock's ticks, only when due
+//	roster.go     every session known, the filter, the sort, the window
+//	list.go       the session list's columns and rows
+//	headline.go   the collapsed Task Panel (Headline, and the Headliner seam)
+//	panel.go      the Task Panel, collapsed or expanded; sub-agents' lists
+//	fold.go       an expanded list folded: done runs, ranges, two columns
+//	detail.go     one session opened; one task in full
+//	filterbar.go  the bottom line: the filter typed, hints, notes
+//	help.go       the keys
+//	style.go, mark.go, text.go   colours, marks and widths (termstyle's)
+//	feed.go       the indexer's change stream to the program (Feed)
+//	run.go        the program on a terminal
 package tui
