@@ -1,8 +1,10 @@
 package index_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -240,4 +242,83 @@ func BenchmarkScanMemory(b *testing.B) {
 		runtime.KeepAlive(ix)
 		st.Close()
 	}
+}
+
+// longSessionLines is how many lines the long session of
+// BenchmarkIndexer_AppendOneLine holds.
+const longSessionLines = 1_000_000
+
+// todoCall is one Claude Code TodoWrite call, each with its own tool-call
+// id, from a session that ended long ago.
+func todoCall(i int) string {
+	return fmt.Sprintf(`{"type":"assistant","sessionId":"5c0375b4-57a5-4f26-b12d-d022ee4e51b7","cwd":"/work/p","timestamp":"2025-09-07T09:52:09.443Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_%08d","name":"TodoWrite","input":{"todos":[{"content":"Step %d","status":"in_progress","activeForm":"Doing step %d"}]}}]}}`+"\n", i, i, i)
+}
+
+// BenchmarkIndexer_AppendOneLine measures what one line appended to a long
+// session costs the indexer: the file holds a million TodoWrite calls, each
+// with its own tool-call id, and the session is over, so its state is read
+// back from the store for the append and dropped from memory after. An
+// append is to cost what it appends, not what the file holds; state-KB is
+// the size of the saved state.
+func BenchmarkIndexer_AppendOneLine(b *testing.B) {
+	home := b.TempDir()
+	dir := filepath.Join(home, "projects", "-work-p")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	for i := range longSessionLines {
+		w.WriteString(todoCall(i))
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "tally.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{claude.New(claude.Options{ConfigDir: home})}, Store: st})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := ix.Scan(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	n := longSessionLines
+	var cpu time.Duration
+	for b.Loop() {
+		c0 := cpuTime()
+		line := todoCall(n)
+		n++
+		if _, err := f.WriteString(line); err != nil {
+			b.Fatal(err)
+		}
+		sum, err := ix.Scan(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sum.Bytes != int64(len(line)) {
+			b.Fatalf("read %d bytes, want the %d appended", sum.Bytes, len(line))
+		}
+		cpu += cpuTime() - c0
+	}
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	f.Close()
+	saved, err := st.File(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	js, err := json.Marshal(saved)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(len(js))/1024, "state-KB")
 }
