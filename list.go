@@ -8,15 +8,21 @@ import "time"
 // show them as one list, todos first, since a reader asks what the agent
 // is doing, not which tool it used to say so.
 //
-// The zero List is empty and ready. Apply is deterministic and idempotent:
-// applying the same event twice leaves the state as applying it once, so a
-// line read twice (a catch-up scan after a missed notification) cannot
-// duplicate an item.
+// The zero List is empty and ready. Apply is deterministic, and an event
+// applied again right after itself changes nothing, so a line an agent
+// wrote twice cannot duplicate an item or take the list back a step.
+//
+// That is all the dedup memory is for, and why it is bounded: a re-read
+// after a crash or a missed notification starts from the committed offset
+// with the state committed with it, and a file that shrank is folded again
+// from scratch, so neither ever applies an event twice. A TaskCreate is
+// recognised by its call id on the task it made however old it is.
 type List struct {
 	Todos []Item `json:"todos,omitempty"`
 	Tasks []Task `json:"tasks,omitempty"`
-	// Applied holds the tool-use ids already folded, per event kind.
-	Applied map[string]struct{} `json:"applied,omitempty"`
+	// Seen holds the keys (event kind and tool-use id) of the newest
+	// events applied, oldest first, at most MaxSeen.
+	Seen []string `json:"seen,omitempty"`
 	// EarlyIDs holds task ids whose TaskCreate has not been seen (yet).
 	EarlyIDs map[string]string `json:"earlyIds,omitempty"`
 	// Orphans counts updates for tasks the list does not hold: ignored
@@ -52,7 +58,10 @@ func (l *List) Items() []Item {
 // Len is the number of items.
 func (l *List) Len() int { return len(l.Todos) + len(l.Tasks) }
 
-// eventKeyPrefix keys Applied by the kind of list event. The kinds after
+// MaxSeen bounds the keys a List remembers of the events it applied.
+const MaxSeen = 32
+
+// eventKeyPrefix keys Seen by the kind of list event. The kinds after
 // EventMerge (EventMeta, EventMarker) are facts of the session, which
 // FileState.Apply folds; a List ignores them.
 var eventKeyPrefix = [...]string{
@@ -71,15 +80,8 @@ func (l *List) Apply(ev Event) bool {
 	if ev.Kind == 0 || int(ev.Kind) >= len(eventKeyPrefix) {
 		return false
 	}
-	if ev.ToolUseID != "" {
-		key := eventKeyPrefix[ev.Kind] + ev.ToolUseID
-		if _, seen := l.Applied[key]; seen {
-			return false
-		}
-		if l.Applied == nil {
-			l.Applied = make(map[string]struct{})
-		}
-		l.Applied[key] = struct{}{}
+	if ev.ToolUseID != "" && !l.see(eventKeyPrefix[ev.Kind]+ev.ToolUseID) {
+		return false
 	}
 	if ev.At.After(l.UpdatedAt) {
 		l.UpdatedAt = ev.At
@@ -102,6 +104,21 @@ func (l *List) Apply(ev Event) bool {
 		return true
 	}
 	return false
+}
+
+// see remembers key and reports whether it is new. The newest keys are
+// looked at first: a repeated line follows its first copy.
+func (l *List) see(key string) bool {
+	for i := len(l.Seen) - 1; i >= 0; i-- {
+		if l.Seen[i] == key {
+			return false
+		}
+	}
+	if len(l.Seen) == MaxSeen {
+		l.Seen = append(l.Seen[:0], l.Seen[1:]...)
+	}
+	l.Seen = append(l.Seen, key)
+	return true
 }
 
 func cloneItems(items []Item, src Source) []Item {
@@ -130,6 +147,13 @@ func (l *List) task(id string) *Task {
 // create appends a task. It is pending unless the create itself states a
 // status: a task nobody started has not started.
 func (l *List) create(ev Event) bool {
+	if ev.ToolUseID != "" {
+		for i := range l.Tasks {
+			if l.Tasks[i].ToolUseID == ev.ToolUseID {
+				return false // this call's task is already there
+			}
+		}
+	}
 	t := Task{Item: Item{Status: StatusPending, Source: SourceTask}, ToolUseID: ev.ToolUseID}
 	p := ev.Patch
 	t.ID = p.ID

@@ -1,6 +1,7 @@
 package tally_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -277,6 +278,43 @@ func TestList_Apply_RobustnessProperties(t *testing.T) {
 		l := fold(append(evs, evs...)...)
 		if got := l.Items()[0].BlockedBy; len(got) != 1 {
 			t.Fatalf("blockedBy = %v after a re-read", got)
+		}
+	})
+}
+
+// TestList_Apply_DedupMemoryIsBounded: a re-read starts from the committed
+// offset with the state committed with it, and a file that shrank is
+// folded again from scratch, so the fold never needs every tool-call id a
+// file ever held: only the newest, for a line written or read twice in a
+// row. A session of twenty thousand calls keeps what a session of one does.
+func TestList_Apply_DedupMemoryIsBounded(t *testing.T) {
+	var l tally.List
+	for i := range 20_000 {
+		l.Apply(snapshot(fmt.Sprintf("toolu_%08d", i), fmt.Sprintf("step %d", i)))
+	}
+	js, err := json.Marshal(&l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(js) > 4<<10 {
+		t.Fatalf("a list of 1 item after 20,000 calls saves as %d bytes: the dedup memory grows with history", len(js))
+	}
+	t.Run("the newest call applied again changes nothing", func(t *testing.T) {
+		l.Apply(snapshot("toolu_00019998", "step 19998"))
+		if got := titles(&l); !reflect.DeepEqual(got, []string{"step 19999=pending"}) {
+			t.Fatalf("items = %v: a line read twice in a row went back a step", got)
+		}
+	})
+	t.Run("a task created long ago is still one task when its create comes again", func(t *testing.T) {
+		var l tally.List
+		l.Apply(create("c0", "first"))
+		l.Apply(assign("c0", "1"))
+		for i := range 1000 {
+			l.Apply(update(fmt.Sprint("u", i), "1", tally.StatusInProgress))
+		}
+		l.Apply(create("c0", "first"))
+		if l.Len() != 1 {
+			t.Fatalf("%d tasks: a create applied again made a second one", l.Len())
 		}
 	})
 }

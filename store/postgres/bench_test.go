@@ -43,7 +43,7 @@ func benchBatch(n, gen int) tally.Batch {
 		b.Files = append(b.Files, &tally.FileState{
 			Path: "/home/ana/.claude/projects/-home-ana-src/" + id + ".jsonl", Agent: tally.AgentClaude, Session: id,
 			Offset: int64(i+gen) * 4096, Project: "/home/ana/src/p" + fmt.Sprint(i%20), LastAt: last, StartedAt: last.Add(-time.Hour),
-			Lists:   map[string]*tally.List{"": {Todos: items, Applied: map[string]struct{}{"s:toolu_" + id: {}}, UpdatedAt: last}},
+			Lists:   map[string]*tally.List{"": {Todos: items, Seen: []string{"s:toolu_" + id}, UpdatedAt: last}},
 			Decoder: []byte(`{"cwd":"/home/ana/src"}`),
 			Stats:   tally.Stats{Bytes: int64(i) * 4096, Lines: 400, Parsed: 12},
 		})

@@ -31,7 +31,7 @@ func fullFile(path, session string, gen int) *tally.FileState {
 			{Item: tally.Item{ID: "2", Title: "Queries", Status: tally.StatusPending, BlockedBy: []string{"1"},
 				Source: tally.SourceTask}, ToolUseID: "toolu_02"},
 		},
-		Applied:   map[string]struct{}{"s:toolu_00": {}, "c:toolu_01": {}, "c:toolu_02": {}},
+		Seen:      []string{"s:toolu_00", "c:toolu_01", "c:toolu_02"},
 		EarlyIDs:  map[string]string{"7": "toolu_07"},
 		Orphans:   2,
 		UpdatedAt: at(gen),
