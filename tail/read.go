@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/tallyhq/tally"
 )
@@ -43,11 +44,21 @@ type File struct {
 	Identity string
 }
 
-// Stat reads what Sync needs to decide whether a file changed.
+// ErrNotRegular is the error for a path that is not a regular file (a
+// named pipe, a device, a socket, a directory): only regular files are
+// read. Opening a named pipe for reading waits for a writer, for ever if
+// none comes, and would hold up every other file with it.
+var ErrNotRegular = errors.New("not a regular file")
+
+// Stat reads what Sync needs to decide whether a file changed. A path that
+// is not a regular file (after following links) is ErrNotRegular.
 func Stat(path string, whole bool) (File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return File{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return File{}, notRegular(path, fi)
 	}
 	id := identity(fi)
 	if whole {
@@ -73,7 +84,7 @@ func Changed(st *tally.FileState, f File, whole bool) bool {
 // st.Offset (or, for whole files, the whole file) with dec. newDec makes a
 // fresh decoder after a reset. It returns the decoder to use next time.
 func (r *Reader) Sync(st *tally.FileState, f File, whole bool, dec tally.Decoder, newDec func() (tally.Decoder, error)) (tally.Decoder, bool, []tally.Diagnostic, error) {
-	fh, err := os.Open(f.Path)
+	fh, err := open(f.Path)
 	if err != nil {
 		return dec, false, nil, err
 	}
@@ -100,6 +111,31 @@ func (r *Reader) Sync(st *tally.FileState, f File, whole bool, dec tally.Decoder
 		st.Head = headSum(fh, st.Offset)
 	}
 	return dec, changed || reset, diags, err
+}
+
+// open opens a regular file for reading without ever waiting: with
+// O_NONBLOCK a named pipe opens at once instead of waiting for a writer,
+// and what was opened is refused unless it is a regular file (the path may
+// have been replaced since Stat). On a regular file O_NONBLOCK changes
+// nothing.
+func open(path string) (*os.File, error) {
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := fh.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = notRegular(path, fi)
+	}
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	return fh, nil
+}
+
+func notRegular(path string, fi os.FileInfo) error {
+	return fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, fi.Mode().Type())
 }
 
 // replaced reports whether the bytes st was folded from are gone: another

@@ -2,10 +2,13 @@ package tail
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tallyhq/tally"
 )
@@ -180,3 +183,41 @@ type nopDecoder struct{}
 
 func (nopDecoder) Line([]byte, int64, func(tally.Event)) error { return nil }
 func (nopDecoder) State() []byte                               { return nil }
+
+// TestReader_Sync_APipeIsNeverOpenedForReading: opening a named pipe for
+// reading waits for a writer, for ever if none comes. Stat refuses
+// anything but a regular file, and Sync, handed a path that became a pipe
+// after Stat, returns at once.
+func TestReader_Sync_APipeIsNeverOpenedForReading(t *testing.T) {
+	h := newHarness(t)
+	h.write("one\n", os.O_TRUNC)
+	f, err := Stat(h.path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(h.path)
+	if err := syscall.Mkfifo(h.path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { // a reader stuck in open goes when a writer comes
+		if w, err := os.OpenFile(h.path, os.O_RDWR, 0); err == nil {
+			w.Close()
+		}
+	})
+	if _, err := Stat(h.path, false); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("Stat of a pipe: %v, want ErrNotRegular", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, _, err := h.r.Sync(h.st, f, false, nil, func() (tally.Decoder, error) { return lineDecoder{&h.seen}, nil })
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("Sync of a pipe: %v, want ErrNotRegular", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Sync is waiting in open for a writer to the pipe")
+	}
+}
