@@ -71,6 +71,12 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 		if e == nil || removed[path] {
 			continue
 		}
+		if ix.held(e.st.Session) {
+			// A read still holds a file of the session: its record is
+			// made when the read is over.
+			ix.unsavedGone = append(ix.unsavedGone, path)
+			continue
+		}
 		removed[path] = true
 		b.RemovedFiles = append(b.RemovedFiles, path)
 		if e.st.Session != "" {

@@ -126,6 +126,9 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
 				e = ix.newEntry(f)
 			}
 		}
+		if e.busy {
+			continue // a read an earlier round stopped waiting for holds it
+		}
 		j, ok := ix.check(e)
 		if !ok {
 			if _, err := tail.Stat(p, false); errors.Is(err, fs.ErrNotExist) {

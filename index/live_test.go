@@ -78,6 +78,24 @@ type live struct {
 	ix      *index.Indexer
 	changes <-chan index.Change
 	latest  map[string]tally.Record
+	cancel  context.CancelFunc
+	done    chan error
+}
+
+// stop ends Run and fails the test if Run is not back within a few
+// seconds: shutdown must never wait for a file.
+func (l *live) stop() {
+	l.t.Helper()
+	l.cancel()
+	select {
+	case err := <-l.done:
+		if err != nil {
+			l.t.Errorf("Run: %v", err)
+		}
+		l.done <- nil // for the cleanup
+	case <-time.After(5 * time.Second):
+		l.t.Fatal("Run was still busy 5 s after it was told to stop")
+	}
 }
 
 func startLive(t *testing.T, rescan time.Duration) *live {
@@ -104,8 +122,14 @@ func startLive(t *testing.T, rescan time.Duration) *live {
 	go func() { done <- ix.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("Run never returned")
+			return
 		}
 		sub.Close()
 		st.Close()
@@ -115,7 +139,7 @@ func startLive(t *testing.T, rescan time.Duration) *live {
 	case <-time.After(10 * time.Second):
 		t.Fatal("indexer not ready")
 	}
-	return &live{t: t, home: home, dbPath: dbPath, ix: ix, changes: sub.C, latest: map[string]tally.Record{}}
+	return &live{t: t, home: home, dbPath: dbPath, ix: ix, changes: sub.C, latest: map[string]tally.Record{}, cancel: cancel, done: done}
 }
 
 // waitFor reads changes until ok holds for session sid's latest record.

@@ -24,6 +24,8 @@ type result struct {
 	before  tally.Stats
 	// parts are the sessions a database holds now, one FileState each.
 	parts map[string]*tally.FileState
+	// skipped: the round was stopping; the file was not read.
+	skipped bool
 }
 
 // process folds the jobs in parallel and commits the results, together
@@ -36,11 +38,15 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 	sort.Slice(work, func(i, j int) bool {
 		return work[i].file.Size-work[i].e.st.Offset > work[j].file.Size-work[j].e.st.Offset
 	})
+	// Every job is queued at once and yields one result, run or skipped,
+	// so the coordinator can stop waiting without losing track of one.
+	jobs := make(chan job, len(work))
 	for _, j := range work {
 		prog.Bytes += max(j.file.Size-j.e.st.Offset, 0)
 		j.e.busy = true
+		jobs <- j
 	}
-	jobs := make(chan job)
+	close(jobs)
 	// Buffered so a commit in the coordinator never stalls the workers.
 	results := make(chan result, len(work))
 	var wg sync.WaitGroup
@@ -50,20 +56,14 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 			defer wg.Done()
 			r := tail.NewReader()
 			for j := range jobs {
+				if ctx.Err() != nil {
+					results <- result{e: j.e, skipped: true}
+					continue
+				}
 				results <- ix.sync(ctx, r, j)
 			}
 		}()
 	}
-	go func() {
-		defer close(jobs)
-		for _, j := range work {
-			select {
-			case jobs <- j:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
 	go func() { wg.Wait(); close(results) }()
 
 	var errs []error
@@ -72,50 +72,51 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 	gone = append(gone, ix.unsavedGone...)
 	ix.unsavedGone = nil
 	lastCommit := time.Now()
-	for res := range results {
-		res.e.busy = false
-		prog.FilesDone++
-		prog.BytesDone += res.e.st.Stats.Bytes - res.before.Bytes
-		sum.Files++
-		sum.Lines += res.e.st.Stats.Lines - res.before.Lines
-		sum.Bytes += res.e.st.Stats.Bytes - res.before.Bytes
-		sum.Parsed += res.e.st.Stats.Parsed - res.before.Parsed
-		sum.Malformed += res.e.st.Stats.Malformed - res.before.Malformed
-		if res.err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", res.e.st.Path, res.err))
-		}
-		if ix.o.OnDiagnostic != nil {
-			for _, d := range res.diags {
-				ix.o.OnDiagnostic(d)
+	for waiting := true; waiting; {
+		select {
+		case res, ok := <-results:
+			if !ok {
+				waiting = false
+				continue
 			}
-		}
-		if res.changed {
-			pending[res.e.st.Path] = res.e
-		}
-		if res.parts != nil {
-			ix.replaceParts(res.e, res.parts, pending, &gone)
-		}
-		if ix.o.OnProgress != nil {
-			ix.o.OnProgress(prog)
-		}
-		if len(pending) > 0 && (time.Since(lastCommit) > ix.o.CommitEvery || len(pending) >= commitFiles) {
-			ready, later := ix.settled(pending)
-			if err := ix.commit(ctx, ready, nil); err != nil {
-				errs = append(errs, err)
+			res.e.busy = false
+			if res.skipped {
+				continue
 			}
-			pending = later
-			lastCommit = time.Now()
+			ix.tally(res, &sum, &prog, &errs)
+			if res.changed {
+				pending[res.e.st.Path] = res.e
+			}
+			if res.parts != nil {
+				ix.replaceParts(res.e, res.parts, pending, &gone)
+			}
+			if ix.o.OnProgress != nil {
+				ix.o.OnProgress(prog)
+			}
+			if len(pending) > 0 && (time.Since(lastCommit) > ix.o.CommitEvery || len(pending) >= commitFiles) {
+				ready, later := ix.settled(pending)
+				if err := ix.commit(ctx, ready, nil); err != nil {
+					errs = append(errs, err)
+				}
+				pending = later
+				lastCommit = time.Now()
+			}
+		case <-ctx.Done():
+			// Stopping never waits for a read (a file system can hang):
+			// the files still held are handed back when their reads end.
+			go ix.release(results)
+			waiting = false
 		}
-	}
-	for _, j := range work {
-		j.e.busy = false // those a cancelled scan never handed out
 	}
 	for path, e := range ix.unsaved { // a mid-scan commit that failed
 		pending[path] = e
 	}
-	ix.unsaved = make(map[string]*entry)
-	if len(pending) > 0 || len(gone) > 0 {
-		if err := ix.commit(ctx, pending, gone); err != nil {
+	// Files still held (by a read this round stopped waiting for) keep
+	// their sessions for a later round.
+	ready, later := ix.settled(pending)
+	ix.unsaved = later
+	if len(ready) > 0 || len(gone) > 0 {
+		if err := ix.commit(ctx, ready, gone); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -126,26 +127,67 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 	return sum, errors.Join(errs...)
 }
 
+// tally adds what one file's read did to the round's summary, progress,
+// errors and diagnostics.
+func (ix *Indexer) tally(res result, sum *Summary, prog *ScanProgress, errs *[]error) {
+	st := res.e.st
+	prog.FilesDone++
+	prog.BytesDone += st.Stats.Bytes - res.before.Bytes
+	sum.Files++
+	sum.Lines += st.Stats.Lines - res.before.Lines
+	sum.Bytes += st.Stats.Bytes - res.before.Bytes
+	sum.Parsed += st.Stats.Parsed - res.before.Parsed
+	sum.Malformed += st.Stats.Malformed - res.before.Malformed
+	if res.err != nil {
+		*errs = append(*errs, fmt.Errorf("%s: %w", st.Path, res.err))
+	}
+	if ix.o.OnDiagnostic != nil {
+		for _, d := range res.diags {
+			ix.o.OnDiagnostic(d)
+		}
+	}
+}
+
+// release takes back, under the round lock, the files of a round that
+// stopped waiting for them. What their reads folded is kept to commit with
+// the next round, as a failed commit's is.
+func (ix *Indexer) release(results <-chan result) {
+	for res := range results {
+		ix.round.Lock()
+		res.e.busy = false
+		if res.changed {
+			ix.unsaved[res.e.st.Path] = res.e
+		}
+		if res.parts != nil {
+			ix.replaceParts(res.e, res.parts, ix.unsaved, &ix.unsavedGone)
+		}
+		ix.round.Unlock()
+	}
+}
+
 // settled splits pending files into those whose sessions can be committed
 // now and those of sessions a worker still holds a file of: a record is
 // made of all its files, and a held one is not to be read.
 func (ix *Indexer) settled(pending map[string]*entry) (ready, later map[string]*entry) {
 	ready, later = make(map[string]*entry), make(map[string]*entry)
 	for path, e := range pending {
-		held := false
-		for p := range ix.bySess[e.st.Session] {
-			if ix.files[p].busy {
-				held = true
-				break
-			}
-		}
-		if held {
+		if ix.held(e.st.Session) {
 			later[path] = e
 		} else {
 			ready[path] = e
 		}
 	}
 	return ready, later
+}
+
+// held tells whether a worker holds a file of the session.
+func (ix *Indexer) held(session string) bool {
+	for p := range ix.bySess[session] {
+		if ix.files[p].busy {
+			return true
+		}
+	}
+	return false
 }
 
 func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {

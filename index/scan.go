@@ -27,6 +27,9 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 		if e == nil {
 			e = ix.newEntry(f)
 		}
+		if e.busy {
+			continue // a read an earlier round stopped waiting for holds it
+		}
 		e.found = f
 		if j, ok := ix.check(e); ok {
 			work = append(work, j)
@@ -34,6 +37,9 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 	}
 	var gone []string
 	for path, e := range ix.files {
+		if e.busy {
+			continue
+		}
 		base := path
 		if e.st.Database != "" {
 			base = e.st.Database

@@ -1,0 +1,93 @@
+package index_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/store/sqlite"
+)
+
+// TestIndexer_Run_APipeNamedLikeALogIsNeverOpened: opening a named pipe
+// for reading waits for a writer, for ever if none comes. One named like a
+// log froze every session's updates, and shutdown with them. Only regular
+// files are opened, so the session written next still shows and Run stops
+// at once.
+func TestIndexer_Run_APipeNamedLikeALogIsNeverOpened(t *testing.T) {
+	l := startLive(t, 100*time.Millisecond) // catch-up scans meet the pipe too
+	dir := filepath.Join(l.home, "projects", "-work-p")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "00000000-0000-4000-8000-000000000000.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// Let a reader stuck in open go, so that a failing test ends.
+		if f, err := os.OpenFile(fifo, os.O_RDWR, 0); err == nil {
+			f.Close()
+		}
+	})
+	time.Sleep(300 * time.Millisecond) // a notification and a few scans
+	sid, lines := capture(t, "todowrite")
+	appendTo(t, filepath.Join(dir, sid+".jsonl"), bytes.Join(lines, nil))
+	l.waitFor(sid, "the session written after the pipe appeared", func(r tally.Record) bool { return len(r.Lists[""]) == 3 })
+	l.stop()
+}
+
+// stuckAdapter claims one database whose read never ends until released:
+// a file system that hangs (a dead network mount) looks so to the indexer.
+type stuckAdapter struct {
+	root    string
+	reading chan struct{}
+	release chan struct{}
+}
+
+func (a *stuckAdapter) Agent() tally.Agent { return tally.AgentHermes }
+func (a *stuckAdapter) Roots() []string    { return []string{a.root} }
+func (a *stuckAdapter) Match(root, path string) (tally.FileInfo, bool) {
+	return tally.FileInfo{Path: path, Layout: tally.LayoutDatabase}, filepath.Base(path) == "stuck.db"
+}
+func (a *stuckAdapter) ReadDatabase(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
+	close(a.reading)
+	<-a.release // deaf to ctx, as a read(2) in the kernel is
+	return nil, nil, nil
+}
+
+// TestIndexer_Run_ShutdownNeverWaitsForARead: a read that does not end
+// must not keep Run (and so the program) from stopping.
+func TestIndexer_Run_ShutdownNeverWaitsForARead(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "stuck.db"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := &stuckAdapter{root: root, reading: make(chan struct{}), release: make(chan struct{})}
+	t.Cleanup(func() { close(a.release) })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{a}, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- ix.Run(ctx) }()
+	<-a.reading
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run is still waiting for a read 5 s after it was told to stop")
+	}
+}
