@@ -82,6 +82,10 @@ type Indexer struct {
 	// mark is the store's change mark when New ran: Run publishes the
 	// records other processes committed after it.
 	mark int64
+	// readers keeps the workers' read buffers from one round to the
+	// next: a live round reads a line or two, and allocating a reader's
+	// megabyte for it would cost more than the read.
+	readers sync.Pool
 }
 
 // entry is what the indexer knows of one file, or of one session of a
@@ -123,6 +127,7 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 		return nil, err
 	}
 	ix.mark = mark
+	ix.readers.New = func() any { return tail.NewReader() }
 	marks, err := o.Store.FileMarks(ctx)
 	if err != nil {
 		return nil, err

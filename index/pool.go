@@ -54,7 +54,8 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := tail.NewReader()
+			r := ix.readers.Get().(*tail.Reader)
+			defer ix.readers.Put(r)
 			for j := range jobs {
 				if ctx.Err() != nil {
 					results <- result{e: j.e, skipped: true}
