@@ -52,6 +52,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 		watch = w.Watch(ctx)
 		every = max(every, watchedPoll)
 	}
+	rc := newRechecks(ctx)
 	poll := time.NewTicker(every)
 	defer poll.Stop()
 	for {
@@ -83,9 +84,18 @@ func (ix *Indexer) Run(ctx context.Context) error {
 					drained = true
 				}
 			}
-			if err := ix.syncPaths(ctx, paths); err != nil && ctx.Err() == nil {
+			dbs, err := ix.syncPaths(ctx, paths)
+			if err != nil && ctx.Err() == nil {
 				ix.diag(tally.Diagnostic{Msg: err.Error()})
 			}
+			for _, db := range dbs {
+				rc.start(db)
+			}
+		case r := <-rc.due:
+			if _, err := ix.syncPaths(ctx, map[string]bool{r.path: true}); err != nil && ctx.Err() == nil {
+				ix.diag(tally.Diagnostic{Msg: err.Error()})
+			}
+			rc.next(r)
 		}
 	}
 }
@@ -101,10 +111,11 @@ func (ix *Indexer) addWatch(dir string) {
 	}
 }
 
-// syncPaths folds the files notifications named. A path no adapter claims
-// (a new directory, a sidecar file) is ignored here: new directories are
-// watched by the Watcher, and their files arrive as their own events.
-func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
+// syncPaths folds the files notifications named, and returns the
+// databases among them. A path no adapter claims (a new directory, a
+// sidecar file) is ignored here: new directories are watched by the
+// Watcher, and their files arrive as their own events.
+func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) (dbs []string, err error) {
 	ix.round.Lock()
 	defer ix.round.Unlock()
 	var work []job
@@ -126,6 +137,9 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
 				e = ix.newEntry(f)
 			}
 		}
+		if e.found.Info.Layout == tally.LayoutDatabase && !queued[e] {
+			dbs = append(dbs, p)
+		}
 		if e.busy {
 			continue // a read an earlier round stopped waiting for holds it
 		}
@@ -142,10 +156,63 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) error {
 		}
 	}
 	if len(work) == 0 && len(gone) == 0 {
-		return nil
+		return dbs, nil
 	}
-	_, err := ix.process(ctx, work, gone)
-	return err
+	_, err = ix.process(ctx, work, gone)
+	return dbs, err
+}
+
+// recheckAfter are the delays after a notification for a database at
+// which it is checked again. SQLite writes a commit to the -wal, which is
+// what notifications name, and readers see it only once the wal-index
+// header in -shm says so, a moment later and with nothing to announce it:
+// a read right after the notification may see the database as it was. A
+// check costs a stat; the database is read again only if its version
+// moved. The catch-up scan is the safety net past the last delay.
+var recheckAfter = [...]time.Duration{100 * time.Millisecond, time.Second}
+
+// rechecks schedules those checks; Run owns it.
+type rechecks struct {
+	ctx context.Context
+	due chan recheck
+	// pending are the databases with a check to come.
+	pending map[string]bool
+}
+
+type recheck struct {
+	path string
+	n    int // the index of its delay in recheckAfter
+}
+
+func newRechecks(ctx context.Context) *rechecks {
+	return &rechecks{ctx: ctx, due: make(chan recheck), pending: make(map[string]bool)}
+}
+
+// start schedules the checks of a database a notification named, unless
+// they are under way.
+func (rc *rechecks) start(path string) {
+	if !rc.pending[path] {
+		rc.pending[path] = true
+		rc.after(recheck{path: path})
+	}
+}
+
+// next schedules the check after r, if there is one.
+func (rc *rechecks) next(r recheck) {
+	if r.n+1 == len(recheckAfter) {
+		delete(rc.pending, r.path)
+		return
+	}
+	rc.after(recheck{path: r.path, n: r.n + 1})
+}
+
+func (rc *rechecks) after(r recheck) {
+	time.AfterFunc(recheckAfter[r.n], func() {
+		select {
+		case rc.due <- r:
+		case <-rc.ctx.Done():
+		}
+	})
 }
 
 // publishExternal publishes the records other processes committed since

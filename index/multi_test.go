@@ -151,3 +151,102 @@ func quote(s string) string {
 	}
 	return string(append(b, '"'))
 }
+
+// TestIndexer_Scan_ACommitAReadMissedIsFoundByTheNextScan: SQLite writes a
+// commit to the -wal first and makes it visible to readers a moment later,
+// in the wal-index header of the -shm file, which no notification names. A
+// read in between sees the database as it was, though the -wal has grown;
+// the version the indexer records must be the one it read, so that the
+// catch-up scan reads the database again once the commit is visible.
+func TestIndexer_Scan_ACommitAReadMissedIsFoundByTheNextScan(t *testing.T) {
+	home := t.TempDir()
+	script, err := os.ReadFile("../adapter/hermes/testdata/built-state-v2.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(home, "state.db")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // one connection, held open: the -wal stays
+	if _, err := db.Exec(string(script)); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{hermes.New(hermes.Options{Home: home})}, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	header := func() []byte { // the wal-index header, both copies
+		b := make([]byte, 96)
+		f, err := os.Open(path + "-shm")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.ReadAt(b, 0); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	setHeader := func(b []byte) {
+		f, err := os.OpenFile(path+"-shm", os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteAt(b, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := header()
+	const sid = "20261123_090000_live01"
+	now := float64(time.Now().Unix())
+	args := `{"todos": [{"id": "1", "content": "Watch the database", "status": "in_progress"}]}`
+	calls := `[{"id": "call_live", "type": "function", "function": {"name": "todo", "arguments": ` + quote(args) + `}}]`
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`INSERT INTO sessions (id, source, started_at) VALUES (?, 'cli', ?)`, sid, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) VALUES
+		(?, 'user', 'Follow the db', NULL, NULL, NULL, ?),
+		(?, 'assistant', NULL, NULL, ?, NULL, ?)`, sid, now, sid, calls, now+1); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	// The commit is in the -wal, but readers are not told of it yet.
+	after := header()
+	setHeader(before)
+	if _, err := ix.Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Record(ctx, sid); tally.ErrorCode(err) != tally.CodeNotFound {
+		t.Fatalf("the read saw the commit before readers were told of it (%v): the test shows nothing", err)
+	}
+	setHeader(after) // now they are
+	if _, err := ix.Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := st.Record(ctx, sid)
+	if err != nil {
+		t.Fatalf("the catch-up scan never read the commit it missed: %v", err)
+	}
+	if items := rec.Lists[""]; len(items) != 1 || items[0].Title != "Watch the database" {
+		t.Errorf("list = %+v", items)
+	}
+}

@@ -63,12 +63,35 @@ func Stat(path string, whole bool) (File, error) {
 	id := identity(fi)
 	if whole {
 		id = fmt.Sprintf("%s@%d:%d", id, fi.Size(), fi.ModTime().UnixNano())
-		// A database in WAL mode changes in its -wal file first.
+		// A database in WAL mode changes in its -wal file first, and
+		// readers see a commit only once the wal-index header in -shm
+		// says so, a moment later and with no notification: the version
+		// read is the one that header names.
 		if wal, err := os.Stat(path + "-wal"); err == nil {
 			id += fmt.Sprintf("+%d:%d", wal.Size(), wal.ModTime().UnixNano())
+			id += fmt.Sprintf("+%x", walIndexHeader(path+"-shm"))
 		}
 	}
 	return File{Path: path, Size: fi.Size(), Identity: id}, nil
+}
+
+// walIndexHeaderLen is the size of SQLite's wal-index header, kept twice
+// at the start of the -shm file; every commit rewrites it.
+const walIndexHeaderLen = 2 * 48
+
+// walIndexHeader is a hash of a -shm file's wal-index header, 0 if there
+// is none to read.
+func walIndexHeader(path string) uint64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	var b [walIndexHeaderLen]byte
+	n, _ := f.ReadAt(b[:], 0)
+	h := fnv.New64a()
+	h.Write(b[:n])
+	return h.Sum64()
 }
 
 // Changed tells whether there is anything to read in f for st.
