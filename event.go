@@ -69,6 +69,11 @@ type Event struct {
 	Patch     TaskPatch
 	Meta      Meta
 	Marker    Marker
+	// Repair says what the adapter had to repair in its input to make
+	// this event ("" if nothing), for a parser that repairs on its own
+	// (encoding/json turns invalid UTF-8 into U+FFFD): the fold counts
+	// and reports it as it does its own repairs.
+	Repair string
 }
 
 // TaskPatch is a TaskCreate or TaskUpdate: nil fields are not changed.

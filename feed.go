@@ -23,13 +23,15 @@ const MaxDiagnostics = 16
 // all but the last, so that work is done once per read, not per chunk.
 func (f *FileState) Feed(dec Decoder, chunk []byte) (changed bool, diags []Diagnostic) {
 	changed, diags = f.FeedLines(dec, chunk)
-	return f.Settle(dec, chunk) || changed, diags
+	settled, more := f.Settle(dec, chunk)
+	return settled || changed, append(diags, more...)
 }
 
 // Settle ends a read that FeedLines did in pieces: newest holds the last
-// lines folded, whole, the newest last. It gives the newest lines to a Recenter and saves the decoder's
-// state.
-func (f *FileState) Settle(dec Decoder, newest []byte) (changed bool) {
+// lines folded, whole, the newest last. It gives the newest lines to a
+// Recenter and saves the decoder's state. What the fold repaired in the
+// Recenter's events is reported at the offset the read ended.
+func (f *FileState) Settle(dec Decoder, newest []byte) (changed bool, diags []Diagnostic) {
 	if rc, ok := dec.(Recenter); ok {
 		if end := bytes.LastIndexByte(newest, '\n'); end >= 0 {
 			recent(rc, newest[:end+1], func(ev Event) {
@@ -38,9 +40,12 @@ func (f *FileState) Settle(dec Decoder, newest []byte) (changed bool) {
 				}
 			})
 		}
+		if d, ok := f.TakeRepairs(f.Offset); ok {
+			diags = append(diags, d)
+		}
 	}
 	f.Decoder = dec.State()
-	return changed
+	return changed, diags
 }
 
 // FeedLines is Feed without the end of a read.
@@ -76,6 +81,9 @@ func (f *FileState) FeedLines(dec Decoder, chunk []byte) (changed bool, diags []
 			if len(diags) < MaxDiagnostics {
 				diags = append(diags, Diagnostic{Path: f.Path, Offset: off, Msg: err.Error()})
 			}
+		}
+		if d, ok := f.TakeRepairs(off); ok && len(diags) < MaxDiagnostics {
+			diags = append(diags, d)
 		}
 	}
 	f.Offset += int64(len(data))
@@ -123,6 +131,9 @@ func (f *FileState) FeedWhole(dec Decoder, data []byte) (changed bool, diags []D
 	if err := dec.Line(data, 0, emit); err != nil {
 		f.Stats.Malformed++
 		diags = append(diags, Diagnostic{Path: f.Path, Msg: err.Error()})
+	}
+	if d, ok := f.TakeRepairs(0); ok {
+		diags = append(diags, d)
 	}
 	f.Offset = int64(len(data))
 	f.Stats.Bytes = int64(len(data))

@@ -38,14 +38,22 @@ type FileState struct {
 	// Decoder is the adapter decoder's own state (Decoder.State).
 	Decoder []byte `json:"decoder,omitempty"`
 	Stats   Stats  `json:"stats"`
+
+	// Now is the reader's clock: an event timed past it (and
+	// MaxClockSkew) is taken as timed now. nil is time.Now.
+	Now func() time.Time `json:"-"`
+	// repairs are what Apply repaired since TakeRepairs last ran.
+	repairs []string
 }
 
 // MaxMarkers bounds the progress markers a file keeps: the newest win.
 const MaxMarkers = 32
 
 // Apply folds one event into the file's state and reports whether anything
-// a reader sees changed.
+// a reader sees changed. An event with text that is not UTF-8, or timed in
+// the future, is repaired rather than dropped (see TakeRepairs).
 func (f *FileState) Apply(ev Event) bool {
+	f.repair(&ev)
 	changed := false
 	if !ev.At.IsZero() {
 		if f.StartedAt.IsZero() || ev.At.Before(f.StartedAt) {
@@ -103,7 +111,7 @@ func (f *FileState) applyMeta(m Meta) bool {
 // file shrank or was replaced and will be folded again from offset 0.
 func (f *FileState) Reset() {
 	resets := f.Stats.Resets + 1
-	*f = FileState{Path: f.Path, Agent: f.Agent, Session: f.Session, Database: f.Database}
+	*f = FileState{Path: f.Path, Agent: f.Agent, Session: f.Session, Database: f.Database, Now: f.Now}
 	f.Stats.Resets = resets
 }
 

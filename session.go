@@ -126,6 +126,9 @@ type Stats struct {
 	Malformed int64 `json:"malformed"`
 	Orphans   int64 `json:"orphans"`
 	Resets    int64 `json:"resets"`
+	// Repaired counts values used only after a repair: text that was not
+	// UTF-8, times in the future (see FileState.Apply).
+	Repaired int64 `json:"repaired"`
 }
 
 func (s *Stats) Add(o Stats) {
@@ -136,6 +139,7 @@ func (s *Stats) Add(o Stats) {
 	s.Malformed += o.Malformed
 	s.Orphans += o.Orphans
 	s.Resets += o.Resets
+	s.Repaired += o.Repaired
 }
 
 // Session is the JSON form every surface shares (CLI --json, watch, web,

@@ -25,9 +25,14 @@ func (ix *Indexer) readDatabase(ctx context.Context, j job, db tally.DatabaseRea
 	res.before.Malformed = 0
 	res.parts = make(map[string]*tally.FileState, len(sessions))
 	for id, events := range sessions {
-		st := &tally.FileState{Path: tally.PartPath(e.st.Path, id), Database: e.st.Path, Agent: e.st.Agent, Session: id, Identity: j.file.Identity}
+		st := &tally.FileState{Path: tally.PartPath(e.st.Path, id), Database: e.st.Path, Agent: e.st.Agent, Session: id, Identity: j.file.Identity, Now: ix.o.Now}
 		for _, ev := range events {
 			st.Apply(ev)
+		}
+		if d, ok := st.TakeRepairs(0); ok {
+			d.Path = e.st.Path // the file on disk, for the session named in the message
+			d.Msg = "session " + id + ": " + d.Msg
+			res.diags = append(res.diags, d)
 		}
 		st.Stats.Lines = int64(len(events))
 		res.parts[id] = st

@@ -196,6 +196,7 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 	if err := ix.warm(ctx, e); err != nil {
 		return result{e: e, err: err}
 	}
+	e.st.Now = ix.o.Now
 	res := result{e: e, before: e.st.Stats}
 	info := e.found.Info
 	if info.Layout == tally.LayoutDatabase {

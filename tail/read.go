@@ -190,7 +190,9 @@ func (r *Reader) readAppended(st *tally.FileState, fh *os.File, size int64, dec 
 	from := st.Offset
 	defer func() {
 		if st.Offset > from && err == nil {
-			changed = r.settle(st, fh, dec) || changed
+			settled, more := r.settle(st, fh, dec)
+			changed = settled || changed
+			diags = append(diags, more...)
 		}
 	}()
 	carry := 0
@@ -254,14 +256,14 @@ const settleWindow = 64 << 10
 
 // settle ends a read: the newest whole lines before the offset go to the
 // decoder's Recent, and its state is saved.
-func (r *Reader) settle(st *tally.FileState, fh *os.File, dec tally.Decoder) bool {
+func (r *Reader) settle(st *tally.FileState, fh *os.File, dec tally.Decoder) (bool, []tally.Diagnostic) {
 	start := max(st.Offset-settleWindow, 0)
 	if cap(r.win) < settleWindow {
 		r.win = make([]byte, settleWindow)
 	}
 	buf := r.win[:st.Offset-start]
 	if _, err := fh.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
-		return false
+		return false, nil
 	}
 	if start > 0 {
 		// The window's first line is cut: skip it.

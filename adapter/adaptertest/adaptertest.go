@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/tallyhq/tally"
@@ -50,6 +52,8 @@ func Fold(tb testing.TB, a tally.LineReader, fi tally.FileInfo, data []byte, chu
 //     saved state at every piece, gives the state of one whole fold;
 //   - duplicated lines (a catch-up re-read) change no list;
 //   - malformed lines are counted and change nothing else;
+//   - a byte that is not UTF-8 in an item's text keeps the list, the byte
+//     replaced and the repair counted;
 //   - a file cut mid-line leaves the half line unread.
 func Run(t *testing.T, a tally.LineReader, fi tally.FileInfo, data []byte) {
 	t.Helper()
@@ -89,6 +93,31 @@ func Run(t *testing.T, a tally.LineReader, fi tally.FileInfo, data []byte) {
 		}
 		equalLists(t, whole, got)
 	})
+	t.Run("a byte that is not UTF-8 in an item's text keeps the list", func(t *testing.T) {
+		title := writtenTitle(whole, data)
+		if title == "" {
+			t.Skip("no item title is written as is in the file")
+		}
+		bad := title[:1] + "\xff" + title[2:]
+		got := Fold(t, a, fi, bytes.ReplaceAll(data, []byte(title), []byte(bad)), 0)
+		repaired := title[:1] + "\uFFFD" + title[2:]
+		found := false
+		for k, l := range whole.Lists {
+			g := got.Lists[k]
+			if g == nil || g.Len() != l.Len() {
+				t.Fatalf("list %q lost items over one bad byte: %d of %d left", k, lenOf(g), l.Len())
+			}
+			for _, it := range g.Items() {
+				found = found || strings.Contains(it.Title, repaired)
+			}
+		}
+		if !found {
+			t.Errorf("no item is titled %q, the bad byte replaced by U+FFFD", repaired)
+		}
+		if got.Stats.Repaired == 0 {
+			t.Error("the repair was not counted")
+		}
+	})
 	t.Run("a half-written last line is left for the next read", func(t *testing.T) {
 		if len(data) < 2 {
 			t.Skip("file too short")
@@ -118,6 +147,41 @@ func Fuzz(f *testing.F, a tally.LineReader, fi tally.FileInfo, seeds ...[]byte) 
 			t.Fatalf("state does not encode: %v", err)
 		}
 	})
+}
+
+// writtenTitle is the title of an item of st that data holds as is, long
+// and plain enough (ASCII) that changing its second byte changes nothing
+// else; "" if there is none.
+func writtenTitle(st *tally.FileState, data []byte) string {
+	keys := make([]string, 0, len(st.Lists))
+	for k := range st.Lists {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, it := range st.Lists[k].Items() {
+			if len(it.Title) >= 8 && ascii(it.Title) && bytes.Contains(data, []byte(it.Title)) {
+				return it.Title
+			}
+		}
+	}
+	return ""
+}
+
+func ascii(s string) bool {
+	for i := range len(s) {
+		if s[i] < 0x20 || s[i] >= 0x7f || s[i] == '"' || s[i] == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+func lenOf(l *tally.List) int {
+	if l == nil {
+		return 0
+	}
+	return l.Len()
 }
 
 func equalLists(t *testing.T, want, got *tally.FileState) {

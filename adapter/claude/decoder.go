@@ -3,7 +3,6 @@ package claude
 import (
 	"encoding/json"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
 	"github.com/valyala/fastjson"
@@ -194,7 +193,7 @@ func (d *Decoder) listOf(l line, sidechain bool) string {
 		return d.info.List
 	}
 	for _, k := range [...]string{"agentId", "agent_id"} {
-		if id := l.v.GetStringBytes(k); len(id) > 0 && utf8.Valid(id) {
+		if id := l.v.GetStringBytes(k); len(id) > 0 {
 			return string(id)
 		}
 	}
@@ -206,7 +205,8 @@ func (d *Decoder) listOf(l line, sidechain bool) string {
 
 func (d *Decoder) add(ev tally.Event) { d.evs = append(d.evs, ev) }
 
-// str copies a JSON string field, refusing invalid UTF-8.
+// str copies a JSON string field. Text that is not valid UTF-8 is kept as
+// it is: the fold repairs it and says so, and the rest of the line stands.
 func str(v *fastjson.Value, key string) (s string, present bool, err error) {
 	f := v.Get(key)
 	if f == nil || f.Type() == fastjson.TypeNull {
@@ -215,9 +215,6 @@ func str(v *fastjson.Value, key string) (s string, present bool, err error) {
 	b, err := f.StringBytes()
 	if err != nil {
 		return "", false, errField(key, "is not a string")
-	}
-	if !utf8.Valid(b) {
-		return "", false, errField(key, "is not valid UTF-8")
 	}
 	return string(b), true, nil
 }

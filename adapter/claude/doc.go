@@ -18,9 +18,10 @@
 //   - A task id is taken only from the result of the call that created the
 //     task; nothing is guessed. The decoder remembers which Task* calls
 //     await a result (bounded) so a TaskGet result is never read as a create.
-//   - A selected line that is not valid JSON, or that carries invalid UTF-8
-//     in a field it uses, is returned as a *tally.Error (CodeInvalid) and
-//     changes nothing; the decoder never panics.
+//   - A selected line that is not valid JSON is returned as a *tally.Error
+//     (CodeInvalid) and changes nothing; the decoder never panics. Text
+//     that is not valid UTF-8 is passed on as it is, for the fold to
+//     repair and report: one bad byte does not cost a list.
 //
 // Everything the decoder must remember between reads (pending calls, the
 // sidechain map, whether cwd and title were found) is its State, so a

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
 	"github.com/valyala/fastjson"
@@ -50,9 +49,6 @@ func (d *Decoder) title(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
-	if !utf8.Valid(b) {
-		return errField("title", "is not valid UTF-8")
-	}
 	d.st.HaveTitle = true
 	d.add(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{Title: string(b)}})
 	return nil
@@ -83,9 +79,6 @@ func promptText(v *fastjson.Value) (string, error) {
 		}
 	default:
 		return "", nil
-	}
-	if !utf8.Valid(text) {
-		return "", errField("message.content", "is not valid UTF-8")
 	}
 	s := strings.TrimSpace(string(text))
 	if cmd := slashCommand(s); cmd != "" {

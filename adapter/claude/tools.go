@@ -3,7 +3,6 @@ package claude
 import (
 	"errors"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
 	"github.com/valyala/fastjson"
@@ -187,9 +186,6 @@ func ids(v *fastjson.Value, key string) ([]string, error) {
 			s = e.String()
 		case fastjson.TypeString:
 			b, _ := e.StringBytes()
-			if !utf8.Valid(b) {
-				return nil, errField(key, "holds an id that is not valid UTF-8")
-			}
 			s = string(b)
 		default:
 			return nil, errField(key, "holds a value that is not an id")

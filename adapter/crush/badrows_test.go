@@ -67,3 +67,22 @@ func TestSessions_ManyBadRows(t *testing.T) {
 		t.Errorf("sound session: %+v", got)
 	}
 }
+
+// TestSessions_TextThatIsNotUTF8KeepsTheList: a bad byte in one todo is
+// read with U+FFFD in its place, and the repair is counted; the list of
+// four stays a list of four.
+func TestSessions_TextThatIsNotUTF8KeepsTheList(t *testing.T) {
+	path, w := buildDB(t, "built-crush.sql")
+	if _, err := w.Exec(`UPDATE sessions SET todos = replace(todos, 'Reproduce', CAST(X'52FF70726F64756365' AS TEXT)) WHERE id = ?`, flaky); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := readDB(t, path)
+	st := fold(flaky, all[flaky])
+	items := list(st, "")
+	if len(items) != 4 || items[0].Title != "R\uFFFDproduce the flake" {
+		t.Fatalf("list = %+v", items)
+	}
+	if st.Stats.Repaired == 0 {
+		t.Error("the repair was not counted")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
@@ -27,6 +28,9 @@ type sessionRow struct {
 	lastAt             int64
 	lastRole           string
 	lastDone, hasFinal bool
+	// repair is tally.RepairNotUTF8 when the todos held text that is not
+	// UTF-8, which encoding/json read with U+FFFD for the bad bytes.
+	repair string
 }
 
 // ReadDatabase reads crush.db: each session's title and times, its todos (the
@@ -92,6 +96,9 @@ func readSessions(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) (map[st
 		if r.items, r.hasList, err = todoItems(todos); err != nil {
 			diags.Add(0, "sessions", fmt.Sprintf("%q", r.id), "todos "+err.Error()+"; the session shows no list")
 		}
+		if !utf8.Valid(todos) {
+			r.repair = tally.RepairNotUTF8
+		}
 		rows[r.id] = &r
 		order = append(order, r.id)
 	}
@@ -136,7 +143,7 @@ func events(rows map[string]*sessionRow, order []string, proj string) map[string
 		}
 		evs := []tally.Event{{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: id, Title: r.title, Project: proj}, At: unixTime(r.created)}}
 		if r.hasList {
-			evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: r.items, At: unixTime(r.updated)})
+			evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: r.items, At: unixTime(r.updated), Repair: r.repair})
 		}
 		end := tally.Meta{}
 		if r.hasFinal {
@@ -154,7 +161,7 @@ func events(rows map[string]*sessionRow, order []string, proj string) map[string
 	for _, id := range children {
 		r := rows[id]
 		if r.hasList && out[root(rows, id)] != nil {
-			out[root(rows, id)] = append(out[root(rows, id)], tally.Event{Kind: tally.EventSnapshot, List: id, Items: r.items, At: unixTime(r.updated)})
+			out[root(rows, id)] = append(out[root(rows, id)], tally.Event{Kind: tally.EventSnapshot, List: id, Items: r.items, At: unixTime(r.updated), Repair: r.repair})
 		}
 	}
 	return out

@@ -29,11 +29,7 @@ func readMeta(v *fastjson.Value) (sessionMeta, error) {
 		return m, err
 	}
 	if dirs := v.GetArray("directories"); len(dirs) > 0 {
-		b := dirs[0].GetStringBytes()
-		if !utf8.Valid(b) {
-			return m, errText("directories holds invalid UTF-8")
-		}
-		m.dir = string(b)
+		m.dir = string(dirs[0].GetStringBytes())
 	}
 	m.started = timeOf(v, "startTime")
 	m.updated = timeOf(v, "lastUpdated")
@@ -148,9 +144,6 @@ func promptOf(c *fastjson.Value) (string, error) {
 }
 
 func titleOf(text []byte) (string, error) {
-	if !utf8.Valid(text) {
-		return "", errText("prompt is not valid UTF-8")
-	}
 	s := strings.TrimSpace(string(text))
 	if strings.HasPrefix(s, contextOpen) {
 		return "", nil
@@ -158,8 +151,9 @@ func titleOf(text []byte) (string, error) {
 	return tally.PromptTitle(s), nil
 }
 
-// str reads a string field, "" if absent or null, refusing other types and
-// invalid UTF-8.
+// str reads a string field, "" if absent or null, refusing other types.
+// Text that is not valid UTF-8 is kept as it is: the fold repairs it and
+// says so, and the rest of the record stands.
 func str(v *fastjson.Value, key string) (string, error) {
 	f := v.Get(key)
 	if f == nil || f.Type() == fastjson.TypeNull {
@@ -168,9 +162,6 @@ func str(v *fastjson.Value, key string) (string, error) {
 	b, err := f.StringBytes()
 	if err != nil {
 		return "", errText("field " + key + " is not a string")
-	}
-	if !utf8.Valid(b) {
-		return "", errText("field " + key + " is not valid UTF-8")
 	}
 	return string(b), nil
 }

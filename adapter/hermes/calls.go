@@ -49,6 +49,20 @@ type message struct {
 	// and messages.id) for diagnostics; both are zero elsewhere.
 	session string
 	row     int64
+	// notUTF8: the message held text that is not UTF-8, which
+	// encoding/json read with U+FFFD for the bad bytes. Its events say so
+	// (tally.Event.Repair), for the fold to count and report.
+	notUTF8 bool
+}
+
+// repaired marks ev as made of text that was not UTF-8 if any of msgs was.
+func repaired(ev tally.Event, msgs ...message) tally.Event {
+	for _, m := range msgs {
+		if m.notUTF8 {
+			ev.Repair = tally.RepairNotUTF8
+		}
+	}
+	return ev
 }
 
 // name is how a diagnostic names the message's row.
@@ -103,7 +117,7 @@ func todoEvents(msgs []message) (evs []tally.Event, probs []problem) {
 			if r, has := results[c.ID]; has && c.ID != "" {
 				items, err := parseResult(r.content)
 				if err == nil {
-					evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: items, ToolUseID: c.ID, At: m.at})
+					evs = append(evs, repaired(tally.Event{Kind: tally.EventSnapshot, Items: items, ToolUseID: c.ID, At: m.at}, m, r))
 					continue
 				}
 				if errors.Is(err, errFailed) {
@@ -116,7 +130,7 @@ func todoEvents(msgs []message) (evs []tally.Event, probs []problem) {
 				probs = append(probs, problem{msg: m, callID: c.ID, err: err})
 			}
 			if ok {
-				evs = append(evs, ev)
+				evs = append(evs, repaired(ev, m))
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	_ "embed"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
@@ -127,7 +128,7 @@ func (st *dbState) readMessages(ctx context.Context, tx *sql.Tx, diags *agentdb.
 		if err := rows.Scan(&sid, &role, &ts, &calls, &callID, &content, &rowID); err != nil {
 			return err
 		}
-		m := message{role: role, callID: callID, at: unixTime(ts), session: sid, row: rowID}
+		m := message{role: role, callID: callID, at: unixTime(ts), session: sid, row: rowID, notUTF8: !utf8.Valid(calls) || !utf8.Valid(content)}
 		if role == "tool" {
 			m.content = content
 		} else if m.calls, err = todoCalls(calls); err != nil {

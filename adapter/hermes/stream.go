@@ -51,7 +51,7 @@ func (d *streamDecoder) Line(line []byte, _ int64, emit func(tally.Event)) error
 			return tally.Errorf(tally.CodeInvalid, "hermes.Line", "todo call %s: %v", c.ID, err)
 		}
 		if ok {
-			emit(ev)
+			emit(repaired(ev, m))
 		}
 		if c.ID != "" && !slices.Contains(d.pending, c.ID) {
 			d.pending = append(d.pending, c.ID)

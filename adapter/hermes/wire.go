@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+	"unicode/utf8"
 )
 
 // wireMessage is one chat message as Hermes writes it in its session logs
@@ -32,7 +33,7 @@ func decodeMessage(raw []byte, at time.Time) (message, wireMessage, error) {
 	if w.Role == "" {
 		return message{}, w, errNotMessage
 	}
-	m := message{role: w.Role, callID: w.ToolCallID, at: at}
+	m := message{role: w.Role, callID: w.ToolCallID, at: at, notUTF8: !utf8.Valid(raw)}
 	if t := unixTime(w.Timestamp); !t.IsZero() {
 		m.at = t
 	}

@@ -3,6 +3,7 @@ package opencode
 import (
 	"encoding/json"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
 )
@@ -27,7 +28,11 @@ func (legacyTodo) Line(data []byte, _ int64, emit func(tally.Event)) error {
 	for i, t := range todos {
 		items[i] = item(t.ID, t.Content, t.Status, t.Priority)
 	}
-	emit(tally.Event{Kind: tally.EventSnapshot, Items: items})
+	ev := tally.Event{Kind: tally.EventSnapshot, Items: items}
+	if !utf8.Valid(data) { // encoding/json read it with U+FFFD for the bad bytes
+		ev.Repair = tally.RepairNotUTF8
+	}
+	emit(ev)
 	return nil
 }
 
