@@ -116,6 +116,14 @@ type OwnList struct {
 	AwaitingApproval bool   `json:"awaitingApproval,omitempty"`
 }
 
+// Empty tells a record its files said nothing about: no list, no time,
+// no title or project, no marker. Such files (random bytes, a log with no
+// line an adapter could use) make no session: there is nothing to show.
+func (r *Record) Empty() bool {
+	return len(r.Lists) == 0 && r.StartedAt.IsZero() && r.LastActivity.IsZero() &&
+		r.Title == "" && r.Project == "" && len(r.Markers) == 0
+}
+
 // Stats counts what reading a session's logs met. Every line that could not
 // be used is counted somewhere here.
 type Stats struct {

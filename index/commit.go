@@ -95,12 +95,23 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 			}
 			states = append(states, ix.files[p].st)
 		}
-		if len(states) == 0 {
-			b.RemovedSessions = append(b.RemovedSessions, id)
-			changes = append(changes, Change{Kind: SessionRemoved, ID: id})
+		var rec tally.Record
+		if len(states) > 0 {
+			rec = tally.Merge(states)
+		}
+		if rec.Empty() {
+			// Files that said nothing make no session, and the removal of
+			// one that was never a session is no news.
+			was, err := ix.stored(ctx, id)
+			if err != nil {
+				return err
+			}
+			if was {
+				b.RemovedSessions = append(b.RemovedSessions, id)
+				changes = append(changes, Change{Kind: SessionRemoved, ID: id})
+			}
 			continue
 		}
-		rec := tally.Merge(states)
 		b.Sessions = append(b.Sessions, rec)
 		changes = append(changes, Change{Kind: SessionUpdated, ID: id, Record: rec})
 	}
@@ -132,4 +143,17 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 		}
 	}
 	return nil
+}
+
+// stored tells whether the store holds a record of session id.
+func (ix *Indexer) stored(ctx context.Context, id string) (bool, error) {
+	rec, err := ix.o.Store.Record(ctx, id)
+	switch tally.ErrorCode(err) {
+	case tally.CodeNotFound, tally.CodeConflict, tally.CodeInvalid:
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return rec.ID == id, nil // not another session that id is a prefix of
 }

@@ -3,6 +3,7 @@ package index_test
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/store/sqlite"
 )
@@ -89,5 +91,49 @@ func TestIndexer_Run_ShutdownNeverWaitsForARead(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run is still waiting for a read 5 s after it was told to stop")
+	}
+}
+
+// TestIndexer_Scan_RandomBytesAreMalformedAndNoSession: a .jsonl of random
+// bytes is counted as malformed, with a message, and makes no session:
+// there is nothing to show, not a session of 0001-01-01.
+func TestIndexer_Scan_RandomBytesAreMalformedAndNoSession(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "projects", "-work-p")
+	os.MkdirAll(dir, 0o755)
+	const sid = "44444444-0000-4000-8000-000000000004"
+	junk := make([]byte, 64<<10)
+	rand.NewChaCha8([32]byte{1}).Read(junk)
+	if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), junk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var diags []tally.Diagnostic
+	ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{claude.New(claude.Options{ConfigDir: home})}, Store: st,
+		OnDiagnostic: func(d tally.Diagnostic) { diags = append(diags, d) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes := ix.Subscribe(100)
+	defer changes.Close()
+	sum, err := ix.Scan(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Malformed == 0 || len(diags) == 0 {
+		t.Errorf("malformed %d, %d messages: random bytes went unremarked", sum.Malformed, len(diags))
+	}
+	if rec, err := st.Record(ctx, sid); err == nil {
+		t.Errorf("a session was made of random bytes: %+v", rec.Session(time.Now()))
+	}
+	select {
+	case c := <-changes.C:
+		t.Errorf("a change was published for random bytes: %v %s", c.Kind, c.ID)
+	default:
 	}
 }

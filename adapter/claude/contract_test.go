@@ -32,8 +32,9 @@ func FuzzDecoder(f *testing.F) {
 }
 
 // TestDecoder_Malformed: a line the prefilter selects but that is not
-// usable is reported as CodeInvalid and changes nothing; junk the
-// prefilter rejects is never parsed.
+// usable, or any line not shaped like a JSON object, is reported as
+// CodeInvalid and changes nothing; object-shaped junk the prefilter
+// rejects is never parsed.
 func TestDecoder_Malformed(t *testing.T) {
 	tests := []struct {
 		name string
@@ -44,7 +45,8 @@ func TestDecoder_Malformed(t *testing.T) {
 		{"TodoWrite input without todos", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"x","name":"TodoWrite","input":{"todo":1}}]}}`, true},
 		{"TaskUpdate without taskId", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"x","name":"TaskUpdate","input":{"status":"completed"}}]}}`, true},
 		{"a JSON array, not an object", `["TodoWrite","input"]`, true},
-		{"junk the prefilter rejects", "{not json at all", false},
+		{"random bytes, not shaped like a JSON object", "\x89PNG\r\x1a\x00\xff", true},
+		{"junk shaped like an object that the prefilter rejects", "{not json at all}", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/jsonl"
 	"github.com/valyala/fastjson"
 )
 
@@ -104,6 +105,9 @@ func (d *Decoder) State() []byte {
 // Line decodes one line. See the package doc for what is read.
 func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	d.ended = false
+	if !jsonl.Object(line) {
+		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is not a JSON object (cut short or garbled?)", off)
+	}
 	sel := d.selectLine(line)
 	if sel == 0 {
 		return nil

@@ -18,6 +18,8 @@
 //   - A task id is taken only from the result of the call that created the
 //     task; nothing is guessed. The decoder remembers which Task* calls
 //     await a result (bounded) so a TaskGet result is never read as a create.
+//   - A line not shaped like a JSON object ('{' … '}') is malformed, which
+//     costs a look at two bytes: random bytes are counted, not passed over.
 //   - A selected line that is not valid JSON is returned as a *tally.Error
 //     (CodeInvalid) and changes nothing; the decoder never panics. Text
 //     that is not valid UTF-8 is passed on as it is, for the fold to

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/jsonl"
 	"github.com/valyala/fastjson"
 )
 
@@ -61,7 +62,7 @@ func (d *decoder) State() []byte {
 // Line selects the few lines that matter with byte needles and parses only
 // those.
 func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
-	if !object(line) {
+	if !jsonl.Object(line) {
 		return invalid("line is not a JSON object (cut short or garbled?)")
 	}
 	switch execOf(line) {

@@ -101,13 +101,6 @@ func heldCall(rest []byte, pending []pendingPlan) bool {
 	return false
 }
 
-// object is the cheap check every line gets: a JSON object starts with '{'
-// and ends with '}'. It catches lines cut short or garbled without parsing.
-func object(line []byte) bool {
-	line = bytes.TrimSpace(line)
-	return len(line) >= 2 && line[0] == '{' && line[len(line)-1] == '}'
-}
-
 // headLen is how far into a line classify looks. serde writes a rollout
 // line's keys in declaration order — timestamp, (ordinal,) type, payload —
 // and within the payload, type and the small identifying keys (name,

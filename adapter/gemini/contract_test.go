@@ -47,8 +47,9 @@ func FuzzWhole(f *testing.F) {
 	})
 }
 
-// TestDecoder_Malformed: a selected line that is not usable is reported as
-// CodeInvalid and emits nothing; junk the prefilter rejects is not parsed.
+// TestDecoder_Malformed: a selected line that is not usable, or any line
+// not shaped like a JSON object, is reported as CodeInvalid and emits
+// nothing; object-shaped junk the prefilter rejects is not parsed.
 func TestDecoder_Malformed(t *testing.T) {
 	tests := []struct {
 		name string
@@ -61,7 +62,8 @@ func TestDecoder_Malformed(t *testing.T) {
 		{"checkpoint messages not an array", `{"$set":{"messages":3}}`, true},
 		{"stream tool_use with bad todos", `{"type":"tool_use","tool_name":"write_todos","tool_id":"x","parameters":{"todos":[1]}}`, true},
 		{"a JSON array, not an object", `["write_todos"]`, true},
-		{"junk the prefilter rejects", "{not json at all", false},
+		{"random bytes, not shaped like a JSON object", "\x89PNG\r\x1a\x00\xff", true},
+		{"junk shaped like an object that the prefilter rejects", "{not json at all}", false},
 		{"a failed call is not an error", `{"id":"g1","type":"gemini","toolCalls":[{"id":"w","name":"write_todos","status":"error","args":{"todos":7}}]}`, false},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/jsonl"
 	"github.com/valyala/fastjson"
 )
 
@@ -113,6 +114,9 @@ func lineWord(whole bool) string {
 // line routes one line of an append log by its shape; see prefilter.go
 // for what is never parsed.
 func (d *Decoder) line(line []byte, off int64) error {
+	if !jsonl.Object(line) {
+		return errText("is not a JSON object (cut short or garbled?)")
+	}
 	switch k := kindOf(line); k {
 	case kindMessage:
 		return d.chatMessage(line, off)

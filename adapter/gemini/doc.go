@@ -20,8 +20,10 @@
 //   - Most lines are never parsed: a record's first key gives its kind,
 //     a message's id is read from its bytes, and only lines naming a list
 //     tool, or carrying a fact still missing, reach fastjson.
-//   - A selected line that is not usable returns a *tally.Error
-//     (CodeInvalid) and changes nothing; the decoder never panics.
+//   - A line not shaped like a JSON object, or a selected line that is
+//     not usable, returns a *tally.Error (CodeInvalid) and changes
+//     nothing; the decoder never panics. Text that is not valid UTF-8 is
+//     passed on for the fold to repair and report.
 //
 // Sessions are keyed by the 8-character short id in the file name (see
 // Adapter.Match): a path is all Match has. Chat records hold no working
