@@ -137,3 +137,69 @@ func TestIndexer_Scan_RandomBytesAreMalformedAndNoSession(t *testing.T) {
 	default:
 	}
 }
+
+// TestIndexer_Run_LinkedHomeAndProjectFolderAreFollowed: Claude Code's
+// projects folder kept on another disk and linked in, and a project folder
+// linked into it: their sessions are found, and an append to one shows
+// live, the directory behind the link being watched.
+func TestIndexer_Run_LinkedHomeAndProjectFolderAreFollowed(t *testing.T) {
+	l := startLive(t, time.Hour) // notifications alone must do it
+	elsewhere := t.TempDir()
+	other := t.TempDir()
+	sid, lines := capture(t, "todowrite")
+	os.MkdirAll(filepath.Join(elsewhere, "-work-a"), 0o755)
+	appendTo(t, filepath.Join(elsewhere, "-work-a", sid+".jsonl"), bytes.Join(lines, nil))
+	linked := filepath.Join(other, sid+".jsonl")
+	appendTo(t, linked, bytes.Join(lines[:len(lines)/2], nil))
+	if err := os.Symlink(other, filepath.Join(elsewhere, "-work-b")); err != nil {
+		t.Fatal(err)
+	}
+	// The home had a projects folder of its own; it is replaced by a link.
+	projects := filepath.Join(l.home, "projects")
+	if err := os.Remove(projects); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, projects); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := l.ix.Scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Files != 2 {
+		t.Fatalf("scan read %d files, want the 2 behind the links", sum.Files)
+	}
+	appendTo(t, linked, bytes.Join(lines[len(lines)/2:], nil))
+	l.waitFor(sid, "the lines appended behind the link", func(r tally.Record) bool {
+		return r.Stats.Files == 2 && r.Stats.Lines == int64(len(lines)+len(lines))
+	})
+}
+
+// TestIndexer_Run_ALinkedLogIsOneFileForScanAndNotification: a log
+// linked into a project folder is named the same by the notification that
+// finds it and by the catch-up scans after, so it is never reported
+// removed.
+func TestIndexer_Run_ALinkedLogIsOneFileForScanAndNotification(t *testing.T) {
+	l := startLive(t, 50*time.Millisecond)
+	sid, lines := capture(t, "todowrite")
+	target := filepath.Join(t.TempDir(), "kept-elsewhere.jsonl")
+	appendTo(t, target, bytes.Join(lines, nil))
+	dir := filepath.Join(l.home, "projects", "-work-p")
+	os.MkdirAll(dir, 0o755)
+	time.Sleep(100 * time.Millisecond) // the new folder is watched
+	if err := os.Symlink(target, filepath.Join(dir, sid+".jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	l.waitFor(sid, "the linked log's list", func(r tally.Record) bool { return len(r.Lists[""]) == 3 })
+	deadline := time.After(500 * time.Millisecond) // ten catch-up scans
+	for {
+		select {
+		case c := <-l.changes:
+			if c.Kind == index.SessionRemoved {
+				t.Fatalf("session %s reported removed by a catch-up scan", c.ID)
+			}
+		case <-deadline:
+			return
+		}
+	}
+}

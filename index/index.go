@@ -82,6 +82,12 @@ type Indexer struct {
 	// mark is the store's change mark when New ran: Run publishes the
 	// records other processes committed after it.
 	mark int64
+	// names decides the one name of a directory reached by several
+	// (links), for the walk and the watcher alike.
+	names *tail.Names
+	// unreadable are the directories the last walk could not read, so
+	// that each is reported once.
+	unreadable map[string]bool
 	// readers keeps the workers' read buffers from one round to the
 	// next: a live round reads a line or two, and allocating a reader's
 	// megabyte for it would cost more than the read.
@@ -128,6 +134,7 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 	}
 	ix.mark = mark
 	ix.readers.New = func() any { return tail.NewReader() }
+	ix.names = tail.NewNames()
 	marks, err := o.Store.FileMarks(ctx)
 	if err != nil {
 		return nil, err

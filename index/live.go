@@ -15,7 +15,7 @@ import (
 // named by file-system notifications are folded at once, and a catch-up
 // scan every Rescan finds whatever a notification missed.
 func (ix *Indexer) Run(ctx context.Context) error {
-	w, err := tail.NewWatcher()
+	w, err := tail.NewWatcher(ix.names)
 	if err != nil {
 		return err
 	}

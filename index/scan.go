@@ -3,8 +3,10 @@ package index
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"time"
 
+	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/tail"
 )
 
@@ -14,10 +16,11 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 	ix.round.Lock()
 	defer ix.round.Unlock()
 	start := time.Now()
-	found, walked, werr := tail.Walk(ix.o.Adapters, ix.addWatch)
+	w := tail.Walk(ix.o.Adapters, ix.names, ix.addWatch)
+	ix.reportUnreadable(w.Unreadable)
 	var work []job
-	seen := make(map[string]bool, len(found))
-	for _, f := range found {
+	seen := make(map[string]bool, len(w.Found))
+	for _, f := range w.Found {
 		path := f.Info.Path
 		if seen[path] {
 			continue // a database and its -wal name the same file
@@ -44,13 +47,15 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 		if e.st.Database != "" {
 			base = e.st.Database
 		}
-		if !seen[base] && walked[e.found.Root] {
+		// A file in a directory the walk could not read is not gone:
+		// it is kept as it was until the directory can be read again.
+		if !seen[base] && w.Covers(e.found.Root, base) {
 			gone = append(gone, path)
 		}
 	}
 	sum, err := ix.process(ctx, work, gone)
 	sum.Elapsed = time.Since(start)
-	return sum, errors.Join(werr, err)
+	return sum, errors.Join(w.Err, err)
 }
 
 type job struct {
@@ -65,4 +70,23 @@ func (ix *Indexer) check(e *entry) (job, bool) {
 		return job{}, false
 	}
 	return job{e: e, file: f}, tail.Changed(e.st, f, whole)
+}
+
+// reportUnreadable says which directories a walk could not read, each once
+// until it can be read again: a catch-up scan every few seconds must not
+// repeat it.
+func (ix *Indexer) reportUnreadable(errs []error) {
+	now := make(map[string]bool, len(errs))
+	for _, err := range errs {
+		dir, why := "", err.Error()
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			dir, why = pe.Path, pe.Err.Error()
+		}
+		now[dir] = true
+		if !ix.unreadable[dir] {
+			ix.diag(tally.Diagnostic{Path: dir, Msg: "cannot read this directory (" + why + "): the sessions in it are not followed, and those already indexed are kept as they were"})
+		}
+	}
+	ix.unreadable = now
 }

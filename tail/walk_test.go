@@ -3,6 +3,7 @@ package tail
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,12 +29,12 @@ func TestWalk_SkipsWhatTheAdapterLeavesOut(t *testing.T) {
 	}
 	a := skipAdapter{root}
 	var dirs []string // the directories the indexer would watch
-	found, walked, err := Walk([]tally.Adapter{a}, func(dir string) { dirs = append(dirs, dir) })
-	if err != nil || !walked[root] {
-		t.Fatal(err)
+	w := Walk([]tally.Adapter{a}, nil, func(dir string) { dirs = append(dirs, dir) })
+	if w.Err != nil || !w.Walked[root] {
+		t.Fatal(w.Err)
 	}
 	var names []string
-	for _, f := range found {
+	for _, f := range w.Found {
 		names = append(names, filepath.Base(f.Info.Path))
 	}
 	if strings.Join(names, ",") != "a.log,b.log" {
@@ -49,5 +50,71 @@ func TestWalk_SkipsWhatTheAdapterLeavesOut(t *testing.T) {
 	}
 	if Skipped([]tally.Adapter{a}, filepath.Join(root, "sessions")) {
 		t.Error("sessions skipped")
+	}
+}
+
+// TestWalk_FollowsLinksToDirectoriesAndFiles: a home kept elsewhere and
+// linked in (the root itself, a project folder, a log) is walked as if it
+// were there, under the names the links give; a link back to an ancestor
+// is walked once, not for ever.
+func TestWalk_FollowsLinksToDirectoriesAndFiles(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real") // the root's own folder
+	other := filepath.Join(base, "other")
+	for _, p := range []string{"real/a.log", "other/b.log", "other/logs/c.log", "elsewhere/d.log"} {
+		full := filepath.Join(base, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte("x\n"), 0o644)
+	}
+	root := filepath.Join(base, "root")
+	links := map[string]string{
+		root:                                 real,                                   // the root is a link
+		filepath.Join(real, "project"):       other,                                  // a folder of it is
+		filepath.Join(real, "d.log"):         filepath.Join(base, "elsewhere/d.log"), // a log is
+		filepath.Join(other, "logs", "back"): real,                                   // a loop
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var dirs []string
+	w := Walk([]tally.Adapter{skipAdapter{root}}, nil, func(dir string) { dirs = append(dirs, dir) })
+	if w.Err != nil || !w.Walked[root] {
+		t.Fatalf("err %v, walked %v", w.Err, w.Walked)
+	}
+	var names []string
+	for _, f := range w.Found {
+		rel, _ := filepath.Rel(root, f.Info.Path)
+		names = append(names, rel)
+	}
+	want := "a.log,d.log,project/b.log,project/logs/c.log"
+	if got := strings.Join(names, ","); got != want {
+		t.Errorf("found %s, want %s (each once, named through the links)", got, want)
+	}
+	for _, d := range []string{root, filepath.Join(root, "project"), filepath.Join(root, "project", "logs")} {
+		if !slices.Contains(dirs, d) {
+			t.Errorf("%s not watched; watched %v", d, dirs)
+		}
+	}
+}
+
+// TestWalk_ALinkToALogOfTheSameHomeIsNoSecondName: the log is read under
+// its own name; a notification for the link finds no file either.
+func TestWalk_ALinkToALogOfTheSameHomeIsNoSecondName(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "p"), 0o755)
+	os.WriteFile(filepath.Join(root, "p", "a.log"), []byte("x\n"), 0o644)
+	link := filepath.Join(root, "b.log")
+	if err := os.Symlink(filepath.Join(root, "p", "a.log"), link); err != nil {
+		t.Fatal(err)
+	}
+	a := skipAdapter{root}
+	w := Walk([]tally.Adapter{a}, nil, nil)
+	if len(w.Found) != 1 || w.Found[0].Info.Path != filepath.Join(root, "p", "a.log") {
+		t.Errorf("found %+v, want p/a.log alone", w.Found)
+	}
+	if f, ok := Claim([]tally.Adapter{a}, link); ok {
+		t.Errorf("the link was claimed: %+v", f)
 	}
 }

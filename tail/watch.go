@@ -2,6 +2,7 @@ package tail
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -27,21 +28,36 @@ type Watcher struct {
 	// Skip, if set, names directories never to watch (see
 	// tally.DirSkipper); set it before Run.
 	Skip func(dir string) bool
+	// names decides the name a directory is watched under: the one the
+	// walk reads it under, so that notifications name files as the walk
+	// does.
+	names *Names
 }
 
-func NewWatcher() (*Watcher, error) {
+// NewWatcher makes a watcher that watches directories under the names
+// names gives them (the walk's).
+func NewWatcher(names *Names) (*Watcher, error) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
 	}
-	return &Watcher{w: w, watched: make(map[string]bool), Changed: make(chan string, 1024), Errors: make(chan error, 16)}, nil
+	return &Watcher{w: w, watched: make(map[string]bool), Changed: make(chan string, 1024), Errors: make(chan error, 16), names: names}, nil
 }
 
-// Add watches dir (idempotent).
+// Add watches dir (idempotent). A directory watched under another name
+// (links) is not watched again under this one: a notification names a
+// file by the directory watched.
 func (w *Watcher) Add(dir string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.watched[dir] {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !w.names.Claim(dir, fi) {
 		return nil
 	}
 	if err := w.w.Add(dir); err != nil {
@@ -74,7 +90,7 @@ func (w *Watcher) Run(ctx context.Context) {
 			}
 			if ev.Op&fsnotify.Create != 0 {
 				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
-					w.addTree(ctx, ev.Name)
+					w.addTree(ctx, ev.Name, make(map[string]bool))
 					continue
 				}
 			}
@@ -91,28 +107,53 @@ func (w *Watcher) Run(ctx context.Context) {
 	}
 }
 
-// addTree watches a new directory and its subdirectories, and reports the
-// files already in them: they were created before the watch took hold, so
-// no notification will name them.
-func (w *Watcher) addTree(ctx context.Context, dir string) {
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+// addTree watches a new directory and its subdirectories, links
+// followed as the walk follows them, and reports the files already in
+// them: they were created before the watch took hold, so no notification
+// will name them.
+func (w *Watcher) addTree(ctx context.Context, dir string, seen map[string]bool) {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() || (w.Skip != nil && w.Skip(dir)) {
+		return
+	}
+	id := dirID(dir, fi)
+	if seen[id] || !w.names.Claim(dir, fi) {
+		return // a link back to an ancestor, or to a directory read under another name
+	}
+	seen[id] = true
+	if err := w.Add(dir); err != nil {
+		w.report(err)
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		w.report(err)
+		return
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		typ := e.Type()
+		if typ&fs.ModeSymlink != 0 {
+			target, err := os.Stat(path)
+			if err != nil {
+				continue
+			}
+			typ = target.Mode().Type()
+		}
 		switch {
-		case err != nil:
-		case d.IsDir():
-			if w.Skip != nil && w.Skip(path) {
-				return filepath.SkipDir
-			}
-			if err := w.Add(path); err != nil {
-				select {
-				case w.Errors <- err:
-				default:
-				}
-			}
-		default:
+		case typ.IsDir():
+			w.addTree(ctx, path, seen)
+		case typ.IsRegular():
 			w.send(ctx, path)
 		}
-		return nil
-	})
+	}
+}
+
+func (w *Watcher) report(err error) {
+	select {
+	case w.Errors <- err:
+	default:
+	}
 }
 
 func (w *Watcher) send(ctx context.Context, path string) {
