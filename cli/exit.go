@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 
@@ -28,6 +29,9 @@ const (
 	// program, not this machine's, or a port it may not open). The index
 	// is fine: another address will do.
 	ExitListen ExitCode = 6
+	// ExitData: some agent files could not be read (each was reported,
+	// naming it); every other file was indexed.
+	ExitData ExitCode = 7
 )
 
 // exitCodes is the one table from domain error codes to exit statuses.
@@ -51,6 +55,10 @@ func exitCodeOf(err error) ExitCode {
 	var l *listenError
 	if errors.As(err, &l) {
 		return ExitListen
+	}
+	var d *dataError
+	if errors.As(err, &d) {
+		return ExitData
 	}
 	if c, ok := exitCodes[tally.ErrorCode(err)]; ok {
 		return c
@@ -100,6 +108,17 @@ func (e *listenError) Error() string {
 }
 
 func (e *listenError) Unwrap() error { return e.err }
+
+// dataError is a scan that could not read some agent files; the problems
+// were printed as they were met.
+type dataError struct{ files int }
+
+func (e *dataError) Error() string {
+	if e.files == 1 {
+		return "1 file could not be read (see above); every other file was indexed"
+	}
+	return fmt.Sprintf("%d files could not be read (see above); every other file was indexed", e.files)
+}
 
 type errArgs string
 

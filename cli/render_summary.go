@@ -11,14 +11,16 @@ import (
 // summaryJSON is `tally scan --json`: the scan's counts, its time in
 // seconds and its throughput.
 type summaryJSON struct {
-	Sessions  int     `json:"sessions"`
-	Files     int     `json:"files"`
-	Lines     int64   `json:"lines"`
-	Bytes     int64   `json:"bytes"`
-	Parsed    int64   `json:"parsed"`
-	Malformed int64   `json:"malformed"`
-	Seconds   float64 `json:"seconds"`
-	MBPerSec  float64 `json:"mbPerSec"`
+	Sessions  int   `json:"sessions"`
+	Files     int   `json:"files"`
+	Lines     int64 `json:"lines"`
+	Bytes     int64 `json:"bytes"`
+	Parsed    int64 `json:"parsed"`
+	Malformed int64 `json:"malformed"`
+	// Unreadable counts files that could not be read at all.
+	Unreadable int     `json:"unreadable"`
+	Seconds    float64 `json:"seconds"`
+	MBPerSec   float64 `json:"mbPerSec"`
 }
 
 func toSummaryJSON(s index.Summary) summaryJSON {
@@ -29,7 +31,7 @@ func toSummaryJSON(s index.Summary) summaryJSON {
 	}
 	return summaryJSON{
 		Sessions: s.Sessions, Files: s.Files, Lines: s.Lines, Bytes: s.Bytes,
-		Parsed: s.Parsed, Malformed: s.Malformed, Seconds: secs, MBPerSec: rate,
+		Parsed: s.Parsed, Malformed: s.Malformed, Unreadable: s.Unreadable, Seconds: secs, MBPerSec: rate,
 	}
 }
 
@@ -39,6 +41,9 @@ func RenderSummary(w io.Writer, s index.Summary) error {
 	_, err := fmt.Fprintf(w,
 		"sessions   %d\nfiles      %d\nlines      %d\nbytes      %d (%.1f MB)\nparsed     %d lines\nmalformed  %d lines\nseconds    %.2f (%.1f MB/s)\n",
 		j.Sessions, j.Files, j.Lines, j.Bytes, float64(j.Bytes)/1e6, j.Parsed, j.Malformed, j.Seconds, j.MBPerSec)
+	if err == nil && j.Unreadable > 0 {
+		_, err = fmt.Fprintf(w, "unreadable %d files\n", j.Unreadable)
+	}
 	return err
 }
 

@@ -285,7 +285,7 @@ func TestRenderSummary(t *testing.T) {
 	}
 	b.Reset()
 	_ = RenderSummaryJSON(&b, s)
-	if want := `{"sessions":12,"files":34,"lines":120000,"bytes":50000000,"parsed":900,"malformed":2,"seconds":0.25,"mbPerSec":200}` + "\n"; b.String() != want {
+	if want := `{"sessions":12,"files":34,"lines":120000,"bytes":50000000,"parsed":900,"malformed":2,"unreadable":0,"seconds":0.25,"mbPerSec":200}` + "\n"; b.String() != want {
 		t.Errorf("got %s want %s", b.String(), want)
 	}
 }

@@ -59,7 +59,13 @@ func runScan(ctx context.Context, o *scanOptions) error {
 	if werr != nil {
 		return werr
 	}
-	return o.explainNothingFound(ctx, st)
+	if err := o.explainNothingFound(ctx, st); err != nil {
+		return err
+	}
+	if sum.Unreadable > 0 {
+		return &dataError{files: sum.Unreadable}
+	}
+	return nil
 }
 
 // explainNothingFound says, on stderr, where the scan looked when the index

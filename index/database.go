@@ -14,7 +14,7 @@ func (ix *Indexer) readDatabase(ctx context.Context, j job, db tally.DatabaseRea
 	e := j.e
 	sessions, diags, err := db.ReadDatabase(ctx, e.st.Path)
 	if err != nil {
-		res.err = err
+		res.unreadable = err
 		return res
 	}
 	// The file is read whole each time, so its bad rows are those of this

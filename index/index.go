@@ -60,7 +60,10 @@ type Summary struct {
 	Bytes     int64
 	Parsed    int64
 	Malformed int64
-	Elapsed   time.Duration
+	// Unreadable counts the files that could not be read at all (each
+	// reported as a diagnostic); the others were read.
+	Unreadable int
+	Elapsed    time.Duration
 }
 
 // Indexer is the one owner of every file state.

@@ -26,6 +26,10 @@ type result struct {
 	parts map[string]*tally.FileState
 	// skipped: the round was stopping; the file was not read.
 	skipped bool
+	// unreadable is why the file could not be read (it is missing, not
+	// allowed, not what its name says): a problem with the input, the
+	// other files go on. err is for Tally's own failures.
+	unreadable error
 }
 
 // process folds the jobs in parallel and commits the results, together
@@ -142,6 +146,10 @@ func (ix *Indexer) tally(res result, sum *Summary, prog *ScanProgress, errs *[]e
 	if res.err != nil {
 		*errs = append(*errs, fmt.Errorf("%s: %w", st.Path, res.err))
 	}
+	if res.unreadable != nil {
+		sum.Unreadable++
+		ix.diag(tally.Diagnostic{Path: st.Path, Msg: "cannot be read (" + res.unreadable.Error() + "); it is read again when it changes"})
+	}
 	if ix.o.OnDiagnostic != nil {
 		for _, d := range res.diags {
 			ix.o.OnDiagnostic(d)
@@ -213,7 +221,7 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 		return res
 	}
 	newDec := func() (tally.Decoder, error) { return lr.NewDecoder(info, e.st.Decoder) }
-	e.dec, res.changed, res.diags, res.err = r.Sync(e.st, j.file, info.Layout.Rewritten(), e.dec, newDec)
+	e.dec, res.changed, res.diags, res.unreadable = r.Sync(e.st, j.file, info.Layout.Rewritten(), e.dec, newDec)
 	// The offset moved even when no list did: save it either way.
 	res.changed = res.changed || e.st.Stats.Bytes != res.before.Bytes || e.st.Stats.Resets != res.before.Resets
 	// A decoder holds parse buffers as big as the longest line it met:
