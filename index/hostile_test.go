@@ -12,6 +12,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/hermes"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/store/sqlite"
 )
@@ -201,5 +202,43 @@ func TestIndexer_Run_ALinkedLogIsOneFileForScanAndNotification(t *testing.T) {
 		case <-deadline:
 			return
 		}
+	}
+}
+
+// TestIndexer_Scan_AnUnreadableFileIsReportedOncePerVersion: a catch-up
+// scan every few seconds does not read, nor report, a file again until it
+// changes.
+func TestIndexer_Scan_AnUnreadableFileIsReportedOncePerVersion(t *testing.T) {
+	home := t.TempDir()
+	bad := filepath.Join(home, "state.db")
+	if err := os.WriteFile(bad, bytes.Repeat([]byte("garbage "), 200), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var diags []tally.Diagnostic
+	ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{hermes.New(hermes.Options{Home: home})}, Store: st,
+		OnDiagnostic: func(d tally.Diagnostic) { diags = append(diags, d) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{1, 0} {
+		sum, err := ix.Scan(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Unreadable != want || len(diags) != 1 || diags[0].Path != bad {
+			t.Fatalf("scan %d: %d unreadable, diagnostics %v; want %d and one naming %s", i+1, sum.Unreadable, diags, want, bad)
+		}
+	}
+	if err := os.WriteFile(bad, bytes.Repeat([]byte("other garbage "), 200), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if sum, _ := ix.Scan(ctx); sum.Unreadable != 1 || len(diags) != 2 {
+		t.Errorf("after the file changed: %d unreadable, %d diagnostics, want it read and reported again", sum.Unreadable, len(diags))
 	}
 }

@@ -108,6 +108,9 @@ type entry struct {
 	cold bool
 	// busy: a worker holds the entry; nobody else may touch st.
 	busy bool
+	// failed is the version of the file (tail.File) a read failed on: it
+	// is not tried, nor reported, again until the file changes.
+	failed tail.File
 }
 
 // New loads the saved file states from the store, and takes its change

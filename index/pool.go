@@ -26,6 +26,8 @@ type result struct {
 	parts map[string]*tally.FileState
 	// skipped: the round was stopping; the file was not read.
 	skipped bool
+	// file is the version of the file read.
+	file tail.File
 	// unreadable is why the file could not be read (it is missing, not
 	// allowed, not what its name says): a problem with the input, the
 	// other files go on. err is for Tally's own failures.
@@ -146,7 +148,9 @@ func (ix *Indexer) tally(res result, sum *Summary, prog *ScanProgress, errs *[]e
 	if res.err != nil {
 		*errs = append(*errs, fmt.Errorf("%s: %w", st.Path, res.err))
 	}
+	res.e.failed = tail.File{}
 	if res.unreadable != nil {
+		res.e.failed = res.file
 		sum.Unreadable++
 		ix.diag(tally.Diagnostic{Path: st.Path, Msg: "cannot be read (" + res.unreadable.Error() + "); it is read again when it changes"})
 	}
@@ -205,7 +209,7 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 		return result{e: e, err: err}
 	}
 	e.st.Now = ix.o.Now
-	res := result{e: e, before: e.st.Stats}
+	res := result{e: e, before: e.st.Stats, file: j.file}
 	info := e.found.Info
 	if info.Layout == tally.LayoutDatabase {
 		db, ok := e.found.Adapter.(tally.DatabaseReader)

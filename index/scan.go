@@ -66,7 +66,7 @@ type job struct {
 func (ix *Indexer) check(e *entry) (job, bool) {
 	whole := e.found.Info.Layout.Rewritten()
 	f, err := tail.Stat(e.st.Path, whole)
-	if err != nil {
+	if err != nil || f == e.failed {
 		return job{}, false
 	}
 	return job{e: e, file: f}, tail.Changed(e.st, f, whole)
