@@ -1,6 +1,9 @@
 package tally
 
-import "context"
+import (
+	"context"
+	"io"
+)
 
 // Adapter knows where one agent keeps its sessions: the directories, and
 // which files in them are the agent's. Finding files is all it promises on
@@ -118,6 +121,17 @@ type Decoder interface {
 	// State is what the decoder must remember to go on after a restart
 	// (nil if nothing).
 	State() []byte
+}
+
+// WholeReader is implemented by decoders of LayoutWhole files that read
+// the document from a stream, holding a part of it at a time, rather than
+// being given it whole: the reader hands them the open file, so a file
+// larger than the reader's limit on what it holds (tail.MaxLine) is still
+// read, in bounded memory. ReadWhole does what Line does with the whole
+// document; an error is for a document it cannot use.
+type WholeReader interface {
+	Decoder
+	ReadWhole(r io.Reader, emit func(Event)) error
 }
 
 // Recenter is implemented by decoders that leave facts only the newest line

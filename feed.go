@@ -3,6 +3,7 @@ package tally
 import (
 	"bytes"
 	"fmt"
+	"io"
 )
 
 // MaxRecentLines bounds how many of the newest lines Feed offers a Recenter.
@@ -119,6 +120,16 @@ func (f *FileState) SkipLine(length int64) Diagnostic {
 // out as LayoutWhole): the state is reset and data, the whole file, is
 // given to the decoder as one "line" at offset 0.
 func (f *FileState) FeedWhole(dec Decoder, data []byte) (changed bool, diags []Diagnostic) {
+	return f.feedWhole(dec, int64(len(data)), func(emit func(Event)) error { return dec.Line(data, 0, emit) })
+}
+
+// FeedWholeFrom is FeedWhole for a decoder that reads the document from r
+// itself, a part at a time; size is the document's length.
+func (f *FileState) FeedWholeFrom(dec WholeReader, r io.Reader, size int64) (changed bool, diags []Diagnostic) {
+	return f.feedWhole(dec, size, func(emit func(Event)) error { return dec.ReadWhole(r, emit) })
+}
+
+func (f *FileState) feedWhole(dec Decoder, size int64, read func(emit func(Event)) error) (changed bool, diags []Diagnostic) {
 	stats := f.Stats
 	f.Reset()
 	f.Stats = Stats{Resets: stats.Resets}
@@ -128,15 +139,15 @@ func (f *FileState) FeedWhole(dec Decoder, data []byte) (changed bool, diags []D
 			changed = true
 		}
 	}
-	if err := dec.Line(data, 0, emit); err != nil {
+	if err := read(emit); err != nil {
 		f.Stats.Malformed++
 		diags = append(diags, Diagnostic{Path: f.Path, Msg: err.Error()})
 	}
 	if d, ok := f.TakeRepairs(0); ok {
 		diags = append(diags, d)
 	}
-	f.Offset = int64(len(data))
-	f.Stats.Bytes = int64(len(data))
+	f.Offset = size
+	f.Stats.Bytes = size
 	f.Decoder = dec.State()
 	return true, diags
 }

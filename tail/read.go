@@ -1,6 +1,7 @@
 package tail
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -285,17 +286,25 @@ func (r *Reader) shrink() {
 	}
 }
 
+// syncWhole folds a file rewritten whole. A decoder that reads the
+// document from a stream (tally.WholeReader) is handed the file, whatever
+// its size; another is given the file's bytes, up to MaxLine.
 func (r *Reader) syncWhole(st *tally.FileState, f File, fh *os.File, newDec func() (tally.Decoder, error)) (tally.Decoder, bool, []tally.Diagnostic, error) {
+	dec, err := newDec()
+	if err != nil {
+		return nil, false, nil, err
+	}
+	if wr, ok := dec.(tally.WholeReader); ok {
+		changed, diags := st.FeedWholeFrom(wr, bufio.NewReaderSize(fh, 64<<10), f.Size)
+		st.Identity = f.Identity
+		return nil, changed, diags, nil
+	}
 	if f.Size > int64(r.MaxLine) {
 		st.Reset()
 		st.Identity = f.Identity
 		return nil, true, []tally.Diagnostic{st.SkipLine(f.Size)}, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(fh, int64(r.MaxLine)+1))
-	if err != nil {
-		return nil, false, nil, err
-	}
-	dec, err := newDec()
 	if err != nil {
 		return nil, false, nil, err
 	}

@@ -3,6 +3,7 @@ package tail
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,5 +220,38 @@ func TestReader_Sync_APipeIsNeverOpenedForReading(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Sync is waiting in open for a writer to the pipe")
+	}
+}
+
+// streamDecoder reads a whole document as a stream, counting its bytes.
+type streamDecoder struct{ read *int }
+
+func (streamDecoder) Line([]byte, int64, func(tally.Event)) error { return errors.New("given whole") }
+func (streamDecoder) State() []byte                               { return nil }
+func (d streamDecoder) ReadWhole(r io.Reader, emit func(tally.Event)) error {
+	n, err := io.Copy(io.Discard, r)
+	*d.read = int(n)
+	emit(tally.Event{Kind: tally.EventSnapshot, Items: []tally.Item{{Title: "read"}}})
+	return err
+}
+
+// TestReader_Sync_AWholeDocumentOverTheLineLimitIsStreamed: a file
+// rewritten whole is a document, not a line: a decoder that reads it as a
+// stream is handed the file, whatever its size.
+func TestReader_Sync_AWholeDocumentOverTheLineLimitIsStreamed(t *testing.T) {
+	h := newHarness(t)
+	h.r = &Reader{buf: make([]byte, 64), MaxLine: 256}
+	h.write(strings.Repeat("x", 1000), os.O_TRUNC)
+	f, err := Stat(h.path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read int
+	_, _, diags, err := h.r.Sync(h.st, f, true, nil, func() (tally.Decoder, error) { return streamDecoder{&read}, nil })
+	if err != nil || len(diags) > 0 {
+		t.Fatalf("err %v, diagnostics %v", err, diags)
+	}
+	if read != 1000 || h.st.Lists[""].Len() != 1 || h.st.Stats.Malformed != 0 {
+		t.Errorf("read %d bytes, list %v, malformed %d: the document was not handed whole", read, h.st.Lists[""], h.st.Stats.Malformed)
 	}
 }

@@ -1,7 +1,12 @@
 package gemini
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/tallyhq/tally"
@@ -145,4 +150,92 @@ func TestChat_CheckpointSummary(t *testing.T) {
 	if st.Title != "Checkpointed session" || st.TitleWeak {
 		t.Errorf("title %q weak=%v", st.Title, st.TitleWeak)
 	}
+}
+
+// legacyStream generates a legacy record of about size bytes, never held
+// whole: filler messages, then the messages of built-legacy-long.json
+// (the todo calls among them). peak is the most heap in use seen while it
+// was read.
+type legacyStream struct {
+	parts [][]byte
+	buf   []byte
+	left  int
+	n     int
+	peak  uint64
+	read  int
+}
+
+func newLegacyStream(t testing.TB, size int) *legacyStream {
+	var rec struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(read(t, "testdata/built-legacy-long.json"), &rec); err != nil {
+		t.Fatal(err)
+	}
+	s := &legacyStream{left: size}
+	s.buf = []byte(`{"sessionId":"legacy00-0000-4000-8000-000000000006","startTime":"2026-11-23T10:00:00.000Z","lastUpdated":"2026-11-23T10:04:00.000Z","summary":"Legacy summary","messages":[`)
+	for _, m := range rec.Messages {
+		s.parts = append(s.parts, append([]byte(","), m...))
+	}
+	s.parts = append(s.parts, []byte("]}"))
+	return s
+}
+
+func (s *legacyStream) Read(p []byte) (int, error) {
+	for len(s.buf) == 0 {
+		switch {
+		case s.left > 0:
+			sep := ","
+			if s.n == 0 {
+				sep = ""
+			}
+			s.buf = fmt.Appendf(nil, `%s{"id":"filler-%d","timestamp":"2026-11-23T10:00:30.000Z","type":"gemini","content":"%s"}`, sep, s.n, strings.Repeat("lorem ipsum ", 1000))
+			s.left -= len(s.buf)
+			s.n++
+		case len(s.parts) > 0:
+			s.buf, s.parts = s.parts[0], s.parts[1:]
+		default:
+			return 0, io.EOF
+		}
+	}
+	n := copy(p, s.buf)
+	s.buf = s.buf[n:]
+	if s.read += n; s.read > 1<<20 {
+		s.read = 0
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		s.peak = max(s.peak, ms.HeapInuse)
+	}
+	return n, nil
+}
+
+// TestLegacy_ARecordOverTheLineLimitIsReadAsAStream: a legacy record is a
+// document, not a line: one over tail.MaxLine (16 MiB) is read a message
+// at a time, its memory bounded by a message, not by the file.
+func TestLegacy_ARecordOverTheLineLimitIsReadAsAStream(t *testing.T) {
+	const size = 24 << 20
+	a := New(Options{Home: t.TempDir()})
+	fi := tally.FileInfo{Path: "session-2026-11-23T10-00-legacy00.json", Session: "legacy00", Layout: tally.LayoutWhole}
+	dec, err := a.NewDecoder(fi, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wr, ok := dec.(tally.WholeReader)
+	if !ok {
+		t.Fatal("the decoder of a legacy record does not read it as a stream")
+	}
+	runtime.GC()
+	s := newLegacyStream(t, size)
+	st := &tally.FileState{Path: fi.Path, Agent: a.Agent(), Session: fi.Session}
+	if _, d := st.FeedWholeFrom(wr, s, size); len(d) > 0 {
+		t.Fatal(d)
+	}
+	sameItems(t, "long", st.Lists[""].Items(), listB)
+	if st.Title != "Legacy summary" {
+		t.Errorf("title %q", st.Title)
+	}
+	if s.peak > size/2 {
+		t.Errorf("%d MiB of heap in use reading a record of %d MiB: it was held whole", s.peak>>20, size>>20)
+	}
+	t.Logf("peak heap %.1f MiB for a %d MiB record", float64(s.peak)/(1<<20), size>>20)
 }

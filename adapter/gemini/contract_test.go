@@ -2,8 +2,10 @@ package gemini
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"testing"
+	"testing/iotest"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/adaptertest"
@@ -31,19 +33,40 @@ func FuzzDecoder(f *testing.F) {
 	adaptertest.Fuzz(f, New(Options{Home: f.TempDir()}), tally.FileInfo{Path: "fuzz.jsonl", Session: "fuzz"}, seeds...)
 }
 
-// FuzzWhole feeds arbitrary documents as a legacy whole record.
+// FuzzWhole feeds arbitrary documents as a legacy whole record, read as
+// a stream: it must never panic, and the stream cut anywhere (one byte at
+// a time) must read as the document given whole.
 func FuzzWhole(f *testing.F) {
 	f.Add(read(f, "testdata/built-legacy-long.json"))
 	f.Add(read(f, "testdata/built-legacy-short.json"))
+	f.Add([]byte(`{"sessionId":null,"messages":null,"other":[{"deep":[1,2,{"x":"y"}]}]}`))
 	a := New(Options{Home: f.TempDir()})
 	fi := tally.FileInfo{Path: "fuzz.json", Session: "fuzz", Layout: tally.LayoutWhole}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	fold := func(t *testing.T, feed func(*tally.FileState, tally.WholeReader) []tally.Diagnostic) ([]byte, int) {
 		st := &tally.FileState{Path: fi.Path, Agent: a.Agent(), Session: fi.Session}
 		dec, err := a.NewDecoder(fi, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st.FeedWhole(dec, data)
+		diags := feed(st, dec.(tally.WholeReader))
+		js, err := json.Marshal(st)
+		if err != nil {
+			t.Fatalf("state does not encode: %v", err)
+		}
+		return js, len(diags)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		whole, wd := fold(t, func(st *tally.FileState, dec tally.WholeReader) []tally.Diagnostic {
+			_, d := st.FeedWhole(dec, data)
+			return d
+		})
+		stream, sd := fold(t, func(st *tally.FileState, dec tally.WholeReader) []tally.Diagnostic {
+			_, d := st.FeedWholeFrom(dec, iotest.OneByteReader(bytes.NewReader(data)), int64(len(data)))
+			return d
+		})
+		if !bytes.Equal(whole, stream) || wd != sd {
+			t.Fatalf("read a byte at a time:\n%s (%d problems)\nread whole:\n%s (%d problems)", stream, sd, whole, wd)
+		}
 	})
 }
 

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
@@ -82,18 +83,23 @@ func (d *Decoder) State() []byte {
 // Parsed is how many lines this decoder has handed to the JSON parser.
 func (d *Decoder) Parsed() int64 { return d.st.Parsed }
 
-// Line decodes one line, or for a LayoutWhole file the whole document.
+// Line decodes one line, or for a LayoutWhole file the whole document
+// (see ReadWhole).
 func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
-	d.evs = d.evs[:0]
-	var err error
 	if d.info.Layout == tally.LayoutWhole {
-		err = d.whole(line)
-	} else {
-		err = d.line(line, off)
+		return d.ReadWhole(bytes.NewReader(line), emit)
 	}
-	if err != nil {
-		return tally.Errorf(tally.CodeInvalid, "gemini", "%s at offset %d: %v", lineWord(d.info.Layout == tally.LayoutWhole), off, err)
+	d.evs = d.evs[:0]
+	if err := d.line(line, off); err != nil {
+		return tally.Errorf(tally.CodeInvalid, "gemini", "line at offset %d: %v", off, err)
 	}
+	d.emit(emit)
+	return nil
+}
+
+// emit hands on what a line or document said, with what the file's place
+// says of its project.
+func (d *Decoder) emit(emit func(tally.Event)) {
 	d.pathProject()
 	for _, ev := range d.evs {
 		if ev.Kind != tally.EventMeta {
@@ -101,14 +107,6 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 		}
 		emit(ev)
 	}
-	return nil
-}
-
-func lineWord(whole bool) string {
-	if whole {
-		return "file"
-	}
-	return "line"
 }
 
 // line routes one line of an append log by its shape; see prefilter.go
@@ -179,7 +177,11 @@ func errText(s string) error { return textError(s) }
 
 // timeOf parses an RFC 3339 timestamp field, zero if absent or bad.
 func timeOf(v *fastjson.Value, key string) time.Time {
-	b := v.GetStringBytes(key)
+	return parseTime(v.GetStringBytes(key))
+}
+
+// parseTime parses an RFC 3339 timestamp, zero if empty or bad.
+func parseTime(b []byte) time.Time {
 	if len(b) == 0 {
 		return time.Time{}
 	}

@@ -25,6 +25,10 @@
 //     nothing; the decoder never panics. Text that is not valid UTF-8 is
 //     passed on for the fold to repair and report.
 //
+// A legacy .json record is a document, not a line: it is read as a stream
+// (Decoder.ReadWhole), a message at a time, so one of any size is read in
+// the memory of its largest message.
+//
 // Sessions are keyed by the 8-character short id in the file name (see
 // Adapter.Match): a path is all Match has. Chat records hold no working
 // directory; the project is taken from the best source there is (see

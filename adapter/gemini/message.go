@@ -198,7 +198,8 @@ func (d *Decoder) set(s *fastjson.Value, off int64) error {
 	return nil
 }
 
-// readMessages reads a checkpoint's or legacy record's message array.
+// readMessages reads a checkpoint's message array, or that of a legacy
+// record written on one line of a log.
 func (d *Decoder) readMessages(arr *fastjson.Value) ([]message, error) {
 	list, err := arr.Array()
 	if err != nil {
