@@ -2,6 +2,7 @@ package tally
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -17,7 +18,8 @@ type Store interface {
 	File(ctx context.Context, path string) (*FileState, error)
 	// Commit writes a batch in one transaction: either every file state,
 	// its offset and the session records land, or none does. A crash in
-	// the middle of a scan therefore resumes from a consistent point.
+	// the middle of a scan therefore resumes from a consistent point. An
+	// error wrapping ErrStoreGone means no commit can succeed any more.
 	Commit(ctx context.Context, b Batch) error
 	// Records lists session records, newest activity first.
 	Records(ctx context.Context, f SessionFilter) ([]Record, error)
@@ -35,6 +37,12 @@ type Store interface {
 	ChangeMark(ctx context.Context) (int64, error)
 	Close() error
 }
+
+// ErrStoreGone is wrapped by the error of a Store whose storage went away
+// while it was open (its file deleted or replaced): nothing given to it
+// can be kept any more, so the indexer stops rather than go on into
+// storage nobody reads.
+var ErrStoreGone = errors.New("the store is gone")
 
 // Batch is one transaction's worth of changes.
 type Batch struct {

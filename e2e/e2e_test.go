@@ -18,6 +18,11 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	// Others may run it: tests that need a user whom file permissions
+	// bind run it as nobody when they run as root.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		panic(err)
+	}
 	tallyBin = filepath.Join(dir, "tally")
 	build := exec.Command("go", "build", "-o", tallyBin, "../cmd/tally")
 	build.Stderr = os.Stderr

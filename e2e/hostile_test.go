@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"os"
@@ -18,21 +19,24 @@ type watcher struct {
 	t     *testing.T
 	cmd   *exec.Cmd
 	lines chan string
+	// stderr is what watch said on standard error; read it once the
+	// process has ended.
+	stderr bytes.Buffer
 }
 
 func startWatch(t *testing.T, claude, db string) *watcher {
 	t.Helper()
 	cmd := exec.Command(tallyBin, "watch", "--json", "--db", db, "--claude-dir", claude)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "TALLY_CONFIG=/dev/null")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = os.Stderr
+	w := &watcher{t: t, cmd: cmd, lines: make(chan string, 100)}
+	cmd.Stderr = &w.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	w := &watcher{t: t, cmd: cmd, lines: make(chan string, 100)}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(nil, 1<<24)

@@ -35,12 +35,24 @@ func (ix *Indexer) Run(ctx context.Context) error {
 		ix.round.Unlock()
 	}()
 
+	// report says what went wrong in a round and goes on, unless the store
+	// is gone: nothing could be kept any more, so Run ends with it.
+	report := func(prefix string, err error) error {
+		switch {
+		case err == nil || ctx.Err() != nil:
+			return nil
+		case errors.Is(err, tally.ErrStoreGone):
+			return err
+		}
+		ix.diag(tally.Diagnostic{Msg: prefix + err.Error()})
+		return nil
+	}
 	scan := func() error {
 		_, err := ix.Scan(ctx)
-		return err
+		return report("scan: ", err)
 	}
-	if err := scan(); err != nil && ctx.Err() == nil {
-		ix.diag(tally.Diagnostic{Msg: "scan: " + err.Error()})
+	if err := scan(); err != nil {
+		return err
 	}
 	mark := ix.mark
 	ix.readyOnce.Do(func() { close(ix.ready) })
@@ -64,12 +76,16 @@ func (ix *Indexer) Run(ctx context.Context) error {
 				watch = nil // the store closed: the poll goes on
 				continue
 			}
-			mark = ix.publishExternal(ctx, mark)
+			if mark, err = ix.publishExternal(ctx, mark); report("store: ", err) != nil {
+				return err
+			}
 		case <-poll.C:
-			mark = ix.publishExternal(ctx, mark)
+			if mark, err = ix.publishExternal(ctx, mark); report("store: ", err) != nil {
+				return err
+			}
 		case <-tick.C:
-			if err := scan(); err != nil && ctx.Err() == nil {
-				ix.diag(tally.Diagnostic{Msg: "scan: " + err.Error()})
+			if err := scan(); err != nil {
+				return err
 			}
 		case err := <-w.Errors:
 			ix.diag(tally.Diagnostic{Msg: "watch: " + err.Error() + " (the periodic scan covers it)"})
@@ -85,15 +101,15 @@ func (ix *Indexer) Run(ctx context.Context) error {
 				}
 			}
 			dbs, err := ix.syncPaths(ctx, paths)
-			if err != nil && ctx.Err() == nil {
-				ix.diag(tally.Diagnostic{Msg: err.Error()})
+			if report("", err) != nil {
+				return err
 			}
 			for _, db := range dbs {
 				rc.start(db)
 			}
 		case r := <-rc.due:
-			if _, err := ix.syncPaths(ctx, map[string]bool{r.path: true}); err != nil && ctx.Err() == nil {
-				ix.diag(tally.Diagnostic{Msg: err.Error()})
+			if _, err := ix.syncPaths(ctx, map[string]bool{r.path: true}); report("", err) != nil {
+				return err
 			}
 			rc.next(r)
 		}
@@ -218,13 +234,10 @@ func (rc *rechecks) after(r recheck) {
 // publishExternal publishes the records other processes committed since
 // mark — sessions no log file of this indexer holds — and returns the new
 // mark.
-func (ix *Indexer) publishExternal(ctx context.Context, mark int64) int64 {
+func (ix *Indexer) publishExternal(ctx context.Context, mark int64) (int64, error) {
 	recs, next, err := ix.o.Store.Changed(ctx, mark)
 	if err != nil {
-		if ctx.Err() == nil {
-			ix.diag(tally.Diagnostic{Msg: "store: " + err.Error()})
-		}
-		return mark
+		return mark, err
 	}
 	ix.round.Lock()
 	defer ix.round.Unlock()
@@ -233,5 +246,5 @@ func (ix *Indexer) publishExternal(ctx context.Context, mark int64) int64 {
 			ix.broker.Publish(Change{Kind: SessionUpdated, ID: rec.ID, Record: rec})
 		}
 	}
-	return next
+	return next, nil
 }

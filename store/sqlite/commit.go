@@ -35,7 +35,7 @@ func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 	if len(files)+len(sessions)+len(b.RemovedFiles)+len(b.RemovedSessions) == 0 {
 		return nil // no need to take the write lock
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return s.wrap(op, err)
 	}

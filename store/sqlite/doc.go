@@ -17,6 +17,15 @@
 //     Skipped; it never fails a listing or panics.
 //   - A database written by a newer tally (a higher schema version) is
 //     refused at Open instead of being misread.
+//   - Reading needs no write: a store whose schema is current is opened
+//     and read without connecting for writing, so one the process may not
+//     write (another user's, a read-only folder, where even -wal and -shm
+//     cannot be made) is still listed; a write, or an older schema that
+//     must be brought up to date, fails saying the store cannot be written
+//     and what to do.
+//   - A store whose file is deleted or replaced while it is open is
+//     noticed at the next write or poll for changes (tally.ErrStoreGone):
+//     nothing goes on into a file nobody reads.
 //   - Agents' hooks keep a little memory per session (UpdateHook, one
 //     IMMEDIATE transaction per call) and may mark a session as waiting
 //     for its user. The mark shows in the session's record at once, and a

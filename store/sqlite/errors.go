@@ -37,10 +37,26 @@ func classify(err error) (tally.Code, string) {
 	switch se.Code() & 0xff { // the primary code of an extended one
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
 		return tally.CodeUnavailable, " (another process held the lock for longer than " + BusyTimeout.String() + ")"
-	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL:
+	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM:
+		return tally.CodeUnavailable, " (the store cannot be written: this command writes it. Make the file and its folder writable, or point --db (TALLY_DB) at another store)"
+	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL:
 		return tally.CodeUnavailable, ""
 	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
 		return tally.CodeUnavailable, " (the file is not a usable tally database; move it away and tally rebuilds the index from the logs)"
 	}
 	return tally.CodeInternal, ""
+}
+
+// cannotWrite tells the failures of a store the process may not write: a
+// read-only file, or a folder where its -wal and -shm cannot be made.
+func cannotWrite(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
+		return true
+	}
+	return false
 }

@@ -47,7 +47,7 @@ func (s *Store) UpdateHook(ctx context.Context, session string, at time.Time, fn
 	if session == "" {
 		return tally.Errorf(tally.CodeInvalid, op, "no session id")
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return s.wrap(op, err)
 	}

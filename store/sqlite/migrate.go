@@ -25,21 +25,18 @@ var migrations = migration.MustLoad(migrationFS, "migrations")
 // migration.
 func SchemaVersion() int { return len(migrations) }
 
-// migrate brings the schema up to date. Two processes opening a new
-// database at once are safe: the version is read again inside the write
-// transaction, and the second finds nothing left to do.
-func (s *Store) migrate(ctx context.Context) error {
+// migrate brings the schema up to date from version v, as read. A schema
+// already current needs no write, and none is made. Two processes opening
+// a new database at once are safe: the version is read again inside the
+// write transaction, and the second finds nothing left to do.
+func (s *Store) migrate(ctx context.Context, v int) error {
 	const op = "sqlite.Open"
-	v, err := userVersion(ctx, s.w)
-	if err != nil {
-		return s.wrap(op, err)
-	}
 	if err := s.checkVersion(v); err != nil || v == SchemaVersion() {
 		return err
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return s.wrap(op, err)
+		return s.needsWrite(v, err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	if v, err = userVersion(ctx, tx); err != nil {
@@ -50,6 +47,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	for _, m := range migrations[v:] {
 		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+			if cannotWrite(err) {
+				return s.needsWrite(v, err)
+			}
 			return s.wrap(op, fmt.Errorf("migration %s: %w", m.Name, err))
 		}
 		// PRAGMA takes no bound parameters; the version is our own integer.
@@ -58,6 +58,21 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	return s.wrap(op, tx.Commit())
+}
+
+// needsWrite is the error of a schema that must be brought up to date by
+// a process that cannot write the store.
+func (s *Store) needsWrite(v int, err error) error {
+	if !cannotWrite(err) {
+		return s.wrap("sqlite.Open", err)
+	}
+	what := fmt.Sprintf("has schema version %d and this tally needs %d", v, SchemaVersion())
+	if v == 0 {
+		what = "is new"
+	}
+	return tally.Errorf(tally.CodeUnavailable, "sqlite.Open",
+		"store %s %s: bringing it up to date needs a write, and it cannot be written (%v). Run tally once as a user who can write it (tally scan), or point --db (TALLY_DB) at another store",
+		s.path, what, err)
 }
 
 func (s *Store) checkVersion(v int) error {

@@ -221,6 +221,11 @@ func scanJSON[T any](s *Store, rows *sql.Rows, table string, set func(key string
 // first, and the newest mark.
 func (s *Store) Changed(ctx context.Context, since int64) ([]tally.Record, int64, error) {
 	const op = "sqlite.Changed"
+	// A live reader asks this every moment: it is where a store deleted
+	// under it is noticed when nothing is written.
+	if err := s.checkFile(); err != nil {
+		return nil, since, err
+	}
 	rows, err := s.stmts.changed.QueryContext(ctx, since)
 	if err != nil {
 		return nil, since, s.wrap(op, err)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
 var _ tally.Store = (*Store)(nil)
@@ -40,6 +40,15 @@ type Store struct {
 	mu      sync.Mutex
 	skipped int64
 	recent  []tally.Diagnostic
+
+	// file is the database file as Open found it: a write checks the path
+	// still names it (see checkFile).
+	file os.FileInfo
+	// writeMu guards the lazy preparation of the write statements: a
+	// process that only reads never connects for writing, so a store it
+	// cannot write is still read.
+	writeMu  sync.Mutex
+	writable bool
 }
 
 // DefaultPath is where the store lives unless told otherwise: $TALLY_DB if
@@ -60,7 +69,10 @@ func DefaultPath() (string, error) {
 
 // Open opens the store at path, creating the file and its directory if
 // needed and bringing the schema up to date. A database whose schema is
-// newer than this build knows is refused.
+// newer than this build knows is refused. Reading needs no write: a store
+// whose schema is current is opened without connecting for writing, so a
+// store the process cannot write (another user's, on a read-only disk) is
+// read; a write then fails saying the store cannot be written.
 func Open(ctx context.Context, path string) (*Store, error) {
 	const op = "sqlite.Open"
 	abs, err := filepath.Abs(path)
@@ -86,6 +98,7 @@ func (s *Store) open(ctx context.Context) error {
 	// a read lock is upgraded half way through. Page caches stay small and
 	// the file is not mapped: Tally runs beside the agents all day, and its
 	// memory is to follow the sessions going on, not the size of the index.
+	// Nothing connects until the first write.
 	s.w, err = sql.Open("sqlite", dsn(s.path, "_txlock=immediate", "_pragma=journal_mode(WAL)",
 		"_pragma=synchronous(NORMAL)", "_pragma=cache_size(-4000)"))
 	if err != nil {
@@ -93,17 +106,89 @@ func (s *Store) open(ctx context.Context) error {
 	}
 	s.w.SetMaxOpenConns(1)
 	s.w.SetConnMaxIdleTime(0)
-	if err := s.migrate(ctx); err != nil {
+	if fi, err := os.Stat(s.path); err != nil || fi.Size() == 0 {
+		// A new store: it is made by writing it.
+		if err := s.migrate(ctx, 0); err != nil {
+			return err
+		}
+	}
+	if err := s.openReaders(ctx); err != nil {
 		return err
 	}
-	s.r, err = sql.Open("sqlite", dsn(s.path, "_query_only=1"))
+	v, err := userVersion(ctx, s.r)
 	if err != nil {
 		return s.wrap(op, err)
 	}
-	s.r.SetMaxOpenConns(maxReaders)
-	s.r.SetMaxIdleConns(maxReaders)
-	if err := s.stmts.prepare(ctx, s.w, s.r); err != nil {
-		return s.wrap(op, err)
+	if err := s.migrate(ctx, v); err != nil {
+		return err
+	}
+	if s.file, err = os.Stat(s.path); err != nil {
+		return tally.Errorf(tally.CodeUnavailable, op, "store %s: %v", s.path, err)
+	}
+	return s.wrap(op, s.stmts.prepareReads(ctx, s.r))
+}
+
+// openReaders opens the read pool. A store in WAL mode is read through
+// its -shm and -wal files; where they are not there and cannot be made
+// (a folder the process may not write), the store is read as it is on
+// disk: read-only, and, failing that, as a file nobody changes while it
+// is read (immutable), which is what a folder no one may write holds.
+func (s *Store) openReaders(ctx context.Context) error {
+	const op = "sqlite.Open"
+	var first error
+	for _, params := range [][]string{{"_query_only=1"}, {"mode=ro"}, {"mode=ro", "immutable=1"}} {
+		r, err := sql.Open("sqlite", dsn(s.path, params...))
+		if err != nil {
+			return s.wrap(op, err)
+		}
+		r.SetMaxOpenConns(maxReaders)
+		r.SetMaxIdleConns(maxReaders)
+		if _, err = userVersion(ctx, r); err == nil {
+			s.r = r
+			return nil
+		}
+		r.Close()
+		if first == nil {
+			first = err
+		}
+		if !cannotWrite(err) {
+			break
+		}
+	}
+	return s.wrap(op, first)
+}
+
+// beginWrite begins a write transaction, checking first that the store's
+// file is still the one opened and preparing the write statements the
+// first time.
+func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, error) {
+	if err := s.checkFile(); err != nil {
+		return nil, err
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if !s.writable {
+		if err := s.stmts.prepareWrites(ctx, s.w); err != nil {
+			var se *sqlite.Error
+			if cannotWrite(err) && errors.As(err, &se) {
+				return nil, tally.Errorf(tally.CodeUnavailable, "sqlite",
+					"store %s cannot be written (%v), and this command writes it: make the file and its folder writable, or point --db (TALLY_DB) at another store", s.path, se)
+			}
+			return nil, err
+		}
+		s.writable = true
+	}
+	return s.w.BeginTx(ctx, nil)
+}
+
+// checkFile tells a store whose file was deleted or replaced since Open:
+// what is written would go into a file nobody reads any more.
+func (s *Store) checkFile() error {
+	if s.file == nil {
+		return nil // still opening
+	}
+	if fi, err := os.Stat(s.path); err != nil || !os.SameFile(fi, s.file) {
+		return tally.Errorf(tally.CodeUnavailable, "sqlite", "the store %s was deleted or replaced while tally was using it: %w; start tally again to index into a new one", s.path, tally.ErrStoreGone)
 	}
 	return nil
 }

@@ -22,16 +22,19 @@ type statements struct {
 	all                                                          []*sql.Stmt
 }
 
-func (st *statements) prepare(ctx context.Context, w, r *sql.DB) error {
-	for _, p := range []struct {
-		db   *sql.DB
-		name string
-		dst  **sql.Stmt
-	}{
+// prepareWrites prepares the write statements, on the first write: a
+// process that only reads never connects for writing.
+func (st *statements) prepareWrites(ctx context.Context, w *sql.DB) error {
+	return st.prepare(ctx, []stmt{
 		{w, "upsert_file", &st.upsertFile},
 		{w, "upsert_session", &st.upsertSession},
 		{w, "delete_file", &st.deleteFile},
 		{w, "delete_session", &st.deleteSession},
+	})
+}
+
+func (st *statements) prepareReads(ctx context.Context, r *sql.DB) error {
+	return st.prepare(ctx, []stmt{
 		{r, "files", &st.files},
 		{r, "sessions", &st.sessions},
 		{r, "sessions_agent", &st.sessionsAgent},
@@ -40,7 +43,17 @@ func (st *statements) prepare(ctx context.Context, w, r *sql.DB) error {
 		{r, "changed", &st.changed},
 		{r, "file_by_path", &st.fileByPath},
 		{r, "change_mark", &st.changeMark},
-	} {
+	})
+}
+
+type stmt struct {
+	db   *sql.DB
+	name string
+	dst  **sql.Stmt
+}
+
+func (st *statements) prepare(ctx context.Context, stmts []stmt) error {
+	for _, p := range stmts {
 		text, err := queryFS.ReadFile("sql/" + p.name + ".sql")
 		if err != nil {
 			return err

@@ -102,7 +102,7 @@ const taskBusyRetries = 3
 
 func (s *Store) beginTasks(ctx context.Context) (*sql.Tx, error) {
 	for attempt := 0; ; attempt++ {
-		tx, err := s.w.BeginTx(ctx, nil)
+		tx, err := s.beginWrite(ctx)
 		if err == nil || attempt == taskBusyRetries || ctx.Err() != nil || !isBusy(err) {
 			return tx, err
 		}
