@@ -8,6 +8,11 @@
 // the changes. Subscribers therefore never see a change the store could
 // lose, and a restart resumes from exactly the committed offsets.
 //
+// Stopping never waits for a read: a round stops waiting when its context
+// ends, and the files a read still holds are taken back when it ends. A
+// file that cannot be read is reported and the others go on; the store
+// gone (tally.ErrStoreGone) ends Run.
+//
 // Memory follows the sessions still going, not history: once a session is
 // over its files keep only their marks (offset, identity) in memory, and
 // their full state is read back from the store when they change again.

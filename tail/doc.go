@@ -5,6 +5,14 @@
 // notifications (fsnotify), with a periodic scan as the safety net for the
 // notifications it misses.
 //
+// Only regular files are opened, and never with a wait: a named pipe
+// where a log would be is refused before and after opening. Links are
+// followed, to directories (a home kept on another disk) and to logs kept
+// elsewhere; a file reached by several names has one, decided by Names for
+// the walk and the watcher alike, so a notification and a scan name it the
+// same way. A directory that cannot be listed is reported, not skipped in
+// silence.
+//
 // It knows nothing of formats: bytes go to a tally.Decoder through
 // tally.FileState.Feed.
 package tail
