@@ -60,9 +60,11 @@ type Event struct {
 	// List names the list within the session: "" for the main agent, the
 	// sub-agent's id otherwise.
 	List string
-	// ToolUseID identifies the tool call the event came from. Applying an
-	// event whose ToolUseID was already applied to the list is a no-op:
-	// that is what makes re-reading a line harmless.
+	// ToolUseID identifies the tool call the event came from. An event of
+	// the same kind and ToolUseID as one of the newest the list applied
+	// (List.Seen) is a no-op, and a TaskCreate whose call already made a
+	// task of the list is one however old: a line written twice changes
+	// nothing.
 	ToolUseID string
 	At        time.Time
 	Items     []Item
