@@ -3,6 +3,9 @@ package tally
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Code classifies an Error. Each edge of the program (exit codes, HTTP
@@ -34,20 +37,66 @@ func (c Code) String() string {
 
 // Error is the one error type of the domain: what kind of failure (Code),
 // where (Op) and the cause (Err).
+//
+// Its text is what every edge shows and every diagnostic stores, so it is
+// bounded here, once: one line (line breaks and other control characters
+// become spaces) of at most MaxMessage bytes of cause. A parser's error for
+// hostile input can be its whole chain of contexts, one per level of
+// nesting, and tens of kilobytes long; the first part says what went wrong.
 type Error struct {
 	Code Code
 	Op   string
 	Err  error
 }
 
+// MaxMessage bounds the text of an Error's cause, in bytes.
+const MaxMessage = 512
+
 func (e *Error) Error() string {
 	if e.Op == "" {
-		return e.Err.Error()
+		return e.Message()
 	}
-	return e.Op + ": " + e.Err.Error()
+	return e.Op + ": " + e.Message()
+}
+
+// Message is the cause's text without Op: one line, at most MaxMessage
+// bytes (and the few that say how much was cut).
+func (e *Error) Message() string {
+	switch inner := e.Err.(type) {
+	case nil:
+		return "unknown error"
+	case *Error:
+		return inner.Error() // bounded already; its Op adds a few bytes
+	}
+	return oneLine(e.Err.Error(), MaxMessage)
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// oneLine makes s a single line of at most limit bytes, cut at a rune
+// boundary, saying how many bytes were left out.
+func oneLine(s string, limit int) string {
+	clean := strings.IndexFunc(s, unicode.IsControl) < 0
+	if clean && len(s) <= limit {
+		return s
+	}
+	if !clean {
+		s = strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return ' '
+			}
+			return r
+		}, s)
+	}
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", s[:cut], len(s)-cut)
+}
 
 func errorf(code Code, op, format string, args ...any) error {
 	return &Error{Code: code, Op: op, Err: fmt.Errorf(format, args...)}

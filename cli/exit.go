@@ -74,10 +74,14 @@ func exitCodeOf(err error) ExitCode {
 func errorMessage(err error) string {
 	for {
 		te, ok := err.(*tally.Error)
-		if !ok || te.Err == nil {
+		if !ok {
 			return err.Error()
 		}
-		err = te.Err
+		inner, ok := te.Err.(*tally.Error)
+		if !ok {
+			return te.Message()
+		}
+		err = inner
 	}
 }
 

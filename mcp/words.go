@@ -41,7 +41,7 @@ func explain(tool string, err error) string {
 	msg := err.Error()
 	var te *tally.Error
 	if errors.As(err, &te) {
-		msg = te.Err.Error()
+		msg = te.Message()
 	}
 	var (
 		plan    *tasks.PlanModeError
