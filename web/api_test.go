@@ -1,8 +1,11 @@
 package web_test
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
 	"maps"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -89,6 +92,17 @@ func TestAPI_sessions(t *testing.T) {
 			t.Errorf("%s: %d %s", bad, resp.StatusCode, body)
 		}
 	}
+	t.Run("a malformed query is refused, not dropped into a search for everything", func(t *testing.T) {
+		for _, bad := range []string{"?q=%", "?q=%zz", "?agent=claude&q=50%", "?limit=1&%=x"} {
+			resp, body := r.get("/api/sessions" + bad)
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "malformed") {
+				t.Errorf("%s: %d %.200s", bad, resp.StatusCode, body)
+			}
+		}
+		if got := r.list(t, "?q=50%25").Sessions; len(got) != 0 {
+			t.Errorf("q=50%%25 (a search for \"50%%\") matched %v", ids(got))
+		}
+	})
 }
 
 // The page ages activity between events (working turns idle, anything
@@ -241,5 +255,32 @@ func TestGuard_token(t *testing.T) {
 		}
 		c := dialSSE(t, r.addr(), "Cookie: "+cookie)
 		snapshotOf(t, c.mustNext(t))
+	})
+
+	t.Run("the login redirect stays on this site", func(t *testing.T) {
+		for path, want := range map[string]string{
+			"/api/sessions?token=s3cret%20token&q=x": "/api/sessions?q=x",
+			"//evil.com/?token=s3cret%20token":       "/",
+			"//evil.com/a/b?token=s3cret%20token":    "/",
+		} {
+			resp, _ := r.get(path)
+			if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != want {
+				t.Errorf("%s: %d to %q, want %q", path, resp.StatusCode, resp.Header.Get("Location"), want)
+			}
+		}
+		// A backslash where the host would start is a host to a browser.
+		conn, err := net.Dial("tcp", r.addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "GET /\\evil.com/?token=s3cret%%20token HTTP/1.1\r\nHost: %s\r\n\r\n", r.addr())
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if loc := resp.Header.Get("Location"); !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.HasPrefix(loc, "/\\") {
+			t.Errorf("/\\evil.com/: redirected to %q", loc)
+		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -50,6 +51,12 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeError(w, http.StatusForbidden, "a change must come from this server's own page, not from another site")
 			return
 		}
+		// A malformed pair is dropped by URL.Query without a word, so a
+		// search for "%" would silently become no search at all.
+		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+			writeError(w, http.StatusBadRequest, "the query string is malformed ("+err.Error()+"): encode % as %25")
+			return
+		}
 		if want == "" {
 			if !loopbackHost(r.Host) {
 				writeError(w, http.StatusForbidden, "this server answers only to localhost without a token (start it with --token to serve other names)")
@@ -87,7 +94,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, tok, want string)
 	q.Del("token")
 	u := *r.URL
 	u.RawQuery = q.Encode()
-	http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+	http.Redirect(w, r, localTarget(u.RequestURI()), http.StatusSeeOther)
+}
+
+// localTarget keeps a redirect on this site: a path that starts with one
+// "/" stays, anything else becomes "/". Browsers read "//host/…" and
+// "/\host/…" as another site's address.
+func localTarget(uri string) string {
+	if uri == "" || uri[0] != '/' || len(uri) > 1 && (uri[1] == '/' || uri[1] == '\\') {
+		return "/"
+	}
+	return uri
 }
 
 func authorized(r *http.Request, want string) bool {
