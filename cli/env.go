@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"io"
+	"net"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strconv"
@@ -45,6 +47,14 @@ type Env struct {
 	// DefaultDB is the store path used without --db or $TALLY_DB; its
 	// error is reported only if a command needs the store.
 	DefaultDB func() (string, error)
+	// Resolver finds the addresses of a host name serve is asked to
+	// listen on; nil is net.DefaultResolver.
+	Resolver Resolver
+}
+
+// Resolver looks up a host's addresses; *net.Resolver is one.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
 // Main runs tally with the process's streams and arguments; Ctrl-C or
@@ -76,7 +86,7 @@ func System(open OpenStore, defaultDB func() (string, error)) Env {
 			return 80
 		},
 		Getenv: os.Getenv, Now: time.Now, Home: home, Dir: dir,
-		OpenStore: open, DefaultDB: defaultDB,
+		OpenStore: open, DefaultDB: defaultDB, Resolver: net.DefaultResolver,
 	}
 }
 

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -84,5 +87,44 @@ func testEnv(st tally.Store, out, errOut *syncBuffer, env map[string]string) Env
 		Dir:       "/home/dev/src/tally",
 		OpenStore: func(context.Context, string) (tally.Store, error) { return st, nil },
 		DefaultDB: func() (string, error) { return "mem", nil },
+		Resolver:  testHosts,
 	}
+}
+
+// hosts is a resolver over a fixed table, so that no test asks the
+// network; each lookup of a name takes its next answer (the last one
+// repeats), as a DNS name rebound between lookups would answer.
+type hosts struct {
+	mu      sync.Mutex
+	answers map[string][][]netip.Addr
+	asked   map[string]int
+}
+
+var testHosts = &hosts{answers: map[string][][]netip.Addr{
+	"localhost":        {addrs("127.0.0.1", "::1")},
+	"here.localhost":   {addrs("127.0.0.1")},
+	"evil.localhost":   {addrs("192.0.2.7")},
+	"two.localhost":    {addrs("127.0.0.1", "10.1.2.3")},
+	"example.com":      {addrs("93.184.215.14")},
+	"rebind.localhost": {addrs("127.0.0.1"), addrs("192.0.2.7")},
+}, asked: map[string]int{}}
+
+func addrs(s ...string) []netip.Addr {
+	out := make([]netip.Addr, len(s))
+	for i, a := range s {
+		out[i] = netip.MustParseAddr(a)
+	}
+	return out
+}
+
+func (h *hosts) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	as, ok := h.answers[host]
+	if !ok {
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	n := h.asked[host]
+	h.asked[host]++
+	return slices.Clone(as[min(n, len(as)-1)]), nil
 }

@@ -8,6 +8,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os/exec"
 	"runtime"
@@ -56,8 +57,9 @@ func (a *app) serveCommand() *cobra.Command {
                         accepted only from the dashboard's own origin
   /mcp                  tally mcp's task tools over streamable HTTP
 
-It listens on 127.0.0.1:7600 (--addr, env TALLY_ADDR). Listening on any
-other address needs a token (--token, or env TALLY_TOKEN, which keeps it out
+It listens on 127.0.0.1:7600 (--addr, env TALLY_ADDR). Listening on an
+address that is not loopback (a name counts by the addresses it resolves
+to) needs a token (--token, or env TALLY_TOKEN, which keeps it out
 of the process list): requests then carry "Authorization: Bearer TOKEN", or
 a browser visits /?token=TOKEN once and keeps a cookie.
 
@@ -78,7 +80,8 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if o.Token == "" {
 		o.Token = o.env.Getenv("TALLY_TOKEN")
 	}
-	if err := checkBind(o.Addr, o.Token); err != nil {
+	bind, err := bindAddress(ctx, o.env.Resolver, o.Addr, o.Token)
+	if err != nil {
 		return err
 	}
 	st, err := o.openStore(ctx)
@@ -88,7 +91,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	defer st.Close()
 	// Listen before the scan: a port in use is reported at once, and
 	// browsers that connect meanwhile wait in the backlog.
-	ln, err := net.Listen("tcp", o.Addr)
+	ln, err := net.Listen("tcp", bind)
 	if err != nil {
 		return &listenError{addr: o.Addr, err: err}
 	}
@@ -155,22 +158,67 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	return errors.Join(runErr, shutErr)
 }
 
-// checkBind refuses to serve beyond this machine without a token: the
-// sessions name projects, prompts and plans.
-func checkBind(addr, token string) error {
-	host, _, err := net.SplitHostPort(addr)
+// bindAddress is the address serve listens on: addr's host resolved to
+// literal addresses, so that what is checked is exactly what is listened
+// on (a name is never resolved twice). Without a token every address the
+// host resolves to must be a loopback address: the sessions name projects,
+// prompts and plans, and a name such as evil.localhost may resolve
+// anywhere. A name with several addresses is listened on at one of them,
+// IPv4 first, as net.Listen does.
+func bindAddress(ctx context.Context, r Resolver, addr, token string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return tally.Errorf(tally.CodeInvalid, "serve", "--addr %q: want host:port, such as %s", addr, defaultServeAddr)
+		return "", tally.Errorf(tally.CodeInvalid, "serve", "--addr %q: want host:port, such as %s", addr, defaultServeAddr)
 	}
-	if token != "" || web.LoopbackName(host) {
-		return nil
-	}
-	shown := addr
 	if host == "" {
-		shown = addr + " (every interface)"
+		if token == "" {
+			return "", refuseBind(addr+" (every interface)", "")
+		}
+		return addr, nil
 	}
+	addrs, err := resolve(ctx, r, host)
+	if err != nil {
+		return "", &listenError{addr: addr, err: err}
+	}
+	if token == "" {
+		for _, a := range addrs {
+			if !a.IsLoopback() {
+				return "", refuseBind(addr, fmt.Sprintf(" (%s is %s, not a loopback address)", host, a))
+			}
+		}
+	}
+	pick := addrs[0]
+	for _, a := range addrs {
+		if a.Is4() {
+			pick = a
+			break
+		}
+	}
+	return net.JoinHostPort(pick.String(), port), nil
+}
+
+// resolve returns host's addresses, unmapped and without zones: a literal
+// address is its own.
+func resolve(ctx context.Context, r Resolver, host string) ([]netip.Addr, error) {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return []netip.Addr{a.Unmap()}, nil
+	}
+	if r == nil {
+		r = net.DefaultResolver
+	}
+	addrs, err := r.LookupNetIP(ctx, "ip", host)
+	if err == nil && len(addrs) == 0 {
+		err = fmt.Errorf("%s has no address", host)
+	}
+	for i := range addrs {
+		addrs[i] = addrs[i].Unmap().WithZone("")
+	}
+	return addrs, err
+}
+
+func refuseBind(shown, why string) error {
 	return tally.Errorf(tally.CodeInvalid, "serve",
-		"refusing to listen on %s without a token: anyone who can reach it could read your agents' sessions; pass --token (or set TALLY_TOKEN), or listen on %s", shown, defaultServeAddr)
+		"refusing to listen on %s%s without a token: anyone who can reach it could read your agents' sessions; pass --token (or set TALLY_TOKEN), or listen on %s", shown, why, defaultServeAddr)
 }
 
 // openBrowser opens the page with the system's opener; failing that, the

@@ -15,7 +15,7 @@ import (
 )
 
 func TestServe_refusesOtherAddressesWithoutToken(t *testing.T) {
-	for _, addr := range []string{"0.0.0.0:0", ":7600", "192.168.1.5:7600", "example.com:7600"} {
+	for _, addr := range []string{"0.0.0.0:0", ":7600", "192.168.1.5:7600", "example.com:7600", "[::ffff:10.0.0.1]:7600"} {
 		var out, errOut syncBuffer
 		code := Run(context.Background(), testEnv(newStore(t), &out, &errOut, nil), []string{"serve", "--addr", addr})
 		if code != ExitUsage || !strings.Contains(errOut.String(), "without a token") {
@@ -26,6 +26,38 @@ func TestServe_refusesOtherAddressesWithoutToken(t *testing.T) {
 	if code := Run(context.Background(), testEnv(newStore(t), &out, &errOut, nil), []string{"serve", "--addr", "nonsense"}); code != ExitUsage {
 		t.Errorf("serve --addr nonsense: exit %d", code)
 	}
+}
+
+// The rule is on the addresses a name resolves to, not on the name: a
+// name under .localhost may resolve anywhere.
+func TestServe_noTokenRuleIsOnTheResolvedAddress(t *testing.T) {
+	for addr, shown := range map[string]string{
+		"evil.localhost:0": "192.0.2.7",
+		"two.localhost:0":  "10.1.2.3", // every address must be loopback
+	} {
+		var out, errOut syncBuffer
+		code := Run(context.Background(), testEnv(newStore(t), &out, &errOut, nil), []string{"serve", "--addr", addr})
+		if code != ExitUsage || !strings.Contains(errOut.String(), "without a token") || !strings.Contains(errOut.String(), shown) {
+			t.Errorf("serve --addr %s: exit %d, stderr %q; want a refusal naming %s", addr, code, errOut.String(), shown)
+		}
+	}
+	t.Run("a name that resolves to loopback is listened on at the address checked", func(t *testing.T) {
+		if page := serve(t, nil, "--addr", "here.localhost:0"); !strings.HasPrefix(page, "http://127.0.0.1:") {
+			t.Errorf("serving %s, want the checked 127.0.0.1", page)
+		}
+	})
+	t.Run("the name is resolved once: a rebinding answer after the check is never listened on", func(t *testing.T) {
+		if page := serve(t, nil, "--addr", "rebind.localhost:0"); !strings.HasPrefix(page, "http://127.0.0.1:") {
+			t.Errorf("serving %s, want the checked 127.0.0.1", page)
+		}
+	})
+	t.Run("a name that does not resolve is a listen error", func(t *testing.T) {
+		var out, errOut syncBuffer
+		code := Run(context.Background(), testEnv(newStore(t), &out, &errOut, nil), []string{"serve", "--addr", "nowhere.localhost:0"})
+		if code != ExitListen || !strings.Contains(errOut.String(), "no such host") {
+			t.Errorf("exit %d, stderr %q", code, errOut.String())
+		}
+	})
 }
 
 var servingRe = regexp.MustCompile(`serving (http://\S+/)`)

@@ -128,14 +128,16 @@ func loopbackHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	return LoopbackName(host)
+	return loopbackName(host)
 }
 
-// LoopbackName tells whether a host name or address (no port) names this
-// machine: localhost, a name under .localhost, or a loopback address. It is
-// the one rule for both what tally serve may bind without a token and
-// which Host headers it answers without one.
-func LoopbackName(host string) bool {
+// loopbackName tells whether a host name or address (no port) names this
+// machine: localhost, a name under .localhost, or a loopback address. A
+// browser that a page on another site sends here names that site, so
+// requests naming anything else are not answered without a token. (What
+// serve may listen on without a token is decided on resolved addresses,
+// not names.)
+func loopbackName(host string) bool {
 	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
 	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
 		return true
