@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log"
 	"net"
 	"net/http"
 	"net/netip"
@@ -105,12 +103,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	lists, _ := st.(tasks.Updater) // a store that keeps no task lists has no plans to approve
 	srv := web.New(web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Diagnostics: diags.count,
 		Lists: lists, Extra: mcpExtra(st, &o.env)})
-	hs := &http.Server{
-		Handler:           srv.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		// Clients that hang up mid-stream are routine, not news.
-		ErrorLog: log.New(io.Discard, "", 0),
-	}
+	hs := srv.HTTPServer()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup

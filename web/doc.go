@@ -37,11 +37,19 @@
 //     page on another site cannot reach the server by DNS rebinding); with
 //     a token every request needs it, as a bearer header or the cookie a
 //     visit to /?token=… sets. Every response carries a strict CSP (no
-//     inline script, no framing), nosniff and no-referrer.
+//     inline script, no framing), nosniff and no-referrer. A refused
+//     request does not keep its connection.
 //   - Writes are few and narrow: approving a plan-mode list's plan (POST
 //     /api/tasks/{name}/approve) does what `tally tasks approve` does,
 //     through the same tasks.SwitchMode. A write passes the token rule
 //     above, is never a GET, and must come from the server's own origin
 //     as the browser declares it, so another site cannot make a person's
 //     browser send one.
+//   - No client holds the server's resources for long (HTTPServer): a
+//     request's head and body must arrive within their timeouts, an idle
+//     connection is closed, one client address holds a bounded number of
+//     connections (one more is answered 503 and closed before its request
+//     is read), event streams are bounded overall (one more gets 503 with
+//     Retry-After), and a request body is bounded in size. Each refusal is
+//     counted in Stats.
 package web

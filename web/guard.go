@@ -51,6 +51,9 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeError(w, http.StatusForbidden, "a change must come from this server's own page, not from another site")
 			return
 		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, s.o.MaxBody)
+		}
 		// A malformed pair is dropped by URL.Query without a word, so a
 		// search for "%" would silently become no search at all.
 		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
@@ -59,6 +62,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		}
 		if want == "" {
 			if !loopbackHost(r.Host) {
+				h.Set("Connection", "close") // a refused client keeps no connection
 				writeError(w, http.StatusForbidden, "this server answers only to localhost without a token (start it with --token to serve other names)")
 				return
 			}
@@ -70,6 +74,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		if !authorized(r, want) {
+			h.Set("Connection", "close") // a refused client keeps no connection
 			h.Set("WWW-Authenticate", `Bearer realm="tally"`)
 			writeError(w, http.StatusUnauthorized, "a token is required: send Authorization: Bearer TOKEN, or visit /?token=TOKEN once")
 			return
@@ -83,6 +88,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 // history.
 func (s *Server) login(w http.ResponseWriter, r *http.Request, tok, want string) {
 	if !same(digest(tok), want) {
+		w.Header().Set("Connection", "close")
 		writeError(w, http.StatusUnauthorized, "wrong token")
 		return
 	}

@@ -118,7 +118,10 @@ func newRigIdle(tb testing.TB, edit func(*web.Options)) *rig {
 	}
 	r.srv = web.New(o)
 	r.done = make(chan error, 1)
-	r.http = httptest.NewServer(r.srv.Handler())
+	// The server every test talks to has the limits tally serve's has.
+	r.http = httptest.NewUnstartedServer(nil)
+	r.http.Config = r.srv.HTTPServer()
+	r.http.Start()
 	tb.Cleanup(func() {
 		cancel()
 		if r.running {

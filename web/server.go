@@ -69,6 +69,20 @@ type Options struct {
 	// broker drops changes for the hub, which then resynchronises every
 	// client from the store.
 	ChangeBuffer int
+
+	// The limits of HTTPServer's connections (see HTTPServer).
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	IdleTimeout       time.Duration
+	// MaxConnsPerClient bounds the open connections of one client address.
+	// Behind a reverse proxy every client has the proxy's address: raise
+	// it there.
+	MaxConnsPerClient int
+	// MaxStreams bounds the open event streams; one more is answered 503
+	// with Retry-After.
+	MaxStreams int
+	// MaxBody bounds a request body (an MCP call), in bytes.
+	MaxBody int64
 }
 
 // Server serves the API, the event stream and the page. Run must be
@@ -79,6 +93,17 @@ type Server struct {
 	stats counters
 	snap  snapshotCache
 	mux   *http.ServeMux
+	conns connLimit
+	// streams counts the event streams open or being opened, against
+	// MaxStreams.
+	streams atomic.Int64
+}
+
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // counters are the figures of Stats, updated without locks.
@@ -90,6 +115,7 @@ type counters struct {
 	drops        atomic.Int64
 	resyncs      atomic.Int64
 	encodeErrors atomic.Int64
+	refusedSSE   atomic.Int64
 }
 
 // Stats is GET /api/stats.
@@ -111,6 +137,11 @@ type Stats struct {
 	// EncodeErrors counts sessions that could not be encoded (a timestamp
 	// JSON cannot hold, such as a year past 9999) and were not sent.
 	EncodeErrors int64 `json:"encodeErrors"`
+	// ConnsRefused counts connections closed unserved because their
+	// client address had MaxConnsPerClient open already.
+	ConnsRefused int64 `json:"connsRefused"`
+	// StreamsRefused counts event streams refused (503) at MaxStreams.
+	StreamsRefused int64 `json:"streamsRefused"`
 	// Diagnostics counts the problems with the input the indexer met.
 	Diagnostics int64  `json:"diagnostics"`
 	LastEventID string `json:"lastEventId"`
@@ -143,7 +174,13 @@ func New(o Options) *Server {
 	if o.SnapshotLimit <= 0 {
 		o.SnapshotLimit = defaultSnapshotLimit
 	}
-	s := &Server{o: o}
+	o.ReadHeaderTimeout = orDefault(o.ReadHeaderTimeout, defaultReadHeaderTimeout)
+	o.ReadTimeout = orDefault(o.ReadTimeout, defaultReadTimeout)
+	o.IdleTimeout = orDefault(o.IdleTimeout, defaultIdleTimeout)
+	o.MaxConnsPerClient = orDefault(o.MaxConnsPerClient, defaultMaxConnsPerClient)
+	o.MaxStreams = orDefault(o.MaxStreams, defaultMaxStreams)
+	o.MaxBody = orDefault(o.MaxBody, defaultMaxBody)
+	s := &Server{o: o, conns: connLimit{max: o.MaxConnsPerClient}}
 	s.hub = newHub(&s.o, &s.stats)
 	s.mux = s.routes()
 	return s
@@ -169,6 +206,8 @@ func (s *Server) Stats() Stats {
 		IndexerDrops:    s.hub.sub.Dropped(),
 		Resyncs:         s.stats.resyncs.Load(),
 		EncodeErrors:    s.stats.encodeErrors.Load(),
+		ConnsRefused:    s.conns.refused.Load(),
+		StreamsRefused:  s.stats.refusedSSE.Load(),
 		LastEventID:     strconv.FormatUint(s.hub.latest.Load(), 10),
 	}
 	if s.o.Diagnostics != nil {

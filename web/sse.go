@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -27,6 +29,14 @@ type snapshotData struct {
 // the hub until the client leaves, falls behind, or the server stops.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	if n := s.streams.Add(1); n > int64(s.o.MaxStreams) {
+		s.streams.Add(-1)
+		s.stats.refusedSSE.Add(1)
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("the server has %d event streams open, the most it serves; try again later", s.o.MaxStreams))
+		return
+	}
+	defer s.streams.Add(-1)
 	after, hasAfter := parseID(r.Header.Get("Last-Event-ID"))
 	if !hasAfter {
 		// A page that read /api/sessions may start the stream where

@@ -212,7 +212,7 @@ func TestEvents_activityFollowsTheClock(t *testing.T) {
 
 func TestEvents_thousandClients(t *testing.T) {
 	const n = 1000
-	r := newRig(t, nil)
+	r := newRig(t, func(o *web.Options) { o.MaxConnsPerClient, o.MaxStreams = n+10, n })
 	conns := make([]*sseConn, n)
 	for i := range conns {
 		conns[i] = dialSSE(t, r.addr())
