@@ -20,6 +20,10 @@
 //     and what would be right (valid statuses, live ids, the task in the
 //     way); empty or missing arguments are an empty object, never an
 //     error.
+//   - On stdio, a line that is not a JSON-RPC 2.0 message (not JSON, not
+//     UTF-8, a batch, a bad id, over MaxFrame bytes) is answered with a
+//     JSON-RPC error and skipped; the session goes on. Requests read
+//     before the input closes are answered before ServeStdio returns.
 //
 // It is the edge between those rules and a model: it parses each tool's
 // words (its status vocabulary, "deleted", numeric ids) into the typed
@@ -30,5 +34,8 @@
 // It never shells out: the tools call the store the CLI uses. The SDK is
 // the official Go SDK; tool handlers are raw (Server.AddTool) so that
 // argument errors are worded for a model, and the input schemas are the
-// hand-written JSON in schemas/, matching what agents already know.
+// hand-written JSON in schemas/, matching what agents already know. Its
+// stdio transport ends a session at the first line it cannot decode, so
+// stdio goes through a transport of Tally's own (stdio.go) that checks
+// each line before the SDK sees it.
 package mcp

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -61,18 +62,16 @@ func NewServer(o Options) *sdk.Server {
 }
 
 // ServeStdio serves one client on in and out (newline-delimited JSON-RPC)
-// until the client closes in or ctx ends.
+// until the client closes in or ctx ends. A line that is not a message is
+// answered with a JSON-RPC error and the session goes on; requests read
+// before in closes are answered before it returns (see stdioTransport).
 func ServeStdio(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
-	err := NewServer(o).Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
-	if ctx.Err() != nil || err == io.EOF {
+	err := NewServer(o).Run(ctx, &stdioTransport{in: in, out: out})
+	if ctx.Err() != nil || errors.Is(err, io.EOF) {
 		return nil
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // httpSessionTimeout closes an HTTP session idle this long, so sessions of
 // clients that went away do not pile up in a server that runs for days.
