@@ -48,6 +48,12 @@ func TestRefusals_TellTheModelWhatToCallInstead(t *testing.T) {
 			`Invalid arguments: plan[0].status "cancelled" is not a valid status; use one of pending, in_progress, completed`},
 		{"a todo without a status", "todo_write", map[string]any{"todos": []map[string]any{{"content": "a"}}},
 			`Invalid arguments: todos[0].status "" is not a valid status; use one of pending, in_progress, completed, cancelled`},
+		{"a plan step without text is worded for update_plan", "update_plan", map[string]any{"plan": []map[string]any{{"step": "a", "status": "pending"}, {"step": " ", "status": "pending"}}},
+			`Invalid arguments: plan[1].step is required and must not be empty`},
+		{"a plan longer than a list keeps is worded for update_plan", "update_plan", map[string]any{"plan": manySteps(1001)},
+			`Invalid arguments: plan has 1001 steps; a list keeps at most 1000`},
+		{"a list name far too long is not echoed back", "TaskCreate", map[string]any{"subject": "x", "list": strings.Repeat("n", 10<<20)},
+			`Invalid arguments: list name "` + strings.Repeat("n", 32) + `"… is 10485760 bytes; a name is at most 64: use a short one of letters, digits and . _ - : such as "backend-tasks"`},
 		{"no task id", "TaskUpdate", map[string]any{"status": "completed"},
 			`Invalid arguments: taskId is required (the id TaskCreate returned, e.g. "1")`},
 	} {
@@ -90,4 +96,12 @@ func TestPlanMode_RefusalNamesWhatWasRefused(t *testing.T) {
 			t.Errorf("%s in plan mode answered\n%s\nwant\n%s", tool, a.Text, want)
 		}
 	}
+}
+
+func manySteps(n int) []map[string]any {
+	out := make([]map[string]any, n)
+	for i := range out {
+		out[i] = map[string]any{"step": "step", "status": "pending"}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
 )
@@ -90,10 +91,19 @@ const (
 )
 
 // CheckName accepts names of letters, digits and ". _ - :", which keep a
-// list's session id (tally:NAME) readable on a command line.
+// list's session id (tally:NAME) readable on a command line. A refusal
+// quotes at most the start of a long name, as texts are never echoed.
 func CheckName(name string) error {
-	if name == "" || len(name) > MaxName {
-		return tally.Errorf(tally.CodeInvalid, "list", "list name %q must be 1 to %d characters", name, MaxName)
+	switch {
+	case name == "":
+		return tally.Errorf(tally.CodeInvalid, "list", "a list name must not be empty: use 1 to %d letters, digits and . _ - :", MaxName)
+	case len(name) > MaxName:
+		start := name[:MaxName/2]
+		for !utf8.ValidString(start) {
+			start = start[:len(start)-1]
+		}
+		return tally.Errorf(tally.CodeInvalid, "list", "list name %q… is %d bytes; a name is at most %d: use a short one of letters, digits and . _ - : such as \"backend-tasks\"",
+			start, len(name), MaxName)
 	}
 	for _, r := range name {
 		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-:", r)

@@ -67,12 +67,12 @@ func (l *List) UpdatePlan(explanation string, plan []PlanStep, now time.Time) (v
 	if l.Mode == ModePlan {
 		return false, l.refuseInPlan(tally.StatusUnknown)
 	}
+	if err := checkPlan(explanation, plan); err != nil {
+		return false, err
+	}
 	todos := make([]Todo, len(plan))
 	for i, s := range plan {
 		todos[i] = Todo{Content: s.Step, Status: s.Status}
-	}
-	if err := checkText("explanation", explanation, false); err != nil {
-		return false, err
 	}
 	before := l.Clone()
 	verificationDue, err = l.WriteTodos(todos, false, now)
@@ -83,6 +83,24 @@ func (l *List) UpdatePlan(explanation string, plan []PlanStep, now time.Time) (v
 		}
 	}
 	return verificationDue, err
+}
+
+// checkPlan checks a plan in its own words (plan, step), before it is
+// written as the checklist it becomes.
+func checkPlan(explanation string, plan []PlanStep) error {
+	if len(plan) > MaxTasks {
+		return tally.Errorf(tally.CodeInvalid, "arguments", "plan has %d steps; a list keeps at most %d", len(plan), MaxTasks)
+	}
+	for i, s := range plan {
+		at := fmt.Sprintf("plan[%d]", i)
+		if err := checkText(at+".step", s.Step, true); err != nil {
+			return err
+		}
+		if err := listStatus(at+".status", s.Status, false); err != nil {
+			return err
+		}
+	}
+	return checkText("explanation", explanation, false)
 }
 
 func checkTodos(todos []Todo, merge bool) error {
