@@ -17,7 +17,8 @@
 // BlockedError, BusyError or ClaimError carrying the facts. Its messages
 // say what is wrong; what to do instead, in words for a model, and the
 // JSON a tool answers with belong to the edge that talks to the model
-// (package mcp). A List is stored as one JSON value and shown as the
+// (package mcp). A List is a plain value a store keeps (store/sqlite keeps
+// each task as a row, so a call writes what it changed) and shows as the
 // session "tally:NAME" of agent tally (List.Record), so every surface
 // shows it like any agent's list.
 package tasks

@@ -82,7 +82,7 @@ func (m *Mode) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Limits that keep one list, stored as one JSON value, small.
+// Limits that keep one list, and what one call may write, bounded.
 const (
 	MaxTasks    = 1000
 	MaxText     = 4000

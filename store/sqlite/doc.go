@@ -49,4 +49,10 @@
 // (offset, agent, project, times as int64 nanoseconds) duplicate JSON
 // fields for filtering, ordering and inspection with the sqlite3 shell,
 // and are written in the same statement as the JSON.
+//
+// Task lists (UpdateTaskList) are the exception to whole values: a list
+// of a thousand tasks would be rewritten whole by every tool call. Each
+// task is a row of task_items and a call writes the rows it changed (see
+// taskrows.go); the list's session record is stored without its tasks and
+// the view session_records, which every session query reads, adds them.
 package sqlite

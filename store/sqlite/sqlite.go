@@ -36,6 +36,7 @@ type Store struct {
 	// committed snapshot while a commit is under way.
 	r     *sql.DB
 	stmts statements
+	lists listCache
 
 	mu      sync.Mutex
 	skipped int64

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -19,13 +20,19 @@ import (
 // a tool call is one short transaction, and statements.go belongs to the
 // indexer's hot path.
 var taskSQL = struct {
-	get, put, all, archivePut, archiveList string
+	get, put, all, archivePut, archiveList          string
+	items, itemsAll, itemPut, itemDelete, itemsDrop string
 }{
 	get:         mustQuery("task_list_get"),
 	put:         mustQuery("task_list_put"),
 	all:         mustQuery("task_list_all"),
 	archivePut:  mustQuery("task_archive_put"),
 	archiveList: mustQuery("task_archive_list"),
+	items:       mustQuery("task_items_get"),
+	itemsAll:    mustQuery("task_items_all"),
+	itemPut:     mustQuery("task_item_put"),
+	itemDelete:  mustQuery("task_item_delete"),
+	itemsDrop:   mustQuery("task_items_clear_deleted"),
 }
 
 func mustQuery(name string) string {
@@ -43,9 +50,11 @@ func mustQuery(name string) string {
 // that does not exist yet reaches fn as the zero tasks.List with its name.
 //
 // If fn fails, nothing is written and its error is returned as is. Else
-// the list and its tally.Record (session "tally:NAME", agent tally) are
-// written together, so a running watch or dashboard shows the change; and
-// if fn started a new generation, the finished one is archived.
+// what fn changed is written: the list's own row, the rows of the tasks
+// that changed (a call costs what it changes, not the size of the list),
+// and its tally.Record (session "tally:NAME", agent tally), so a running
+// watch or dashboard shows the change; and if fn started a new
+// generation, the finished one is archived.
 func (s *Store) UpdateTaskList(ctx context.Context, name string, fn func(*tasks.List) error) (tasks.List, error) {
 	const op = "sqlite.UpdateTaskList"
 	if err := tasks.CheckName(name); err != nil {
@@ -56,29 +65,34 @@ func (s *Store) UpdateTaskList(ctx context.Context, name string, fn func(*tasks.
 		return tasks.List{}, s.wrap(op, err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	l, raw, err := s.readTaskList(ctx, tx, name)
+	old, found, err := s.readTaskList(ctx, tx, name)
 	if err != nil {
 		return tasks.List{}, err
 	}
-	gen := l.Generation
+	l := old.Clone()
 	if err := fn(&l); err != nil {
 		return tasks.List{}, err
 	}
 	l.Name = name
 	now := time.Now().UnixNano()
-	if raw != nil && l.Generation != gen {
-		if _, err := tx.ExecContext(ctx, taskSQL.archivePut, name, gen, string(raw), now); err != nil {
+	if found && l.Generation != old.Generation {
+		js, err := json.Marshal(&old)
+		if err != nil {
+			return tasks.List{}, tally.Errorf(tally.CodeInvalid, op, "list %s cannot be archived: %v", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, taskSQL.archivePut, name, old.Generation, string(js), now); err != nil {
 			return tasks.List{}, s.wrap(op, err)
 		}
 	}
-	js, err := json.Marshal(&l)
+	rev := rand.Int64()
+	row, err := writeTaskList(ctx, tx, &old, &l, rev, now)
 	if err != nil {
-		return tasks.List{}, tally.Errorf(tally.CodeInvalid, op, "list %s cannot be stored: %v", name, err)
-	}
-	if _, err := tx.ExecContext(ctx, taskSQL.put, name, string(js), now); err != nil {
 		return tasks.List{}, s.wrap(op, err)
 	}
+	// The record is stored without its tasks: session_records adds them
+	// from task_items for every reader.
 	rec := l.Record()
+	rec.Lists = nil
 	rjs, err := json.Marshal(&rec)
 	if err != nil {
 		return tasks.List{}, tally.Errorf(tally.CodeInvalid, op, "list %s cannot be stored: %v", name, err)
@@ -90,6 +104,7 @@ func (s *Store) UpdateTaskList(ctx context.Context, name string, fn func(*tasks.
 	if err := tx.Commit(); err != nil {
 		return tasks.List{}, s.wrap(op, err)
 	}
+	s.lists.put(name, rev, row, l.Clone())
 	return l, nil
 }
 
@@ -114,55 +129,117 @@ func isBusy(err error) bool {
 	return errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_BUSY || se.Code()&0xff == sqlite3.SQLITE_LOCKED)
 }
 
-type rowQueryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// readTaskList reads one list and its stored JSON (nil if there is none).
-func (s *Store) readTaskList(ctx context.Context, q rowQueryer, name string) (tasks.List, []byte, error) {
+// readTaskList reads one list in tx; found is false for a list never
+// written. The list this process committed or read last at the same
+// revision is taken as it is, without reading its tasks again.
+func (s *Store) readTaskList(ctx context.Context, tx *sql.Tx, name string) (l tasks.List, found bool, err error) {
 	const op = "sqlite.TaskList"
-	var raw []byte
-	err := q.QueryRowContext(ctx, taskSQL.get, name).Scan(&raw)
+	var head []byte
+	var rev int64
+	err = tx.QueryRowContext(ctx, taskSQL.get, name).Scan(&head, &rev)
 	if errors.Is(err, sql.ErrNoRows) {
-		return tasks.List{Name: name}, nil, nil
+		return tasks.List{Name: name}, false, nil
 	}
 	if err != nil {
-		return tasks.List{}, nil, s.wrap(op, err)
+		return tasks.List{}, false, s.wrap(op, err)
 	}
-	var l tasks.List
-	if err := json.Unmarshal(raw, &l); err != nil {
+	if l, ok := s.lists.get(name, rev, head); ok {
+		return l, true, nil
+	}
+	rows, err := tx.QueryContext(ctx, taskSQL.items, name)
+	if err != nil {
+		return tasks.List{}, false, s.wrap(op, err)
+	}
+	items, err := scanItems(rows, name)
+	if err != nil {
+		return tasks.List{}, false, s.wrap(op, err)
+	}
+	l, err = assemble(name, head, items[name])
+	if err != nil {
 		s.skip("task_lists", name, err)
 		// Overwriting it would lose the tasks for good: refuse, and say so.
-		return tasks.List{}, nil, tally.Errorf(tally.CodeUnavailable, op,
-			"store %s: task list %s is damaged (%v); repair or delete its row in task_lists", s.path, name, err)
+		return tasks.List{}, false, tally.Errorf(tally.CodeUnavailable, op,
+			"store %s: task list %s is damaged (%v); repair or delete its rows in task_lists and task_items", s.path, name, err)
 	}
-	l.Name = name
-	return l, raw, nil
+	s.lists.put(name, rev, head, l)
+	return l, true, nil
 }
 
 // TaskList returns the list name as last committed, CodeNotFound if no
 // tool call or command has made it.
 func (s *Store) TaskList(ctx context.Context, name string) (tasks.List, error) {
+	const op = "sqlite.TaskList"
 	if err := tasks.CheckName(name); err != nil {
 		return tasks.List{}, err
 	}
-	l, raw, err := s.readTaskList(ctx, s.r, name)
-	if err == nil && raw == nil {
-		err = tally.Errorf(tally.CodeNotFound, "sqlite.TaskList", "no task list %q", name)
+	// One read transaction: the list's row and its tasks' rows are of
+	// the same commit.
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return tasks.List{}, s.wrap(op, err)
 	}
-	return l, err
+	defer tx.Rollback() //nolint:errcheck // read only
+	l, found, err := s.readTaskList(ctx, tx, name)
+	if err == nil && !found {
+		err = tally.Errorf(tally.CodeNotFound, op, "no task list %q", name)
+	}
+	if err != nil {
+		return tasks.List{}, err
+	}
+	return l.Clone(), nil
 }
 
 // TaskLists returns every list, the most recently changed first. Damaged
-// rows are skipped and counted (see Skipped).
+// lists are skipped and counted (see Skipped).
 func (s *Store) TaskLists(ctx context.Context) ([]tasks.List, error) {
 	const op = "sqlite.TaskLists"
-	rows, err := s.r.QueryContext(ctx, taskSQL.all)
+	tx, err := s.r.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
-	out, err := scanJSON(s, rows, "task_lists", func(name string, l *tasks.List) { l.Name = name })
-	return out, s.wrap(op, err)
+	defer tx.Rollback() //nolint:errcheck // read only
+	rows, err := tx.QueryContext(ctx, taskSQL.all)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	type head struct {
+		name string
+		list []byte
+		rev  int64
+	}
+	var heads []head
+	for rows.Next() {
+		var h head
+		if err := rows.Scan(&h.name, &h.list, &h.rev); err != nil {
+			rows.Close()
+			return nil, s.wrap(op, err)
+		}
+		heads = append(heads, h)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return nil, s.wrap(op, err)
+	}
+	if rows, err = tx.QueryContext(ctx, taskSQL.itemsAll); err != nil {
+		return nil, s.wrap(op, err)
+	}
+	items, err := scanItems(rows, "")
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	out := make([]tasks.List, 0, len(heads))
+	for _, h := range heads {
+		if l, ok := s.lists.get(h.name, h.rev, h.list); ok {
+			out = append(out, l.Clone())
+			continue
+		}
+		l, err := assemble(h.name, h.list, items[h.name])
+		if err != nil {
+			s.skip("task_lists", h.name, err)
+			continue
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }
 
 // ArchivedTaskLists returns the finished rounds of list name, oldest first.

@@ -1,1 +1,1 @@
-SELECT id, record FROM sessions WHERE id = ?1;
+SELECT id, record FROM session_records WHERE id = ?1;

@@ -1,5 +1,5 @@
 -- As sessions.sql, for one agent (?1): walks sessions_agent backwards.
-SELECT id, record FROM sessions
+SELECT id, record FROM session_records
 WHERE agent = ?1
   AND (?2 = '' OR instr(project, ?2) > 0)
   AND last_activity >= ?3

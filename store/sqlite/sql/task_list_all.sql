@@ -1,1 +1,1 @@
-SELECT name, list FROM task_lists ORDER BY updated_at DESC, name;
+SELECT name, list, rev FROM task_lists ORDER BY updated_at DESC, name;

@@ -1,1 +1,2 @@
-SELECT list FROM task_lists WHERE name = ?1;
+-- A list's row: the list without its tasks, and its revision.
+SELECT list, rev FROM task_lists WHERE name = ?1;
