@@ -90,7 +90,10 @@ func newHub(o *Options, stats *counters) *hub {
 	return h
 }
 
-func (h *hub) published() uint64 { return h.seq.Load() }
+// published counts the events up to the latest id. It is not seq, which
+// emit takes before the event is the latest: a reader of Stats would see
+// the count of an event whose id LastEventID does not show yet.
+func (h *hub) published() uint64 { return h.latest.Load() - h.base }
 
 func (h *hub) run(ctx context.Context) error {
 	defer close(h.done)
