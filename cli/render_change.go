@@ -8,6 +8,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/projectname"
 	"github.com/tallyhq/tally/termstyle"
 )
 
@@ -43,7 +44,7 @@ func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 		return err
 	}
 	s := ch.Record.Session(o.Now)
-	parts := []string{s.Agent.String(), newProjectNames(o.Home, append(o.Others[:len(o.Others):len(o.Others)], s.Project)...).name(s.Project, maxProject)}
+	parts := []string{s.Agent.String(), projectname.New(o.Home, append(o.Others[:len(o.Others):len(o.Others)], s.Project)...).Name(s.Project, maxProject)}
 	if t := oneLine(s.Title); t != "" {
 		parts = append(parts, t)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/projectname"
 	"github.com/tallyhq/tally/termstyle"
 )
 
@@ -102,7 +103,7 @@ func renderRoots(w io.Writer, roots []agentRoot, home string) error {
 		width = max(width, termstyle.Width(r.Agent.String()))
 	}
 	for _, r := range roots {
-		line := "  " + termstyle.Pad(r.Agent.String(), width) + "  " + tildePath(r.Path, home)
+		line := "  " + termstyle.Pad(r.Agent.String(), width) + "  " + projectname.Tilde(r.Path, home)
 		if !r.Exists {
 			line += "  (not there)"
 		}

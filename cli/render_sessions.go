@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/projectname"
 	"github.com/tallyhq/tally/termstyle"
 )
 
@@ -51,13 +52,13 @@ var headers = [numColumns]string{"ID", "AGENT", "PROJECT", "TITLE", "ACTIVITY", 
 
 // RenderSessions writes one row per session, in the order given.
 func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error {
-	var names projectNames
+	var names projectname.Names
 	if o.Terminal {
 		projects := make([]string, len(sessions))
 		for i := range sessions {
 			projects[i] = sessions[i].Project
 		}
-		names = newProjectNames(o.Home, projects...)
+		names = projectname.New(o.Home, projects...)
 	}
 	rows := make([][numColumns]string, len(sessions))
 	for i := range sessions {
@@ -71,12 +72,12 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	widths := columnWidths(rows, o.Width, func() int { return names.distinctWidth(minProject, maxProject) })
+	widths := columnWidths(rows, o.Width, func() int { return names.DistinctWidth(minProject, maxProject) })
 	for i := range rows {
 		if termstyle.Width(rows[i][colProject]) > widths[colProject] {
 			// Named again for the narrower column: which parts tell the
 			// projects apart depends on how many fit.
-			rows[i][colProject] = names.name(sessions[i].Project, widths[colProject])
+			rows[i][colProject] = names.Name(sessions[i].Project, widths[colProject])
 		}
 	}
 	st := termstyle.Painter{On: o.Color}
@@ -112,7 +113,7 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 	return err
 }
 
-func sessionRow(s *tally.Session, o TableOptions, names projectNames) [numColumns]string {
+func sessionRow(s *tally.Session, o TableOptions, names projectname.Names) [numColumns]string {
 	step := ""
 	if cur := s.Progress.Current; cur != nil {
 		step = oneLine(cur.Label())
@@ -128,7 +129,7 @@ func sessionRow(s *tally.Session, o TableOptions, names projectNames) [numColumn
 		if len(r[colID]) > shortID {
 			r[colID] = r[colID][:shortID]
 		}
-		r[colProject] = names.name(s.Project, maxProject)
+		r[colProject] = names.Name(s.Project, maxProject)
 		r[colLast] = ago(s.LastActivity, o.Now)
 		if r[colTitle] == "" {
 			r[colTitle] = "-"

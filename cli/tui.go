@@ -10,6 +10,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/projectname"
 	"github.com/tallyhq/tally/tasks"
 	"github.com/tallyhq/tally/termstyle"
 	"github.com/tallyhq/tally/tui"
@@ -135,7 +136,7 @@ func (s *scanStatus) report(p *tea.Program, pr index.ScanProgress) {
 func (a *app) looked() []string {
 	var out []string
 	for _, r := range a.agentRoots() {
-		l := termstyle.Pad(r.Agent.String(), 9) + tildePath(r.Path, a.env.Home)
+		l := termstyle.Pad(r.Agent.String(), 9) + projectname.Tilde(r.Path, a.env.Home)
 		if !r.Exists {
 			l += "  (not there)"
 		}
