@@ -101,7 +101,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	}
 
 	lists, _ := st.(tasks.Updater) // a store that keeps no task lists has no plans to approve
-	srv := web.New(web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Diagnostics: diags.count,
+	srv := web.New(web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
 		Lists: lists, Extra: mcpExtra(st, &o.env)})
 	hs := srv.HTTPServer()
 	runCtx, cancel := context.WithCancel(ctx)

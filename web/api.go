@@ -22,6 +22,9 @@ const (
 // sessionList is GET /api/sessions.
 type sessionList struct {
 	Sessions []tally.Session `json:"sessions"`
+	// Projects names the projects of Sessions, among one another and the
+	// projects the server names on its stream.
+	Projects map[string]string `json:"projects"`
 	// LastEventID is the stream position the list stands for: a stream
 	// opened with ?lastEventId= this sends only what came after.
 	LastEventID string     `json:"lastEventId"`
@@ -136,7 +139,26 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
+	out.Projects = s.listedNames(out.Sessions)
 	writeJSON(w, http.StatusOK, out)
+}
+
+// listedNames names the projects of sessions among them and the projects
+// the hub names, so that a page which goes on with the stream after the
+// list shows no two projects alike.
+func (s *Server) listedNames(sessions []tally.Session) map[string]string {
+	paths := s.hub.knownProjects()
+	for i := range sessions {
+		paths = append(paths, sessions[i].Project)
+	}
+	all := projectNames(s.o.Home, paths)
+	out := make(map[string]string)
+	for i := range sessions {
+		if p := sessions[i].Project; p != "" {
+			out[p] = all[p]
+		}
+	}
+	return out
 }
 
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {

@@ -195,6 +195,8 @@ func TestDashboard_Browser(t *testing.T) {
 		b.do(t, chromedp.Click(chromedp.CSS(`input[name="group"][value="activity"]`)))
 	})
 
+	step("projects that end alike read differently", func(t *testing.T) { stepProjectsApart(t, b, srv) })
+
 	step("server restart: reconnects and keeps the board", func(t *testing.T) {
 		b.quiet(true) // the browser logs the refused connections meanwhile
 		srv.stop(t)

@@ -33,6 +33,13 @@
 //     and re-derives them every Refresh, publishing those whose activity
 //     changed. Every snapshot and session list carries the thresholds, so
 //     the page ages activity between events by this rule, not a copy.
+//   - Projects are named here, by the code the command line names them
+//     with (package projectname), from the home of the user the server
+//     runs as: the page keeps no rule of its own. Snapshots and session
+//     lists carry the names of their projects, and a projects event
+//     brings the names a new project changed, before that project's first
+//     session, so no two projects a page shows read alike. The hub names
+//     the projects of what it seeded and published, at most maxProjects.
 //   - Safety: without a token only loopback Host names are answered (so a
 //     page on another site cannot reach the server by DNS rebinding); with
 //     a token every request needs it, as a bearer header or the cookie a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,11 @@ type hub struct {
 	live    map[string]liveSession
 	seen    int64 // indexer drops already resynchronised
 
+	projects projectSet
+	// known is the paths of projects, for handlers to name the projects
+	// of a snapshot or list among them; run replaces it, never changes it.
+	known atomic.Pointer[[]string]
+
 	join  chan joinRequest
 	leave chan *client
 	done  chan struct{}
@@ -78,15 +84,17 @@ func newHub(o *Options, stats *counters) *hub {
 	base := runBase()
 	h := &hub{
 		o: o, stats: stats, base: base, floor: base,
-		sub:     o.Indexer.Subscribe(o.ChangeBuffer),
-		ring:    make([]*event, o.Replay),
-		clients: make(map[*client]struct{}),
-		live:    make(map[string]liveSession),
-		join:    make(chan joinRequest),
-		leave:   make(chan *client),
-		done:    make(chan struct{}),
+		sub:      o.Indexer.Subscribe(o.ChangeBuffer),
+		ring:     make([]*event, o.Replay),
+		clients:  make(map[*client]struct{}),
+		live:     make(map[string]liveSession),
+		projects: newProjectSet(o.Home),
+		join:     make(chan joinRequest),
+		leave:    make(chan *client),
+		done:     make(chan struct{}),
 	}
 	h.latest.Store(base)
+	h.known.Store(&[]string{})
 	return h
 }
 
@@ -124,22 +132,35 @@ func (h *hub) run(ctx context.Context) error {
 	}
 }
 
-// seed loads the sessions that have not ended, whose activity the clock
-// alone may change.
+// seed loads what a snapshot holds: the sessions that have not ended,
+// whose activity the clock alone may change, and the projects a client
+// may be shown.
 func (h *hub) seed(ctx context.Context) error {
 	now := h.o.Now()
-	recs, err := h.o.Store.Records(ctx, tally.SessionFilter{Since: now.Add(-tally.EndedAfter)})
+	recs, err := h.o.snapshotRecords(ctx, now)
 	if err != nil {
 		return err
 	}
 	clear(h.live)
 	for _, r := range recs {
+		h.projects.add(r.Project)
 		if a := tally.DeriveActivity(r.Signal, r.LastActivity, now); a != tally.ActivityEnded {
 			h.live[r.ID] = liveSession{rec: r, act: a}
 		}
 	}
+	h.projects.rename()
+	h.publishProjects()
 	return nil
 }
+
+func (h *hub) publishProjects() {
+	paths := h.projects.paths()
+	h.known.Store(&paths)
+}
+
+// knownProjects are the paths of the projects the hub names, clipped: a
+// handler appends to them its own.
+func (h *hub) knownProjects() []string { return slices.Clip(*h.known.Load()) }
 
 // resync follows a change the indexer dropped for the hub: what clients
 // hold can no longer be patched, so the ring is emptied and every client
@@ -170,6 +191,14 @@ func (h *hub) resync(ctx context.Context) {
 func (h *hub) apply(ch index.Change) {
 	switch ch.Kind {
 	case index.SessionUpdated:
+		if h.projects.add(ch.Record.Project) {
+			// Named before the session is sent, so a page never shows
+			// its card under a name that another project shares.
+			if changed := h.projects.rename(); changed != nil {
+				h.emit(eventProjects, projectsData{Names: changed})
+			}
+			h.publishProjects()
+		}
 		v := ch.Record.Session(h.o.Now())
 		h.track(ch.Record, v.Activity)
 		h.emit(ch.Kind.String(), v)

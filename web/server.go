@@ -41,6 +41,9 @@ type Options struct {
 	// names are served.
 	Token string
 	Now   func() time.Time
+	// Home is the home directory of the user the server runs as. Projects
+	// under it, and only those, are named from ~ (package projectname).
+	Home string
 	// Diagnostics counts the problems the indexer reported (for Stats).
 	Diagnostics func() int64
 	// Extra handlers are mounted on the same mux, behind the same token

@@ -19,9 +19,12 @@ var pingFrame = []byte(": ping\n\n")
 
 // snapshotData is the data of a snapshot event.
 type snapshotData struct {
-	Sessions   []tally.Session `json:"sessions"`
-	Now        time.Time       `json:"now"`
-	Thresholds thresholds      `json:"thresholds"`
+	Sessions []tally.Session `json:"sessions"`
+	// Projects names every project the hub names and those of Sessions,
+	// among one another (projects events change them later).
+	Projects   map[string]string `json:"projects"`
+	Now        time.Time         `json:"now"`
+	Thresholds thresholds        `json:"thresholds"`
 }
 
 // events is GET /api/events. The stream starts with what the client
@@ -143,14 +146,17 @@ func (s *Server) snapshot(ctx context.Context, id uint64) ([]byte, error) {
 	if c.data != nil && c.id == id && now.Sub(c.at).Abs() < time.Second {
 		return c.data, nil
 	}
-	recs, err := s.snapshotRecords(ctx, now)
+	recs, err := s.o.snapshotRecords(ctx, now)
 	if err != nil {
 		return nil, err
 	}
 	d := snapshotData{Sessions: make([]tally.Session, 0, len(recs)), Now: now, Thresholds: activityThresholds}
+	paths := s.hub.knownProjects()
 	for i := range recs {
 		d.Sessions = append(d.Sessions, recs[i].Session(now))
+		paths = append(paths, recs[i].Project)
 	}
+	d.Projects = projectNames(s.o.Home, paths)
 	data, err := json.Marshal(d)
 	if err != nil {
 		s.stats.encodeErrors.Add(1)
@@ -162,14 +168,14 @@ func (s *Server) snapshot(ctx context.Context, id uint64) ([]byte, error) {
 
 // snapshotRecords are the SnapshotLimit most recent sessions, or every
 // session that has not ended when there are more of those.
-func (s *Server) snapshotRecords(ctx context.Context, now time.Time) ([]tally.Record, error) {
-	limit := s.o.SnapshotLimit
-	recs, err := s.o.Store.Records(ctx, tally.SessionFilter{Limit: limit})
+func (o *Options) snapshotRecords(ctx context.Context, now time.Time) ([]tally.Record, error) {
+	limit := o.SnapshotLimit
+	recs, err := o.Store.Records(ctx, tally.SessionFilter{Limit: limit})
 	if err != nil || len(recs) < limit {
 		return recs, err
 	}
 	if since := now.Add(-tally.EndedAfter); !recs[len(recs)-1].LastActivity.Before(since) {
-		return s.o.Store.Records(ctx, tally.SessionFilter{Since: since})
+		return o.Store.Records(ctx, tally.SessionFilter{Since: since})
 	}
 	return recs, nil
 }

@@ -11,7 +11,8 @@
 //   detail.js     the dialog with one session whole
 //   filters.js    the top bar's filters and group-by control
 //   clock.js      the server's clock and activity thresholds
-//   words.js      words, time spans and paths as a person reads them
+//   words.js      words and time spans as a person reads them
+//   projects.js   the projects' names, as the server sends them
 //   dom.js        building elements with textContent only
 //   state.js      the sessions, cards and choices of this page
 //   api.js        requests to the JSON API

@@ -4,7 +4,7 @@
 import { h, button, setHidden, setText } from './dom.js';
 import { activityOf, now } from './clock.js';
 import { Card } from './card.js';
-import { countWithoutList, matches, noteFilterValues } from './filters.js';
+import { countWithoutList, matches, noteFilterValues, renameProjectOptions } from './filters.js';
 import { grouping } from './groupings.js';
 import { cards, sessions, ui } from './state.js';
 import { ms, plural } from './words.js';
@@ -227,6 +227,18 @@ export function tickCards(t) {
       place(card, g.columnOf(s, t), card.sortKey);
     }
   }
+}
+
+// renameProjects shows every project under the name it now has: on the
+// cards, in the filter and, grouped by project, in the columns' heads and
+// order.
+export function renameProjects() {
+  for (const card of cards.values()) {
+    const s = sessions.get(card.id);
+    if (s) card.nameProject(s);
+  }
+  renameProjectOptions();
+  if (ui.group === 'project') regroup();
 }
 
 // showAll lifts the card limit of column key.

@@ -5,8 +5,9 @@ import { button, h, named, setClass, setHidden, setText, setTitle } from './dom.
 import { approveRow, showApprove } from './approve.js';
 import { activityOf } from './clock.js';
 import { patchRows, rowsFor } from './items.js';
+import { projectName } from './projects.js';
 import {
-  activityLabel, activityTimer, agentHue, duration, localTime, ms, plural, shortProject, spinnerText,
+  activityLabel, activityTimer, agentHue, duration, localTime, ms, plural, spinnerText,
   titleOf,
 } from './words.js';
 
@@ -81,8 +82,7 @@ export class Card {
     setText(this.subs, `+${nSubs} sub`);
     setTitle(this.subs, `${plural(nSubs, 'sub-agent')} — open for their lists`);
 
-    setText(this.project, shortProject(s.project));
-    setTitle(this.project, s.project || '');
+    this.nameProject(s);
     setText(this.title, titleOf(s));
     setTitle(this.title, s.title || '');
     showApprove(this.approve, s);
@@ -110,6 +110,12 @@ export class Card {
       this.spinner.dataset.activity = act;
     }
     this.tick(s, t);
+  }
+
+  // nameProject shows the name of s's project, its path in the tooltip.
+  nameProject(s) {
+    setText(this.project, projectName(s.project));
+    setTitle(this.project, s.project || '');
   }
 
   renderList(items) {

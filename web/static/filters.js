@@ -2,7 +2,7 @@
 import { h, setText } from './dom.js';
 import { GROUPINGS, grouping } from './groupings.js';
 import { store, stored, ui } from './state.js';
-import { shortProject } from './words.js';
+import { projectName } from './projects.js';
 
 const fAgent = document.getElementById('f-agent');
 const fProject = document.getElementById('f-project');
@@ -49,14 +49,27 @@ function addOption(select, value, label) {
   const opt = h('option', '', label);
   opt.value = value;
   opt.title = value;
-  const after = [...select.options].slice(1).find((o) => o.textContent.localeCompare(label) > 0);
-  select.insertBefore(opt, after || null);
+  placeOption(select, opt);
+}
+
+// placeOption puts opt where its label sorts, after the first ("All").
+function placeOption(select, opt) {
+  const after = [...select.options].slice(1).find((o) => o !== opt && o.textContent.localeCompare(opt.textContent) > 0);
+  if (opt.nextSibling !== after || opt.parentNode !== select) select.insertBefore(opt, after || null);
+}
+
+// renameProjectOptions shows the projects' names as they now are.
+export function renameProjectOptions() {
+  for (const opt of [...fProject.options].slice(1)) {
+    setText(opt, projectName(opt.value));
+    placeOption(fProject, opt);
+  }
 }
 
 // noteFilterValues offers session s's agent and project in the selects.
 export function noteFilterValues(s) {
   addOption(fAgent, s.agent, s.agent);
-  addOption(fProject, s.project, shortProject(s.project));
+  addOption(fProject, s.project, projectName(s.project));
 }
 
 // initFilters wires the filter controls; changed runs after each change.

@@ -2,7 +2,8 @@
 // control and the styles read a row of it and never ask which one it is.
 // A new grouping is one more row.
 import { activityOf } from './clock.js';
-import { ACTIVITIES, activityLabel, shortProject } from './words.js';
+import { projectName } from './projects.js';
+import { ACTIVITIES, activityLabel } from './words.js';
 
 // Each grouping says:
 //   key       its name in the group-by control, storage and data-group;
@@ -27,7 +28,7 @@ export const GROUPINGS = [
     label: 'Project',
     columnOf: (s) => s.project || '',
     fixed: [],
-    name: shortProject,
+    name: projectName,
     hint: (key) => key,
     layout: 'wrap',
   },

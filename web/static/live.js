@@ -3,7 +3,8 @@
 import { getJSON } from './api.js';
 import { noteServer } from './clock.js';
 import { setText } from './dom.js';
-import { remove, replaceAll, upsert } from './board.js';
+import { remove, renameProjects, replaceAll, upsert } from './board.js';
+import { nameProjects } from './projects.js';
 
 const conn = document.getElementById('conn');
 let haveData = false;
@@ -42,8 +43,14 @@ export function connect(delay = 1000) {
     if (!d) return;
     noteServer(d);
     haveData = true;
+    const renamed = nameProjects(d.projects, true);
     replaceAll(d.sessions);
+    if (renamed) renameProjects();
     setConn('live');
+  });
+  es.addEventListener('projects', (e) => {
+    const d = parse(e);
+    if (d && nameProjects(d.names, false)) renameProjects();
   });
   es.addEventListener('session_updated', (e) => {
     const d = parse(e);
@@ -62,7 +69,9 @@ async function loadOnce() {
     if (!body || haveData) return;
     noteServer(body);
     haveData = true;
+    const renamed = nameProjects(body.projects, true);
     replaceAll(body.sessions);
+    if (renamed) renameProjects();
   } catch (err) {
     console.warn('tally: session list', err);
   }

@@ -1,5 +1,5 @@
 // The words and figures a person reads: activity and status names, time
-// spans, project paths, agent colours.
+// spans, agent colours.
 
 // Each activity's words: its column and badge label, the line a card
 // without a list shows, and the one time its card shows — what a person
@@ -83,17 +83,6 @@ export function localTime(t) {
 export function titleOf(s) {
   const t = String(s.title || '').trim();
   return t || '(untitled)';
-}
-
-// shortProject keeps the last two path parts: enough to tell projects apart
-// on a narrow card; the full path is in the tooltip.
-export function shortProject(p) {
-  if (!p) return '—';
-  const home = p.match(/^\/(?:home|Users)\/[^/]+(\/.*)?$/);
-  const path = home ? '~' + (home[1] || '') : p;
-  const parts = path.split(/[\\/]+/).filter(Boolean);
-  if (parts.length <= 2) return path;
-  return '…/' + parts.slice(-2).join('/');
 }
 
 // Fixed hues for the agents Tally knows; others get one from their name.
