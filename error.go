@@ -116,3 +116,53 @@ func ErrorCode(err error) Code {
 	}
 	return CodeInternal
 }
+
+// maxJoined bounds the errors of a join that UserMessage puts in words.
+const maxJoined = 10
+
+// UserMessage is err as a person reads it, at a terminal or on a page:
+// what happened, without the operation names of the domain
+// (sqlite.Record, open store), which say where in Tally it happened and
+// belong in a log or a bug report (err.Error() keeps them). Words another
+// error wraps an *Error in ("path: %w") are kept, and what they wrap is
+// put so. Errors joined (errors.Join), as a scan joins those of several
+// files, are each put so, one a line, at most maxJoined of them.
+func UserMessage(err error) string {
+	switch e := err.(type) {
+	case nil:
+		return ""
+	case *Error:
+		if inner, ok := e.Err.(*Error); ok {
+			return UserMessage(inner)
+		}
+		if _, joined := e.Err.(interface{ Unwrap() []error }); joined {
+			return UserMessage(e.Err)
+		}
+		return e.Message()
+	case interface{ Unwrap() []error }:
+		var lines []string
+		n := 0
+		for _, p := range e.Unwrap() {
+			if p == nil {
+				continue
+			}
+			if n++; n <= maxJoined {
+				lines = append(lines, UserMessage(p))
+			}
+		}
+		if n > maxJoined {
+			lines = append(lines, fmt.Sprintf("(and %d more)", n-maxJoined))
+		}
+		return strings.Join(lines, "\n")
+	case interface{ Unwrap() error }:
+		text, inner := err.Error(), e.Unwrap()
+		if inner == nil {
+			return text
+		}
+		if words, ok := strings.CutSuffix(text, inner.Error()); ok {
+			return words + UserMessage(inner)
+		}
+		return text
+	}
+	return err.Error()
+}

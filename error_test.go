@@ -56,3 +56,43 @@ func TestError_text(t *testing.T) {
 		})
 	}
 }
+
+// TestUserMessage: what every edge shows a person says what happened, not
+// which operation of Tally's met it, however the error reached the edge.
+func TestUserMessage(t *testing.T) {
+	commit := tally.Errorf(tally.CodeUnavailable, "sqlite.Commit", "store /s/tally.db cannot be written")
+	many := make([]error, 12)
+	for i := range many {
+		many[i] = fmt.Errorf("/logs/%d.jsonl: %w", i, tally.Errorf(tally.CodeNotFound, "sqlite.File", "no saved state"))
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"an operation is dropped", tally.Errorf(tally.CodeNotFound, "sqlite.Record", `no session "x"`), `no session "x"`},
+		{"and every operation of a chain", &tally.Error{Op: "open store", Err: commit}, "store /s/tally.db cannot be written"},
+		{"a join of one, as a scan returns it", errors.Join(nil, commit), "store /s/tally.db cannot be written"},
+		{"errors joined from several files, one a line", errors.Join(commit, many[0], errors.New("/logs: permission denied")),
+			"store /s/tally.db cannot be written\n/logs/0.jsonl: no saved state\n/logs: permission denied"},
+		{"words around an error are kept", fmt.Errorf("reading %s: %w", "/logs/a.jsonl", commit),
+			"reading /logs/a.jsonl: store /s/tally.db cannot be written"},
+		{"a join inside an error", &tally.Error{Op: "scan", Err: errors.Join(commit, commit)},
+			"store /s/tally.db cannot be written\nstore /s/tally.db cannot be written"},
+		{"a long join is bounded", errors.Join(many...), strings.Join(func() []string {
+			var l []string
+			for i := range 10 {
+				l = append(l, fmt.Sprintf("/logs/%d.jsonl: no saved state", i))
+			}
+			return append(l, "(and 2 more)")
+		}(), "\n")},
+		{"other errors are as they are", errors.New("permission denied"), "permission denied"},
+		{"no error, no words", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tally.UserMessage(tc.err); got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}

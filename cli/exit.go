@@ -66,25 +66,6 @@ func exitCodeOf(err error) ExitCode {
 	return ExitError
 }
 
-// errorMessage is err as the person at the terminal reads it: what
-// happened, without the domain's operation names (sqlite.Session, open
-// store), which say where in Tally it happened and are for --verbose.
-// Only the operations of the outer *tally.Error chain are dropped: the
-// text of an error wrapped in other words is theirs to keep.
-func errorMessage(err error) string {
-	for {
-		te, ok := err.(*tally.Error)
-		if !ok {
-			return err.Error()
-		}
-		inner, ok := te.Err.(*tally.Error)
-		if !ok {
-			return te.Message()
-		}
-		err = inner
-	}
-}
-
 // usageError is a mistake in how tally was invoked, found before any
 // command ran (cobra's flag and argument checks).
 type usageError struct{ err error }

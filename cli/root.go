@@ -68,7 +68,7 @@ func (a *app) run(ctx context.Context, args []string) ExitCode {
 		err = &usageError{err: err}
 	}
 	code := exitCodeOf(err)
-	msg := errorMessage(err)
+	msg := tally.UserMessage(err)
 	if a.g.Verbose {
 		msg = err.Error()
 	}

@@ -97,6 +97,9 @@ func TestSessions_AReadOnlyStoreInAReadOnlyFolderIsRead(t *testing.T) {
 	if code != 5 || !strings.Contains(errOut, "cannot be written") || !strings.Contains(errOut, db) {
 		t.Errorf("scan into a read-only store: exit %d, stderr %q; want 5 and a store that cannot be written named", code, errOut)
 	}
+	if strings.Contains(errOut, "sqlite.") || strings.Contains(errOut, "sqlite:") {
+		t.Errorf("scan into a read-only store: stderr %q names Tally's own operations", errOut)
+	}
 }
 
 // TestScan_AnUnreadableFolderIsNamed: a project folder the user cannot
