@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"net"
 	"net/http"
 	"net/netip"
@@ -102,7 +103,8 @@ func runServe(ctx context.Context, o *serveOptions) error {
 
 	lists, _ := st.(tasks.Updater) // a store that keeps no task lists has no plans to approve
 	srv := web.New(web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
-		Lists: lists, Extra: mcpExtra(st, &o.env)})
+		ErrorLog: log.New(o.env.Err, "tally serve: ", log.LstdFlags),
+		Lists:    lists, Extra: mcpExtra(st, &o.env)})
 	hs := srv.HTTPServer()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

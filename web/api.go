@@ -109,7 +109,7 @@ func (lq listQuery) keep(s *tally.Session) bool {
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	lq, err := parseListQuery(r.URL.Query())
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeError(w, http.StatusBadRequest, tally.UserMessage(err))
 		return
 	}
 	// Read the position before the store: the store is committed before
@@ -125,7 +125,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	}
 	recs, err := s.o.Store.Records(r.Context(), f)
 	if err != nil {
-		writeError(w, statusOf(err), err.Error())
+		s.fail(w, err)
 		return
 	}
 	out := sessionList{Sessions: make([]tally.Session, 0, min(len(recs), lq.limit)), LastEventID: strconv.FormatUint(at, 10), Now: now, Thresholds: activityThresholds}
@@ -164,7 +164,7 @@ func (s *Server) listedNames(sessions []tally.Session) map[string]string {
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	rec, err := s.o.Store.Record(r.Context(), r.PathValue("id"))
 	if err != nil {
-		writeError(w, statusOf(err), err.Error())
+		s.fail(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, rec.Session(s.o.Now()))
@@ -184,6 +184,18 @@ func statusOf(err error) int {
 		return st
 	}
 	return http.StatusInternalServerError
+}
+
+// fail answers a request that failed with err: its status from the one
+// table (httpStatus), its words from tally.UserMessage, without the
+// operations of Tally's that met it. A failure of the server's own (a
+// 5xx) is logged whole, operations and all, to ErrorLog.
+func (s *Server) fail(w http.ResponseWriter, err error) {
+	status := statusOf(err)
+	if status >= http.StatusInternalServerError && s.o.ErrorLog != nil {
+		s.o.ErrorLog.Printf("%v", err)
+	}
+	writeError(w, status, tally.UserMessage(err))
 }
 
 type errorBody struct {

@@ -1,10 +1,8 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 
-	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/tasks"
 )
 
@@ -17,19 +15,9 @@ func (s *Server) approvePlan(w http.ResponseWriter, r *http.Request) {
 	now := s.o.Now()
 	l, _, err := tasks.SwitchMode(r.Context(), s.o.Lists, r.PathValue("name"), tasks.ModeExecution, now)
 	if err != nil {
-		writeError(w, statusOf(err), plainMessage(err))
+		s.fail(w, err)
 		return
 	}
 	rec := l.Record()
 	writeJSON(w, http.StatusOK, rec.Session(now))
-}
-
-// plainMessage is an error's message for a person, without the name of
-// the operation that failed.
-func plainMessage(err error) string {
-	var te *tally.Error
-	if errors.As(err, &te) && te.Err != nil {
-		return te.Err.Error()
-	}
-	return err.Error()
 }

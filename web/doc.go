@@ -40,6 +40,10 @@
 //     brings the names a new project changed, before that project's first
 //     session, so no two projects a page shows read alike. The hub names
 //     the projects of what it seeded and published, at most maxProjects.
+//   - A failed request is answered with the status of one table
+//     (httpStatus) and the error in a person's words (tally.UserMessage),
+//     never Tally's operation names; the server's own failures (5xx) are
+//     logged whole to ErrorLog.
 //   - Safety: without a token only loopback Host names are answered (so a
 //     page on another site cannot reach the server by DNS rebinding); with
 //     a token every request needs it, as a bearer header or the cookie a

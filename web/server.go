@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"log"
 	"net/http"
 	"strconv"
 	"sync"
@@ -44,6 +45,10 @@ type Options struct {
 	// Home is the home directory of the user the server runs as. Projects
 	// under it, and only those, are named from ~ (package projectname).
 	Home string
+	// ErrorLog, when set, logs the failures of the server's own (a 5xx)
+	// whole, with the operations that met them; a client is answered in a
+	// person's words (tally.UserMessage).
+	ErrorLog *log.Logger
 	// Diagnostics counts the problems the indexer reported (for Stats).
 	Diagnostics func() int64
 	// Extra handlers are mounted on the same mux, behind the same token

@@ -48,7 +48,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	j, err := s.hub.subscribe(ctx, after, hasAfter)
 	if err != nil {
-		writeError(w, http.StatusServiceUnavailable, err.Error())
+		writeError(w, http.StatusServiceUnavailable, tally.UserMessage(err))
 		return
 	}
 	defer s.hub.unsubscribe(j.c)
@@ -57,7 +57,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if j.snapshot {
 		data, err := s.snapshot(ctx, j.at)
 		if err != nil {
-			writeError(w, statusOf(err), err.Error())
+			s.fail(w, err)
 			return
 		}
 		buf = appendFrame(buf, j.at, eventSnapshot, data)
