@@ -242,3 +242,38 @@ func TestIndexer_Scan_AnUnreadableFileIsReportedOncePerVersion(t *testing.T) {
 		t.Errorf("after the file changed: %d unreadable, %d diagnostics, want it read and reported again", sum.Unreadable, len(diags))
 	}
 }
+
+// TestIndexer_Scan_CountsSessionsNotFilesThatMakeNone: a scan says how
+// many sessions the index holds; a file of random bytes makes none, so it
+// adds nothing to the count, in the scan that read it or a later one.
+func TestIndexer_Scan_CountsSessionsNotFilesThatMakeNone(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "projects", "-work-p")
+	os.MkdirAll(dir, 0o755)
+	junk := make([]byte, 4<<10)
+	rand.NewChaCha8([32]byte{2}).Read(junk)
+	if err := os.WriteFile(filepath.Join(dir, "55555555-0000-4000-8000-000000000005.jsonl"), junk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sid, lines := capture(t, "todowrite")
+	appendTo(t, filepath.Join(dir, sid+".jsonl"), bytes.Join(lines, nil))
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, run := range []string{"the scan that reads them", "a later scan, by another indexer"} {
+		ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{claude.New(claude.Options{ConfigDir: home})}, Store: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := ix.Scan(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Sessions != 1 {
+			t.Errorf("%s counts %d sessions, want the 1 the capture makes", run, sum.Sessions)
+		}
+	}
+}

@@ -127,7 +127,6 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 			errs = append(errs, err)
 		}
 	}
-	sum.Sessions = len(ix.bySess)
 	if err := ctx.Err(); err != nil {
 		errs = append(errs, err)
 	}

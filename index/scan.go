@@ -54,8 +54,42 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 		}
 	}
 	sum, err := ix.process(ctx, work, gone)
+	n, cerr := ix.sessionCount(ctx)
+	sum.Sessions = n
 	sum.Elapsed = time.Since(start)
-	return sum, errors.Join(w.Err, err)
+	return sum, errors.Join(w.Err, err, cerr)
+}
+
+// sessionCount counts the sessions the index holds, not the session ids
+// of its files: files that said nothing make no session (Record.Empty).
+// Such a session has no time, since a record's last activity is its
+// files' newest; so a session whose files all lack one is asked of the
+// store, and every other session is counted as it is.
+func (ix *Indexer) sessionCount(ctx context.Context) (int, error) {
+	n := 0
+	for id, paths := range ix.bySess {
+		timed := false
+		for p := range paths {
+			if e := ix.files[p]; e != nil && !e.st.LastAt.IsZero() {
+				timed = true
+				break
+			}
+		}
+		if !timed {
+			if ctx.Err() != nil {
+				return n, nil // the scan was stopped; it says so itself
+			}
+			was, err := ix.stored(ctx, id)
+			if err != nil {
+				return n, err
+			}
+			timed = was
+		}
+		if timed {
+			n++
+		}
+	}
+	return n, nil
 }
 
 type job struct {
