@@ -239,7 +239,8 @@ func TestPromptTitle(t *testing.T) {
 		"  Fix the login bug  ":     "Fix the login bug",
 		"Refactor\nthe second line": "Refactor …",
 		long:                        strings.Repeat("é", tally.MaxTitleRunes-1) + "…",
-		"bad \xff byte":             "bad  byte",
+		"bad \xff byte":             "bad \xff byte", // for the fold to repair and count
+		strings.Repeat("\xff", 100): strings.Repeat("\xff", tally.MaxTitleRunes-1) + "…",
 		"":                          "",
 	} {
 		if got := tally.PromptTitle(in); got != want {

@@ -9,17 +9,26 @@ import (
 const MaxTitleRunes = 80
 
 // PromptTitle makes a session title of the first prompt a user typed: its
-// first line, trimmed, cut to MaxTitleRunes with "…", as valid UTF-8. A
-// prompt of several lines ends in " …" to say there is more. Every adapter
-// makes its weak titles with it, so titles look alike whatever the agent.
+// first line, trimmed, cut to MaxTitleRunes with "…". A prompt of several
+// lines ends in " …" to say there is more. Every adapter makes its weak
+// titles with it, so titles look alike whatever the agent.
+//
+// Bytes that are not UTF-8 are kept, each counted as one character: the
+// fold replaces them with U+FFFD and counts the repair (FileState.Apply),
+// as it does for every text, so a bad byte is neither dropped unseen nor
+// shown raw.
 func PromptTitle(prompt string) string {
-	s := strings.ToValidUTF8(strings.TrimSpace(prompt), "")
+	s := strings.TrimSpace(prompt)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = strings.TrimSpace(s[:i]) + " …"
 	}
 	if utf8.RuneCountInString(s) <= MaxTitleRunes {
 		return s
 	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:MaxTitleRunes-1])) + "…"
+	cut := 0
+	for range MaxTitleRunes - 1 {
+		_, size := utf8.DecodeRuneInString(s[cut:])
+		cut += size
+	}
+	return strings.TrimSpace(s[:cut]) + "…"
 }

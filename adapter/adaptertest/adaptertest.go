@@ -52,8 +52,9 @@ func Fold(tb testing.TB, a tally.LineReader, fi tally.FileInfo, data []byte, chu
 //     saved state at every piece, gives the state of one whole fold;
 //   - duplicated lines (a catch-up re-read) change no list;
 //   - malformed lines are counted and change nothing else;
-//   - a byte that is not UTF-8 in an item's text keeps the list, the byte
-//     replaced and the repair counted;
+//   - a byte that is not UTF-8 in an item's text keeps the list, and one
+//     in the session's title keeps the title, the byte replaced and the
+//     repair counted;
 //   - a file cut mid-line leaves the half line unread.
 func Run(t *testing.T, a tally.LineReader, fi tally.FileInfo, data []byte) {
 	t.Helper()
@@ -113,6 +114,20 @@ func Run(t *testing.T, a tally.LineReader, fi tally.FileInfo, data []byte) {
 		}
 		if !found {
 			t.Errorf("no item is titled %q, the bad byte replaced by U+FFFD", repaired)
+		}
+		if got.Stats.Repaired == 0 {
+			t.Error("the repair was not counted")
+		}
+	})
+	t.Run("a byte that is not UTF-8 in the session's title keeps the title", func(t *testing.T) {
+		title := whole.Title
+		if len(title) < 8 || !ascii(title) || !bytes.Contains(data, []byte(title)) {
+			t.Skip("no session title is written as is in the file")
+		}
+		bad := title[:1] + "\xff" + title[2:]
+		got := Fold(t, a, fi, bytes.ReplaceAll(data, []byte(title), []byte(bad)), 0)
+		if want := title[:1] + "\uFFFD" + title[2:]; got.Title != want {
+			t.Errorf("title %q, want %q: the bad byte replaced by U+FFFD", got.Title, want)
 		}
 		if got.Stats.Repaired == 0 {
 			t.Error("the repair was not counted")
