@@ -23,8 +23,12 @@ type List struct {
 	// Seen holds the keys (event kind and tool-use id) of the newest
 	// events applied, oldest first, at most MaxSeen.
 	Seen []string `json:"seen,omitempty"`
-	// EarlyIDs holds task ids whose TaskCreate has not been seen (yet).
-	EarlyIDs map[string]string `json:"earlyIds,omitempty"`
+	// Early holds the task ids reported for TaskCreate calls not read yet,
+	// oldest first, at most MaxEarly. A create that never comes (a log cut
+	// short, a result without its call) leaves its id here only until
+	// newer ones push it out. Saved states of older versions kept every
+	// such id in a map (earlyIds), which is ignored on load.
+	Early []EarlyID `json:"early,omitempty"`
 	// Orphans counts updates for tasks the list does not hold: ignored
 	// (there is nothing to update, and inventing a task would show work
 	// nobody created), and counted so they are not invisible.
@@ -60,6 +64,17 @@ func (l *List) Len() int { return len(l.Todos) + len(l.Tasks) }
 
 // MaxSeen bounds the keys a List remembers of the events it applied.
 const MaxSeen = 32
+
+// MaxEarly bounds the task ids a List keeps for creates not read yet. A
+// result follows its call within a few lines, so only the newest matter.
+const MaxEarly = 32
+
+// EarlyID is the task id a TaskCreate call's result reported before the
+// call itself was read.
+type EarlyID struct {
+	ToolUseID string `json:"call"`
+	ID        string `json:"id"`
+}
 
 // eventKeyPrefix keys Seen by the kind of list event. The kinds after
 // EventMerge (EventMeta, EventMarker) are facts of the session, which
@@ -158,10 +173,7 @@ func (l *List) create(ev Event) bool {
 	p := ev.Patch
 	t.ID = p.ID
 	if t.ID == "" && ev.ToolUseID != "" {
-		if id, ok := l.EarlyIDs[ev.ToolUseID]; ok {
-			t.ID = id
-			delete(l.EarlyIDs, ev.ToolUseID)
-		}
+		t.ID = l.takeEarly(ev.ToolUseID)
 	}
 	if t.ID != "" && l.task(t.ID) != nil {
 		// Already known from a resync: the create only adds what the
@@ -209,11 +221,23 @@ func (l *List) assign(toolUseID, id string) bool {
 		t.ID = id
 		return true
 	}
-	if l.EarlyIDs == nil {
-		l.EarlyIDs = make(map[string]string)
+	l.takeEarly(toolUseID) // a second result for the call: the newest wins
+	if len(l.Early) == MaxEarly {
+		l.Early = append(l.Early[:0], l.Early[1:]...)
 	}
-	l.EarlyIDs[toolUseID] = id
+	l.Early = append(l.Early, EarlyID{ToolUseID: toolUseID, ID: id})
 	return false
+}
+
+// takeEarly removes and returns the id kept for call toolUseID, "" if none.
+func (l *List) takeEarly(toolUseID string) string {
+	for i, e := range l.Early {
+		if e.ToolUseID == toolUseID {
+			l.Early = append(l.Early[:i], l.Early[i+1:]...)
+			return e.ID
+		}
+	}
+	return ""
 }
 
 func (l *List) update(p TaskPatch) bool {

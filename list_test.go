@@ -257,8 +257,8 @@ func TestList_Apply_RobustnessProperties(t *testing.T) {
 		if got := titles(l); !reflect.DeepEqual(got, []string{"late create=completed"}) {
 			t.Fatalf("items = %v", got)
 		}
-		if len(l.EarlyIDs) != 0 {
-			t.Errorf("early ids kept after use: %v", l.EarlyIDs)
+		if len(l.Early) != 0 {
+			t.Errorf("early ids kept after use: %v", l.Early)
 		}
 	})
 	t.Run("no unbounded accumulation: deleted tasks leave nothing behind but their call ids", func(t *testing.T) {
@@ -316,6 +316,47 @@ func TestList_Apply_DedupMemoryIsBounded(t *testing.T) {
 		l.Apply(create("c0", "first"))
 		if l.Len() != 1 {
 			t.Fatalf("%d tasks: a create applied again made a second one", l.Len())
+		}
+	})
+}
+
+// TestList_Apply_IDsForCreatesThatNeverComeAreBounded: a result may report
+// a task id before its TaskCreate call is read, and the id is kept for the
+// create. A create that never comes (a log cut short, results without
+// their calls) must not make the saved state grow with every such id:
+// only the newest are kept, and an id whose create never came is no task.
+func TestList_Apply_IDsForCreatesThatNeverComeAreBounded(t *testing.T) {
+	var l tally.List
+	for i := range 10_000 {
+		l.Apply(assign(fmt.Sprint("c", i), fmt.Sprint(i)))
+	}
+	js, err := json.Marshal(&l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(js) > 4<<10 {
+		t.Fatalf("after 10,000 results without their calls the list saves as %d bytes: it keeps every id", len(js))
+	}
+	t.Run("the newest id still finds its late create", func(t *testing.T) {
+		l.Apply(create("c9999", "late"))
+		l.Apply(update("u1", "9999", tally.StatusCompleted))
+		if got := titles(&l); !reflect.DeepEqual(got, []string{"late=completed"}) {
+			t.Fatalf("items = %v", got)
+		}
+	})
+	t.Run("an id whose create never came is no task", func(t *testing.T) {
+		l.Apply(update("u2", "5", tally.StatusCompleted))
+		if l.Len() != 1 || l.Orphans != 1 {
+			t.Errorf("%d items, %d orphans: an update for a task never created must be counted, not shown", l.Len(), l.Orphans)
+		}
+	})
+	t.Run("a state saved with every id is read, its ids dropped", func(t *testing.T) {
+		var old tally.List
+		if err := json.Unmarshal([]byte(`{"earlyIds":{"c1":"1"},"updatedAt":"2026-11-22T10:00:00Z"}`), &old); err != nil {
+			t.Fatal(err)
+		}
+		if old.Apply(create("c1", "a")); old.Len() != 1 {
+			t.Errorf("%d items", old.Len())
 		}
 	})
 }

@@ -32,7 +32,7 @@ func fullFile(path, session string, gen int) *tally.FileState {
 				Source: tally.SourceTask}, ToolUseID: "toolu_02"},
 		},
 		Seen:      []string{"s:toolu_00", "c:toolu_01", "c:toolu_02"},
-		EarlyIDs:  map[string]string{"7": "toolu_07"},
+		Early:     []tally.EarlyID{{ToolUseID: "toolu_07", ID: "7"}},
 		Orphans:   2,
 		UpdatedAt: at(gen),
 	}
