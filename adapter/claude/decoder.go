@@ -42,6 +42,9 @@ type state struct {
 	Side      map[string]string `json:"side,omitempty"`
 	HaveCwd   bool              `json:"cwd,omitempty"`
 	HaveTitle bool              `json:"title,omitempty"`
+	// Started: the first line with a time was read; it is when the
+	// session started.
+	Started bool `json:"started,omitempty"`
 }
 
 // parsers are shared by every decoder. A decoder lives for one file, and a
@@ -92,7 +95,7 @@ func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
 
 // State returns the decoder's memory as JSON.
 func (d *Decoder) State() []byte {
-	if len(d.st.Pending) == 0 && len(d.st.Side) == 0 && !d.st.HaveCwd && !d.st.HaveTitle {
+	if len(d.st.Pending) == 0 && len(d.st.Side) == 0 && !d.st.HaveCwd && !d.st.HaveTitle && !d.st.Started {
 		return nil
 	}
 	b, err := json.Marshal(&d.st)
@@ -135,6 +138,14 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 }
 
 func (d *Decoder) decode(l line, list string, sel selection) error {
+	if sel&selStart != 0 {
+		// The session started when its first line was written: later
+		// lines (the first todo, the newest ones) would shorten it.
+		if at := l.at(); !at.IsZero() {
+			d.st.Started = true
+			d.add(tally.Event{Kind: tally.EventMeta, At: at})
+		}
+	}
 	if sel&selMeta != 0 {
 		if err := d.meta(l, list); err != nil {
 			return err

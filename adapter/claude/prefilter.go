@@ -91,6 +91,7 @@ const (
 	selSidechain                       // a 1.0.x sidechain line: its uuid must be mapped
 	selResult                          // it holds the id of a call awaiting its result
 	selMeta                            // it may carry cwd or the first prompt still missing
+	selStart                           // the first line with a time: when the session started
 )
 
 // selectLine is the whole per-line cost of a line that does not matter.
@@ -107,6 +108,9 @@ func (d *Decoder) selectLine(line []byte) selection {
 			s |= selResult
 			break
 		}
+	}
+	if !d.st.Started && bytes.Contains(line, timestampNeedle) {
+		s |= selStart
 	}
 	if (!d.st.HaveCwd && bytes.Contains(line, cwdNeedle)) ||
 		(!d.st.HaveTitle && bytes.Contains(line, userTypeNeedle)) {
