@@ -233,10 +233,14 @@ func TestParseStatus(t *testing.T) {
 	}
 }
 
-func TestPromptTitle(t *testing.T) {
-	long := strings.Repeat("é", 100)
+// A title is data: it is kept whole, and only a surface cuts it, to the
+// room it has. MaxTitleRunes bounds what one prompt can make the store keep.
+func TestPromptTitle_IsKeptWholeNotCutForDisplay(t *testing.T) {
+	sentence := "Create greet.py with a greet(name) function, add a test and document it in the README. Track the work with tasks."
+	long := strings.Repeat("é", tally.MaxTitleRunes+100)
 	for in, want := range map[string]string{
 		"  Fix the login bug  ":     "Fix the login bug",
+		sentence:                    sentence,
 		"Refactor\nthe second line": "Refactor …",
 		long:                        strings.Repeat("é", tally.MaxTitleRunes-1) + "…",
 		"bad \xff byte":             "bad  byte",
