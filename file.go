@@ -84,9 +84,10 @@ func (f *FileState) Apply(ev Event) bool {
 		l = &List{}
 		f.Lists[ev.List] = l
 	}
-	before := l.Orphans
+	orphans, blank := l.Orphans, l.Blank
 	ok := l.Apply(ev)
-	f.Stats.Orphans += int64(l.Orphans - before)
+	f.Stats.Orphans += int64(l.Orphans - orphans)
+	f.Stats.Blank += int64(l.Blank - blank)
 	return ok || changed
 }
 

@@ -137,6 +137,8 @@ type Stats struct {
 	// Repaired counts values used only after a repair: text that was not
 	// UTF-8, times in the future (see FileState.Apply).
 	Repaired int64 `json:"repaired"`
+	// Blank counts items that came without text: skipped (see HasText).
+	Blank int64 `json:"blank"`
 }
 
 func (s *Stats) Add(o Stats) {
@@ -148,6 +150,7 @@ func (s *Stats) Add(o Stats) {
 	s.Orphans += o.Orphans
 	s.Resets += o.Resets
 	s.Repaired += o.Repaired
+	s.Blank += o.Blank
 }
 
 // Session is the JSON form every surface shares (CLI --json, watch, web,

@@ -125,15 +125,9 @@ func AgentID(a tally.Agent, list string) string {
 func items(views []tally.ItemView) []TodoItem {
 	out := make([]TodoItem, 0, len(views))
 	for _, v := range views {
-		text := v.Title
-		if text == "" {
-			text = v.ID // a runtime call reported before its title
-		}
-		if text == "" {
-			continue // an item without text is not an item: skipped
-		}
+		// Every item has text: the fold skips those without (tally.HasText).
 		it := TodoItem{
-			Text: text, Status: TodoStatusOf(v.Status), ID: v.ID, ActiveForm: v.ActiveForm,
+			Text: v.Title, Status: TodoStatusOf(v.Status), ID: v.ID, ActiveForm: v.ActiveForm,
 			Priority: v.Priority, Owner: v.Owner, Blocked: v.Blocked, BlockedBy: v.BlockedBy, Lossy: v.Lossy,
 		}
 		if v.Status.String() != string(it.Status) {

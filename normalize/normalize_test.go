@@ -192,3 +192,19 @@ func BenchmarkRun_claudeTasks(b *testing.B) {
 		}
 	}
 }
+
+// An item without text is neither written nor counted in progress.total:
+// the fold skips it, for every surface alike.
+func TestRun_itemWithoutTextIsNotCounted(t *testing.T) {
+	const line = `{"type":"assistant","sessionId":"s","timestamp":"2026-11-22T10:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_b","name":"TodoWrite","input":{"todos":[` +
+		`{"content":"Write greet.py","status":"completed","activeForm":"Writing greet.py"},` +
+		`{"content":"  ","status":"pending","activeForm":""}]}}]}}`
+	out, _, err := run(t, line+"\n", "claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := decode(t, out)
+	if len(evs) != 1 || len(evs[0].Items) != 1 || evs[0].Progress.Total != 1 || evs[0].Progress.Done != 1 {
+		t.Errorf("events %+v, want one item, 1/1", evs)
+	}
+}
