@@ -10,7 +10,8 @@
 //     stream-json a call counts once its tool_result says success; in a
 //     chat record, a call whose status is success, in a message that
 //     still exists after the record's own edits: a message written again
-//     replaces the earlier one, {"$rewindTo":id} removes it and all after
+//     replaces the earlier one whole (its todos too, even under the same
+//     call id), {"$rewindTo":id} removes it and all after
 //     it (the list goes back to the latest surviving call, or empty), and
 //     {"$set":{"messages":…}} replaces every message before it. The
 //     decoder keeps in its State just the message order and the lists

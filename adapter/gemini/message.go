@@ -147,7 +147,7 @@ func (d *Decoder) sync(off int64, at time.Time) {
 	cur := d.st.current()
 	key := ""
 	if cur != nil {
-		key = cur.Call
+		key = cur.key()
 	}
 	if key == d.st.Shown {
 		return
