@@ -30,8 +30,9 @@
 // (Decoder.ReadWhole), a message at a time, so one of any size is read in
 // the memory of its largest message.
 //
-// Sessions are keyed by the 8-character short id in the file name (see
-// Adapter.Match): a path is all Match has. Chat records hold no working
-// directory; the project is taken from the best source there is (see
-// projectRank).
+// Sessions are keyed by their full id, what `gemini --resume` takes: the
+// chat file's name holds only its first 8 characters, so Match reads the id
+// from the record's first line, falling back to the name's 8 characters
+// (see Adapter.Match). Chat records hold no working directory; the project
+// is taken from the best source there is (see projectRank).
 package gemini
