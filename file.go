@@ -67,6 +67,11 @@ func (f *FileState) Apply(ev Event) bool {
 	}
 	switch ev.Kind {
 	case EventMeta:
+		if ev.Meta.Name != "" && ev.List != "" {
+			if l := f.list(ev.List); l.Name != ev.Meta.Name {
+				l.Name, changed = ev.Meta.Name, true
+			}
+		}
 		return f.applyMeta(ev.Meta) || changed
 	case EventMarker:
 		f.Markers = append(f.Markers, ev.Marker)
@@ -76,19 +81,25 @@ func (f *FileState) Apply(ev Event) bool {
 		return true
 	case EventSnapshot, EventTaskCreate, EventTaskAssign, EventTaskUpdate, EventTaskResync, EventMerge:
 	}
-	if f.Lists == nil {
-		f.Lists = make(map[string]*List)
-	}
-	l := f.Lists[ev.List]
-	if l == nil {
-		l = &List{}
-		f.Lists[ev.List] = l
-	}
+	l := f.list(ev.List)
 	orphans, blank := l.Orphans, l.Blank
 	ok := l.Apply(ev)
 	f.Stats.Orphans += int64(l.Orphans - orphans)
 	f.Stats.Blank += int64(l.Blank - blank)
 	return ok || changed
+}
+
+// list is the file's list key, made if it is new.
+func (f *FileState) list(key string) *List {
+	if f.Lists == nil {
+		f.Lists = make(map[string]*List)
+	}
+	l := f.Lists[key]
+	if l == nil {
+		l = &List{}
+		f.Lists[key] = l
+	}
+	return l
 }
 
 func (f *FileState) applyMeta(m Meta) bool {
@@ -147,6 +158,12 @@ func Merge(files []*FileState) Record {
 			r.LastActivity, r.Signal = f.LastAt, f.Signal
 		}
 		for k, l := range f.Lists {
+			if l.Name != "" && k != "" {
+				if r.Names == nil {
+					r.Names = make(map[string]string)
+				}
+				r.Names[k] = l.Name
+			}
 			if l.Len() == 0 && k != "" {
 				continue
 			}

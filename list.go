@@ -21,6 +21,9 @@ import (
 // from scratch, so neither ever applies an event twice. A TaskCreate is
 // recognised by its call id on the task it made however old it is.
 type List struct {
+	// Name is what the agent calls the list's owner: a sub-agent's
+	// description. "" when the log does not say.
+	Name  string `json:"name,omitempty"`
 	Todos []Item `json:"todos,omitempty"`
 	Tasks []Task `json:"tasks,omitempty"`
 	// Seen holds the keys (event kind and tool-use id) of the newest

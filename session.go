@@ -100,7 +100,10 @@ type Record struct {
 	LastActivity time.Time `json:"lastActivity"`
 	Signal       Signal    `json:"signal"`
 	// Lists: "" is the main agent's list, other keys are sub-agents'.
-	Lists   map[string][]Item `json:"lists,omitempty"`
+	Lists map[string][]Item `json:"lists,omitempty"`
+	// Names are the sub-agents' own names (their descriptions) by list
+	// key, where their logs say.
+	Names   map[string]string `json:"names,omitempty"`
 	Markers []Marker          `json:"markers,omitempty"`
 	Stats   Stats             `json:"stats"`
 	// TaskList is set on the sessions that are Tally's own task lists.
@@ -153,6 +156,14 @@ func (s *Stats) Add(o Stats) {
 	s.Blank += o.Blank
 }
 
+// Label is how surfaces name the sub-agent: its name, else its id.
+func (s *SubAgentList) Label() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.ID
+}
+
 // Session is the JSON form every surface shares (CLI --json, watch, web,
 // MCP). See SessionJSON.md.
 type Session struct {
@@ -174,7 +185,10 @@ type Session struct {
 
 // SubAgentList is one sub-agent's own list within a session.
 type SubAgentList struct {
-	ID       string     `json:"id"`
+	ID string `json:"id"`
+	// Name is the sub-agent's own description ("Audit string helpers"),
+	// "" when its log does not say: surfaces show it instead of the id.
+	Name     string     `json:"name,omitempty"`
 	Progress Progress   `json:"progress"`
 	Items    []ItemView `json:"items"`
 }
@@ -201,7 +215,7 @@ func (r *Record) Session(now time.Time) Session {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := DeriveBlocked(r.Lists[k])
-		s.SubAgents = append(s.SubAgents, SubAgentList{ID: k, Progress: ProgressOf(v), Items: v})
+		s.SubAgents = append(s.SubAgents, SubAgentList{ID: k, Name: r.Names[k], Progress: ProgressOf(v), Items: v})
 	}
 	return s
 }

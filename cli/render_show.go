@@ -48,7 +48,7 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	}
 	for _, sub := range s.SubAgents {
 		line("")
-		line(st.Paint(termstyle.Bold, termstyle.Truncate("Sub-agent "+sub.ID+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
+		line(st.Paint(termstyle.Bold, termstyle.Truncate("Sub-agent "+oneLine(sub.Label())+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
 		renderItems(&b, sub.Items, o, st)
 	}
 	_, err := io.WriteString(w, b.String())

@@ -54,7 +54,10 @@ type TodoList struct {
 	SessionID string `json:"sessionId,omitempty"`
 	// List is the list within the session: "" for the main agent, a
 	// sub-agent id, or tally.RuntimeList for tool calls.
-	List     string   `json:"list"`
+	List string `json:"list"`
+	// Name is a sub-agent's own name (its description) where the stream
+	// says it, for readers to show instead of its id.
+	Name     string   `json:"name,omitempty"`
 	Progress Progress `json:"progress"`
 	// Line is the 1-based input line that made this version of the list.
 	Line int64 `json:"line"`

@@ -208,3 +208,21 @@ func TestRun_itemWithoutTextIsNotCounted(t *testing.T) {
 		t.Errorf("events %+v, want one item, 1/1", evs)
 	}
 }
+
+// A sub-agent's todo_list events carry its name beside its id.
+func TestRun_subAgentListCarriesItsName(t *testing.T) {
+	out, _ := normalizeFile(t, "../testdata/fixtures/captured/claude-code-2.1.330/todowrite-subagent/stream-json.stdout.jsonl", "claude")
+	named := 0
+	for _, ev := range decode(t, string(out)) {
+		if ev.List == "" {
+			continue
+		}
+		if ev.Name != "Audit string helpers" {
+			t.Errorf("sub-agent %s event named %q", ev.List, ev.Name)
+		}
+		named++
+	}
+	if named == 0 {
+		t.Error("no sub-agent list in the output")
+	}
+}

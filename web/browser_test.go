@@ -171,6 +171,15 @@ func TestDashboard_Browser(t *testing.T) {
 		if c.Subs != "+1 sub" {
 			t.Errorf("sub-agent badge %q, want +1 sub (the capture has one subagents/agent-*.jsonl)", c.Subs)
 		}
+		// Its detail names the sub-agent as its meta.json does.
+		b.do(t, chromedp.Click(chromedp.CSS(cardSel(subSession)+" .title")))
+		b.poll(t, "the detail dialog opens", `document.getElementById('detail').open`)
+		heads := b.eval(t, `[...document.querySelectorAll('#detail .detail-h')].map(e => e.textContent).join('|')`)
+		if !strings.Contains(heads, "Sub-agent Audit string helpers") {
+			t.Errorf("detail headings %q do not name the sub-agent by its description", heads)
+		}
+		b.do(t, chromedp.Click(chromedp.ID("detail-close")))
+		b.poll(t, "the detail dialog closes", `!document.getElementById('detail').open`)
 	})
 
 	step("an idle card shows how long it has been silent, once", func(t *testing.T) { stepIdleCard(t, b, srv) })

@@ -90,7 +90,8 @@ function render(s) {
   frag.append(detailList(s.items || []));
 
   for (const sub of s.subAgents || []) {
-    frag.append(h('h3', 'detail-h', `Sub-agent ${sub.id} ${progressText(sub.progress)}`.trim()));
+    // A sub-agent is named by what it was asked to do, its id the fallback.
+    frag.append(h('h3', 'detail-h', `Sub-agent ${sub.name || sub.id} ${progressText(sub.progress)}`.trim()));
     frag.append(detailList(sub.items || []));
   }
 
