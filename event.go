@@ -105,6 +105,11 @@ type Meta struct {
 	// description, "Audit string helpers"), for surfaces to show instead
 	// of its id. It is ignored for the main list.
 	Name string
+	// ListTools is what the log says of the agent's list tools; with
+	// ListToolsNone, ListToolsHint says how to give it one (the agent's
+	// own setting), in a sentence a person can act on.
+	ListTools     ListTools
+	ListToolsHint string
 }
 
 // Marker is a progress marker in an agent's text: "progress: T001.S1 done".

@@ -32,6 +32,9 @@ type FileState struct {
 	StartedAt time.Time `json:"startedAt"`
 	LastAt    time.Time `json:"lastAt"`
 	Signal    Signal    `json:"signal"`
+	// ListTools and ListToolsHint: see Meta.
+	ListTools     ListTools `json:"listTools,omitempty"`
+	ListToolsHint string    `json:"listToolsHint,omitempty"`
 
 	Lists   map[string]*List `json:"lists,omitempty"`
 	Markers []Marker         `json:"markers,omitempty"`
@@ -81,6 +84,10 @@ func (f *FileState) Apply(ev Event) bool {
 		return true
 	case EventSnapshot, EventTaskCreate, EventTaskAssign, EventTaskUpdate, EventTaskResync, EventMerge:
 	}
+	if ev.List != RuntimeList && f.ListTools != ListToolsOffered {
+		// A list was kept: a list tool was there, whatever else the log said.
+		f.ListTools, f.ListToolsHint, changed = ListToolsOffered, "", true
+	}
 	l := f.list(ev.List)
 	orphans, blank := l.Orphans, l.Blank
 	ok := l.Apply(ev)
@@ -115,6 +122,14 @@ func (f *FileState) applyMeta(m Meta) bool {
 	}
 	if m.Signal != SignalNone && m.Signal != f.Signal {
 		f.Signal, changed = m.Signal, true
+	}
+	if t := mergeTools(f.ListTools, m.ListTools); t != f.ListTools {
+		f.ListTools, changed = t, true
+		if t == ListToolsNone {
+			f.ListToolsHint = m.ListToolsHint
+		} else {
+			f.ListToolsHint = ""
+		}
 	}
 	return changed
 }
@@ -156,6 +171,12 @@ func Merge(files []*FileState) Record {
 		}
 		if f.LastAt.After(r.LastActivity) || (f.LastAt.Equal(r.LastActivity) && r.Signal == SignalNone) {
 			r.LastActivity, r.Signal = f.LastAt, f.Signal
+		}
+		if t := mergeTools(r.ListTools, f.ListTools); t != r.ListTools {
+			r.ListTools, r.ListToolsHint = t, f.ListToolsHint
+			if t != ListToolsNone {
+				r.ListToolsHint = ""
+			}
 		}
 		for k, l := range f.Lists {
 			if l.Name != "" && k != "" {

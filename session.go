@@ -99,6 +99,9 @@ type Record struct {
 	StartedAt    time.Time `json:"startedAt"`
 	LastActivity time.Time `json:"lastActivity"`
 	Signal       Signal    `json:"signal"`
+	// ListTools and ListToolsHint: see Meta.
+	ListTools     ListTools `json:"listTools,omitempty"`
+	ListToolsHint string    `json:"listToolsHint,omitempty"`
 	// Lists: "" is the main agent's list, other keys are sub-agents'.
 	Lists map[string][]Item `json:"lists,omitempty"`
 	// Names are the sub-agents' own names (their descriptions) by list
@@ -156,6 +159,12 @@ func (s *Stats) Add(o Stats) {
 	s.Blank += o.Blank
 }
 
+// KeptNoList tells a session whose agent had no tool to keep a list: a
+// surface says so, with ListToolsHint, instead of "no list yet".
+func (s *Session) KeptNoList() bool {
+	return s.ListTools == ListToolsNone && len(s.Items) == 0 && len(s.SubAgents) == 0
+}
+
 // Label is how surfaces name the sub-agent: its name, else its id.
 func (s *SubAgentList) Label() string {
 	if s.Name != "" {
@@ -167,20 +176,25 @@ func (s *SubAgentList) Label() string {
 // Session is the JSON form every surface shares (CLI --json, watch, web,
 // MCP). See SessionJSON.md.
 type Session struct {
-	Schema       int            `json:"schema"`
-	ID           string         `json:"id"`
-	Agent        Agent          `json:"agent"`
-	Project      string         `json:"project,omitempty"`
-	Title        string         `json:"title,omitempty"`
-	StartedAt    time.Time      `json:"startedAt"`
-	LastActivity time.Time      `json:"lastActivity"`
-	Activity     Activity       `json:"activity"`
-	Progress     Progress       `json:"progress"`
-	Items        []ItemView     `json:"items"`
-	SubAgents    []SubAgentList `json:"subAgents,omitempty"`
-	Markers      []Marker       `json:"markers,omitempty"`
-	Stats        Stats          `json:"stats"`
-	TaskList     *OwnList       `json:"taskList,omitempty"`
+	Schema       int        `json:"schema"`
+	ID           string     `json:"id"`
+	Agent        Agent      `json:"agent"`
+	Project      string     `json:"project,omitempty"`
+	Title        string     `json:"title,omitempty"`
+	StartedAt    time.Time  `json:"startedAt"`
+	LastActivity time.Time  `json:"lastActivity"`
+	Activity     Activity   `json:"activity"`
+	Progress     Progress   `json:"progress"`
+	Items        []ItemView `json:"items"`
+	// ListTools says whether the agent had a tool to keep a list:
+	// "offered", "none" (it kept none, and ListToolsHint says how to
+	// give it one), or left out when its log does not say.
+	ListTools     ListTools      `json:"listTools,omitempty"`
+	ListToolsHint string         `json:"listToolsHint,omitempty"`
+	SubAgents     []SubAgentList `json:"subAgents,omitempty"`
+	Markers       []Marker       `json:"markers,omitempty"`
+	Stats         Stats          `json:"stats"`
+	TaskList      *OwnList       `json:"taskList,omitempty"`
 }
 
 // SubAgentList is one sub-agent's own list within a session.
@@ -201,6 +215,7 @@ func (r *Record) Session(now time.Time) Session {
 		StartedAt: r.StartedAt, LastActivity: r.LastActivity,
 		Activity: DeriveActivity(r.Signal, r.LastActivity, now),
 		Progress: ProgressOf(items), Items: items, Markers: r.Markers, Stats: r.Stats,
+		ListTools: r.ListTools, ListToolsHint: r.ListToolsHint,
 	}
 	if r.TaskList != nil {
 		own := *r.TaskList

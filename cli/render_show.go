@@ -40,9 +40,14 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	facts := termstyle.Truncate(termstyle.ActivityLabel(s.Activity)+" · "+doneText(s.Progress)+" · last activity "+ago(s.LastActivity, o.Now), o.Width)
 	line(strings.Replace(facts, termstyle.ActivityLabel(s.Activity), st.Activity(s.Activity), 1))
 	line("")
-	if len(s.Items) == 0 && len(s.SubAgents) == 0 {
+	switch {
+	case s.KeptNoList():
+		// Not "yet": the agent had no tool to keep a list with.
+		line("This agent kept no list: its log shows it had no todo tool.")
+		line(termstyle.Wrap(s.ListToolsHint, o.Width))
+	case len(s.Items) == 0 && len(s.SubAgents) == 0:
 		line("No todo list yet.")
-	} else {
+	default:
 		line(st.Paint(termstyle.Bold, "Tasks "+fraction(s.Progress.Done, s.Progress.Total)))
 		renderItems(&b, s.Items, o, st)
 	}

@@ -185,6 +185,7 @@ func TestDashboard_Browser(t *testing.T) {
 	step("an idle card shows how long it has been silent, once", func(t *testing.T) { stepIdleCard(t, b, srv) })
 	step("an ended card says when it ended", func(t *testing.T) { stepEndedCard(t, b, srv) })
 	step("sessions without a list: hidden, counted, shown on request", func(t *testing.T) { stepWithoutList(t, b, srv) })
+	step("an agent without a todo tool says it kept no list", func(t *testing.T) { stepNoTodoTool(t, b) })
 
 	step("a plan-mode list is approved from its card", func(t *testing.T) { stepApprovePlan(t, b, srv) })
 

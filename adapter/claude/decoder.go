@@ -49,6 +49,9 @@ type state struct {
 	Named bool `json:"named,omitempty"`
 	// Agents are a stream's Agent calls whose sub-agent is not named yet.
 	Agents []agentCall `json:"agents,omitempty"`
+	// Head counts the first lines looked at for the tools the session was
+	// offered, up to toolsLines.
+	Head int `json:"head,omitempty"`
 }
 
 // parsers are shared by every decoder. A decoder lives for one file, and a
@@ -106,7 +109,7 @@ func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
 // State returns the decoder's memory as JSON.
 func (d *Decoder) State() []byte {
 	if len(d.st.Pending) == 0 && len(d.st.Side) == 0 && !d.st.HaveCwd && !d.st.HaveTitle && !d.st.Started &&
-		!d.st.Named && len(d.st.Agents) == 0 {
+		!d.st.Named && len(d.st.Agents) == 0 && d.st.Head == 0 {
 		return nil
 	}
 	b, err := json.Marshal(&d.st)
@@ -164,6 +167,9 @@ func (d *Decoder) decode(l line, list string, sel selection) error {
 	}
 	if sel&selAgent != 0 {
 		d.nameSubAgent(l, list)
+	}
+	if sel&selTools != 0 {
+		d.offeredTools(l)
 	}
 	switch string(l.typ) {
 	case "assistant":

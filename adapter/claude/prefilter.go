@@ -93,6 +93,7 @@ const (
 	selMeta                            // it may carry cwd or the first prompt still missing
 	selStart                           // the first line with a time: when the session started
 	selAgent                           // a stream's sub-agent line whose Agent call names it
+	selTools                           // a list of the tools the session was offered
 )
 
 var (
@@ -119,6 +120,12 @@ func (d *Decoder) selectLine(line []byte) selection {
 	}
 	if !d.st.Started && bytes.Contains(line, timestampNeedle) {
 		s |= selStart
+	}
+	if d.info.List == "" && d.st.Head < toolsLines {
+		d.st.Head++
+		if bytes.HasPrefix(line, initPrefix) || bytes.Contains(head(line), deferredNeedle) {
+			s |= selTools
+		}
 	}
 	if d.stream {
 		// Only streams: a file's sub-agents are named by their sidecars.

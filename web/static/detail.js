@@ -8,7 +8,7 @@ import { h } from './dom.js';
 import { glyphOf, itemFacts } from './items.js';
 import { sessions, ui } from './state.js';
 import {
-  activityLabel, agentHue, duration, localTime, ms, plural, titleOf,
+  NO_LIST_TOOL, activityLabel, agentHue, duration, keptNoList, localTime, ms, plural, titleOf,
 } from './words.js';
 
 const detail = document.getElementById('detail');
@@ -87,7 +87,11 @@ function render(s) {
   frag.append(dl);
 
   frag.append(h('h3', 'detail-h', `Main agent ${progressText(s.progress)}`.trim()));
-  frag.append(detailList(s.items || []));
+  if (keptNoList(s)) {
+    frag.append(h('p', 'detail-nolist', `${NO_LIST_TOOL}. ${s.listToolsHint || ''}`.trim()));
+  } else {
+    frag.append(detailList(s.items || []));
+  }
 
   for (const sub of s.subAgents || []) {
     // A sub-agent is named by what it was asked to do, its id the fallback.
