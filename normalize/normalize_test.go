@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"regexp"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/gemini"
 	"github.com/tallyhq/tally/tail"
 )
 
@@ -224,5 +226,37 @@ func TestRun_subAgentListCarriesItsName(t *testing.T) {
 	}
 	if named == 0 {
 		t.Error("no sub-agent list in the output")
+	}
+}
+
+// Gemini's task tracker in stream-json: the stream holds neither the
+// tasks' ids nor the list, and printed nothing. With Gemini CLI's home
+// known (as tally normalize and follow have it), the tracker's own files
+// give the list the index shows, 1 of 4 done; without it, the tasks the
+// stream saw created still print.
+func TestRun_geminiTrackerStreamPrintsItsTasks(t *testing.T) {
+	const dir = "../testdata/fixtures/captured/gemini-cli-0.61.0/task-tracker/"
+	for _, c := range []struct {
+		home        string
+		done, total int
+	}{
+		{dir + "gemini_home", 1, 4},
+		{t.TempDir(), 0, 4},
+	} {
+		in, err := os.Open(dir + "stream-json.stdout.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		var o, e bytes.Buffer
+		opts := Options{Agent: "gemini", Adapters: map[string]tally.StreamReader{"gemini": gemini.New(gemini.Options{Home: c.home})}, Now: fixedNow}
+		if err := Run(context.Background(), in, &o, &e, opts); err != nil {
+			t.Fatal(err)
+		}
+		evs := decode(t, o.String())
+		last := evs[len(evs)-1]
+		if last.Progress.Done != c.done || last.Progress.Total != c.total {
+			t.Errorf("home %s: last list %d/%d, want %d/%d\n%s", c.home, last.Progress.Done, last.Progress.Total, c.done, c.total, o.String())
+		}
 	}
 }

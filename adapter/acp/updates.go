@@ -56,6 +56,8 @@ func toolCall(u *fastjson.Value, emit func(tally.Event)) error {
 	emit(tally.Event{Kind: tally.EventTaskUpdate, List: tally.RuntimeList, Patch: p})
 	if todos := u.Get("rawInput", "todos"); todos != nil && todos.Type() == fastjson.TypeArray {
 		emit(tally.Event{Kind: tally.EventSnapshot, ToolUseID: id, Items: rawTodos(todos)})
+	} else if items, ok := contentTodos(u.GetArray("content")); ok {
+		emit(tally.Event{Kind: tally.EventSnapshot, ToolUseID: id, Items: items})
 	}
 	return nil
 }

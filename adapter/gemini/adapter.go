@@ -128,6 +128,7 @@ func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, err
 	if err != nil {
 		return nil, err
 	}
+	d.home = a.home
 	if root := a.Roots()[0]; f.Path != "" {
 		if rel, err := filepath.Rel(root, f.Path); err == nil {
 			parts := strings.Split(filepath.ToSlash(rel), "/")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"testing"
 
@@ -177,12 +178,53 @@ func TestTracker_MatchesTaskFiles(t *testing.T) {
 	home := filepath.Join(captured, "task-tracker", "gemini_home")
 	a := New(Options{Home: home})
 	chats, _ := filepath.Glob(filepath.Join(home, "tmp/work/chats/session-*.jsonl"))
-	files, _ := filepath.Glob(filepath.Join(home, "tmp/work/*/tracker/*.json"))
-	if len(chats) != 1 || len(files) != 4 {
-		t.Fatalf("fixture: %v %v", chats, files)
+	if len(chats) != 1 {
+		t.Fatalf("fixture: %v", chats)
 	}
 	fi, _ := a.Match(a.Roots()[0], chats[0])
-	st := foldAll(t, a, fi, read(t, chats[0]))
+	sameAsTaskFiles(t, home, foldAll(t, a, fi, read(t, chats[0])))
+}
+
+// The stream of `gemini -p --output-format stream-json` with the tracker
+// on says which tracker tools ran, but neither the ids the creates got nor
+// the list: its tool_results carry no output. The tracker's own files,
+// beside the chat record, say it all: a stream read where Gemini CLI's
+// home is known lists the tasks as the index does.
+func TestTracker_StreamReadsTheTrackersFiles(t *testing.T) {
+	home := filepath.Join(captured, "task-tracker", "gemini_home")
+	p := filepath.Join(captured, "task-tracker", "stream-json.stdout.jsonl")
+	st := foldAll(t, New(Options{Home: home}), tally.FileInfo{Path: "-"}, read(t, p))
+	sameAsTaskFiles(t, home, st)
+}
+
+// Where the tracker's files are not to be found (a stream read on another
+// machine), the stream still lists the tasks it saw created, by title; the
+// updates of tasks whose ids it never saw are counted as orphans.
+func TestTracker_StreamWithoutTheFilesListsWhatWasCreated(t *testing.T) {
+	p := filepath.Join(captured, "task-tracker", "stream-json.stdout.jsonl")
+	st := foldAll(t, New(Options{Home: t.TempDir()}), tally.FileInfo{Path: "-"}, read(t, p))
+	var titles []string
+	for _, it := range st.Lists[""].Items() {
+		titles = append(titles, it.Title)
+	}
+	if want := []string{"Greeting feature", "Write greet.py", "Add unit test", "Update README"}; !reflect.DeepEqual(titles, want) {
+		t.Errorf("tasks %q, want the four created %q", titles, want)
+	}
+	if st.Stats.Orphans == 0 {
+		t.Error("updates of tasks the stream never named were not counted")
+	}
+}
+
+// sameAsTaskFiles checks the folded tasks against the tracker's task files.
+func sameAsTaskFiles(t *testing.T, home string, st *tally.FileState) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(home, "tmp/work/*/tracker/*.json"))
+	if len(files) != 4 {
+		t.Fatalf("fixture: %v", files)
+	}
+	if st.Lists[""] == nil {
+		t.Fatal("no list")
+	}
 	got := map[string]tally.Item{}
 	for _, it := range st.Lists[""].Items() {
 		if it.Source != tally.SourceTask {

@@ -16,6 +16,11 @@
 //     {"$set":{"messages":…}} replaces every message before it. The
 //     decoder keeps in its State just the message order and the lists
 //     needed for that, bounded, so a restart resumes exactly.
+//   - In stream-json the task tracker's calls carry neither the ids they
+//     make nor the list: after each successful one, the tracker's own task
+//     files (tmp/<projectId>/<sessionId>/tracker/) are read as a full
+//     resync; where they cannot be found, the tasks the stream saw created
+//     are listed by title.
 //   - Gemini's statuses map one to one, blocked included; an unknown word
 //     is kept as RawStatus with StatusUnknown.
 //   - Most lines are never parsed: a record's first key gives its kind,

@@ -81,6 +81,7 @@ func (d *Decoder) wanted(k kind, line []byte) bool {
 	}
 	switch {
 	case bytes.Contains(line, todosNeedle),
+		bytes.Contains(line, trackerNeedle), // a tracker call, or its result: its tool_id names the tool
 		bytes.Contains(line, initNeedle),
 		bytes.Contains(line, dollarNeedle),
 		bytes.Contains(line, sessionNeedle):
