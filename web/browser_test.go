@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -874,7 +875,21 @@ func copySession(t *testing.T, from, to string, shift time.Duration) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.SortFunc(files, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	// Deepest first, and at one depth sidecars before logs: Claude Code
+	// writes a sub-agent's meta.json when it spawns it, and a log read
+	// before its sidecar exists is read again only when the log grows.
+	slices.SortFunc(files, func(a, b string) int {
+		if d := strings.Count(b, "/") - strings.Count(a, "/"); d != 0 {
+			return d
+		}
+		isLog := func(p string) int {
+			if strings.HasSuffix(p, ".jsonl") {
+				return 1
+			}
+			return 0
+		}
+		return cmp.Compare(isLog(a), isLog(b))
+	})
 	for _, p := range files {
 		rel, _ := filepath.Rel(from, p)
 		dst := filepath.Join(to, rel)
