@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/tallyhq/tally"
@@ -277,4 +278,19 @@ func TestChat_SubAgentList(t *testing.T) {
 	if st.Lists[fi.List] == nil || st.Title != "" {
 		t.Errorf("sub-agent list missing or title %q set", st.Title)
 	}
+}
+
+// FuzzHeaderID: whatever a chat file's head holds, the id read from it is
+// none or a plain id, never a path.
+func FuzzHeaderID(f *testing.F) {
+	f.Add([]byte(`{"sessionId":"1564209c-0c60-4a4a-a7cd-21b9d55db59a","projectHash":"x"}`))
+	f.Add([]byte("{\n  \"sessionId\" :\t\"abc\",\n"))
+	f.Add([]byte(`{"sessionId":"../../etc"}`))
+	f.Add([]byte(`"sessionId"`))
+	f.Fuzz(func(t *testing.T, head []byte) {
+		id := headerID(head)
+		if id != "" && (!safeID(id) || strings.ContainsAny(id, "./ \"")) {
+			t.Errorf("headerID = %q", id)
+		}
+	})
 }
