@@ -31,7 +31,8 @@ var (
 
 // noListToolsHint is how to give Claude Code a list tool.
 const noListToolsHint = "Claude Code offers TodoWrite and the Task tools to its newest models only with " +
-	"CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (`tally setup claude` sets it); or give it Tally's task tools with `tally mcp`."
+	"CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (`tally setup claude --enable-todo-tools` sets it); " +
+	"or give it Tally's task tools with `tally mcp` (`tally setup claude` registers it)."
 
 // offeredTools reads a list of tools the session was offered.
 func (d *Decoder) offeredTools(l line) {

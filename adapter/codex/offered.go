@@ -29,7 +29,7 @@ const maxConfigBytes = 1 << 20
 
 // noPlanToolHint is how to give Codex its list tool.
 const noPlanToolHint = "Codex offers update_plan only with `[tools.update_plan] enabled = true` in its config.toml; " +
-	"or give it Tally's task tools with `tally mcp`."
+	"or give it Tally's task tools with `tally mcp` (`tally setup codex` registers it)."
 
 // planToolEnabled reads whether home's config.toml enables update_plan.
 func planToolEnabled(home string) bool {
