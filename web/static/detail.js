@@ -44,6 +44,7 @@ function logText(st) {
   const parts = [plural(st.files, 'file'), plural(st.lines, 'line')];
   if (st.malformed) parts.push(`${st.malformed} malformed (skipped)`);
   if (st.orphans) parts.push(plural(st.orphans, 'update') + ' for tasks the list never held');
+  if (st.blank) parts.push(plural(st.blank, 'item') + ' without text (skipped)');
   return parts.join(' · ');
 }
 
