@@ -3,7 +3,6 @@ package gemini
 import (
 	"hash/fnv"
 	"slices"
-	"strconv"
 
 	"github.com/tallyhq/tally"
 )
@@ -51,17 +50,15 @@ type chat struct {
 	Todos []todoMsg `json:"todos,omitempty"`
 	// Revs counts the versions of lists set so far (todoMsg.Rev).
 	Revs uint32 `json:"revs,omitempty"`
-	// Shown is the version (key) of the list last emitted, "" for the
-	// empty list every file starts with.
-	Shown string `json:"shown,omitempty"`
+	// Shown and ShownRev are the call and version of the list last
+	// emitted, "" and 0 for the empty list every file starts with.
+	Shown    string `json:"shown,omitempty"`
+	ShownRev uint32 `json:"shownRev,omitempty"`
 }
 
 func (c *chat) empty() bool {
-	return c.Seq == 0 && len(c.IDs) == 0 && len(c.Todos) == 0 && c.Revs == 0 && c.Shown == ""
+	return c.Seq == 0 && len(c.IDs) == 0 && len(c.Todos) == 0 && c.Revs == 0 && c.Shown == "" && c.ShownRev == 0
 }
-
-// key names the version of the list a message holds.
-func (t *todoMsg) key() string { return t.Call + "#" + strconv.FormatUint(uint64(t.Rev), 10) }
 
 func hashID(id string) uint64 {
 	h := fnv.New64a()

@@ -1,6 +1,8 @@
 package gemini
 
 import (
+	"bytes"
+
 	"github.com/tallyhq/tally"
 	"github.com/valyala/fastjson"
 )
@@ -54,11 +56,11 @@ func (d *Decoder) stream(v *fastjson.Value) error {
 			d.add(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{Title: title, TitleWeak: true}})
 		}
 	case streamToolUse:
-		name := string(v.GetStringBytes("tool_name"))
-		if hasPrefix(name, trackerPrefix) {
-			return d.streamTrackerCall(v, name)
+		name := v.GetStringBytes("tool_name")
+		if bytes.HasPrefix(name, trackerNeedle) {
+			return d.streamTrackerCall(v, string(name))
 		}
-		if name != toolWriteTodos {
+		if string(name) != toolWriteTodos {
 			return nil
 		}
 		id, err := str(v, "tool_id")

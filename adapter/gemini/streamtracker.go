@@ -51,19 +51,17 @@ func (d *Decoder) streamTrackerCall(v *fastjson.Value, name string) error {
 		return errText(name + " tool_use without tool_id")
 	}
 	if p := v.Get("parameters"); p != nil && p.Type() == fastjson.TypeObject {
-		for key, dst := range map[string]*string{
-			"title": &c.Title, "description": &c.Desc, "status": &c.Status, "dependencyId": &c.Dep,
-		} {
-			if *dst, err = str(p, key); err != nil {
+		task := "id"
+		if name == trackerDependency {
+			task = "taskId"
+		}
+		for _, f := range [...]struct {
+			key string
+			dst *string
+		}{{"title", &c.Title}, {"description", &c.Desc}, {"status", &c.Status}, {"dependencyId", &c.Dep}, {task, &c.Task}} {
+			if *f.dst, err = str(p, f.key); err != nil {
 				return err
 			}
-		}
-		key := "id"
-		if name == trackerDependency {
-			key = "taskId"
-		}
-		if c.Task, err = str(p, key); err != nil {
-			return err
 		}
 	}
 	d.st.Trackers = append(d.st.Trackers, c)
