@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -28,18 +29,24 @@ const (
 
 var todoLine = regexp.MustCompile(`^\d+\. \[([a-z_]+)\] (.*)$`)
 
-// contentTodos reads a list out of a tool call's content blocks.
+// contentTodos reads a list out of a tool call's content blocks. Most
+// content is a diff or a command's output: a text is looked at only when
+// its first bytes could start a list.
 func contentTodos(blocks []*fastjson.Value) ([]tally.Item, bool) {
 	for _, b := range blocks {
 		if string(b.GetStringBytes("type")) != "content" || string(b.GetStringBytes("content", "type")) != "text" {
 			continue
 		}
-		text := strings.TrimSpace(string(b.GetStringBytes("content", "text")))
-		if items, ok := textTodos(text); ok {
-			return items, true
-		}
-		if items, ok := jsonTodos(text); ok {
-			return items, true
+		raw := bytes.TrimSpace(b.GetStringBytes("content", "text"))
+		switch {
+		case bytes.HasPrefix(raw, []byte("Successfully ")):
+			if items, ok := textTodos(string(raw)); ok {
+				return items, true
+			}
+		case (bytes.HasPrefix(raw, []byte("[")) || bytes.HasPrefix(raw, []byte("{"))) && bytes.Contains(raw, []byte(`"status"`)):
+			if items, ok := jsonTodos(raw); ok {
+				return items, true
+			}
 		}
 	}
 	return nil, false
@@ -68,11 +75,8 @@ func textTodos(text string) ([]tally.Item, bool) {
 }
 
 // jsonTodos reads a list written as JSON.
-func jsonTodos(text string) ([]tally.Item, bool) {
-	if !strings.HasPrefix(text, "[") && !strings.HasPrefix(text, "{") {
-		return nil, false
-	}
-	v, err := fastjson.Parse(text)
+func jsonTodos(text []byte) ([]tally.Item, bool) {
+	v, err := fastjson.ParseBytes(text)
 	if err != nil {
 		return nil, false
 	}

@@ -50,7 +50,8 @@ func toolCall(u *fastjson.Value, emit func(tally.Event)) error {
 	if create.Subject == nil {
 		// An update for a call whose announcement was missed may have no
 		// title: the call is named by its id until one comes.
-		create.Subject = &id
+		named := id // a copy, so that only this case allocates
+		create.Subject = &named
 	}
 	emit(tally.Event{Kind: tally.EventTaskCreate, List: tally.RuntimeList, ToolUseID: id, Patch: create})
 	emit(tally.Event{Kind: tally.EventTaskUpdate, List: tally.RuntimeList, Patch: p})
