@@ -101,6 +101,15 @@ type Meta struct {
 	// (ai-title, summary) replaces it, it never replaces a real one.
 	TitleWeak bool
 	Signal    Signal
+	// Name names the list the event's List says (a sub-agent's own
+	// description, "Audit string helpers"), for surfaces to show instead
+	// of its id. It is ignored for the main list.
+	Name string
+	// ListTools is what the log says of the agent's list tools; with
+	// ListToolsNone, ListToolsHint says how to give it one (the agent's
+	// own setting), in a sentence a person can act on.
+	ListTools     ListTools
+	ListToolsHint string
 }
 
 // Marker is a progress marker in an agent's text: "progress: T001.S1 done".

@@ -32,6 +32,9 @@ type FileState struct {
 	StartedAt time.Time `json:"startedAt"`
 	LastAt    time.Time `json:"lastAt"`
 	Signal    Signal    `json:"signal"`
+	// ListTools and ListToolsHint: see Meta.
+	ListTools     ListTools `json:"listTools,omitempty"`
+	ListToolsHint string    `json:"listToolsHint,omitempty"`
 
 	Lists   map[string]*List `json:"lists,omitempty"`
 	Markers []Marker         `json:"markers,omitempty"`
@@ -67,6 +70,11 @@ func (f *FileState) Apply(ev Event) bool {
 	}
 	switch ev.Kind {
 	case EventMeta:
+		if ev.Meta.Name != "" && ev.List != "" {
+			if l := f.list(ev.List); l.Name != ev.Meta.Name {
+				l.Name, changed = ev.Meta.Name, true
+			}
+		}
 		return f.applyMeta(ev.Meta) || changed
 	case EventMarker:
 		f.Markers = append(f.Markers, ev.Marker)
@@ -76,18 +84,29 @@ func (f *FileState) Apply(ev Event) bool {
 		return true
 	case EventSnapshot, EventTaskCreate, EventTaskAssign, EventTaskUpdate, EventTaskResync, EventMerge:
 	}
+	if ev.List != RuntimeList && f.ListTools != ListToolsOffered {
+		// A list was kept: a list tool was there, whatever else the log said.
+		f.ListTools, f.ListToolsHint, changed = ListToolsOffered, "", true
+	}
+	l := f.list(ev.List)
+	orphans, blank := l.Orphans, l.Blank
+	ok := l.Apply(ev)
+	f.Stats.Orphans += int64(l.Orphans - orphans)
+	f.Stats.Blank += int64(l.Blank - blank)
+	return ok || changed
+}
+
+// list is the file's list key, made if it is new.
+func (f *FileState) list(key string) *List {
 	if f.Lists == nil {
 		f.Lists = make(map[string]*List)
 	}
-	l := f.Lists[ev.List]
+	l := f.Lists[key]
 	if l == nil {
 		l = &List{}
-		f.Lists[ev.List] = l
+		f.Lists[key] = l
 	}
-	before := l.Orphans
-	ok := l.Apply(ev)
-	f.Stats.Orphans += int64(l.Orphans - before)
-	return ok || changed
+	return l
 }
 
 func (f *FileState) applyMeta(m Meta) bool {
@@ -103,6 +122,14 @@ func (f *FileState) applyMeta(m Meta) bool {
 	}
 	if m.Signal != SignalNone && m.Signal != f.Signal {
 		f.Signal, changed = m.Signal, true
+	}
+	if t := mergeTools(f.ListTools, m.ListTools); t != f.ListTools {
+		f.ListTools, changed = t, true
+		if t == ListToolsNone {
+			f.ListToolsHint = m.ListToolsHint
+		} else {
+			f.ListToolsHint = ""
+		}
 	}
 	return changed
 }
@@ -145,7 +172,19 @@ func Merge(files []*FileState) Record {
 		if f.LastAt.After(r.LastActivity) || (f.LastAt.Equal(r.LastActivity) && r.Signal == SignalNone) {
 			r.LastActivity, r.Signal = f.LastAt, f.Signal
 		}
+		if t := mergeTools(r.ListTools, f.ListTools); t != r.ListTools {
+			r.ListTools, r.ListToolsHint = t, f.ListToolsHint
+			if t != ListToolsNone {
+				r.ListToolsHint = ""
+			}
+		}
 		for k, l := range f.Lists {
+			if l.Name != "" && k != "" {
+				if r.Names == nil {
+					r.Names = make(map[string]string)
+				}
+				r.Names[k] = l.Name
+			}
 			if l.Len() == 0 && k != "" {
 				continue
 			}

@@ -1,6 +1,9 @@
 package tally
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // List is the fold of one agent's todo events: the state of one list of one
 // (session, sub-agent). It holds both mechanisms Claude Code has — snapshot
@@ -18,6 +21,9 @@ import "time"
 // from scratch, so neither ever applies an event twice. A TaskCreate is
 // recognised by its call id on the task it made however old it is.
 type List struct {
+	// Name is what the agent calls the list's owner: a sub-agent's
+	// description. "" when the log does not say.
+	Name  string `json:"name,omitempty"`
 	Todos []Item `json:"todos,omitempty"`
 	Tasks []Task `json:"tasks,omitempty"`
 	// Seen holds the keys (event kind and tool-use id) of the newest
@@ -32,7 +38,10 @@ type List struct {
 	// Orphans counts updates for tasks the list does not hold: ignored
 	// (there is nothing to update, and inventing a task would show work
 	// nobody created), and counted so they are not invisible.
-	Orphans   int       `json:"orphans,omitempty"`
+	Orphans int `json:"orphans,omitempty"`
+	// Blank counts items that came without text and were skipped (see
+	// HasText).
+	Blank     int       `json:"blank,omitempty"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
 
@@ -43,12 +52,21 @@ type Task struct {
 	ToolUseID string `json:"toolUseId,omitempty"`
 }
 
-// Items is the list as surfaces show it: todos, then tasks.
+// HasText tells an item that says something. An item without text (an
+// empty or blank title) is no step of a list: it is never shown, never
+// counted in progress, and the fold counts it in List.Blank instead. This
+// is the one place the rule is kept, for every agent and every surface.
+func HasText(it *Item) bool { return strings.TrimSpace(it.Title) != "" }
+
+// Items is the list as surfaces show it: todos, then tasks. A task created
+// without a subject is left out until an update gives it one.
 func (l *List) Items() []Item {
 	out := make([]Item, 0, len(l.Todos)+len(l.Tasks))
 	out = append(out, l.Todos...)
 	for _, t := range l.Tasks {
-		out = append(out, t.Item)
+		if HasText(&t.Item) {
+			out = append(out, t.Item)
+		}
 	}
 	// A copy that shares no slice with the list: readers on other
 	// goroutines keep it while the fold goes on.
@@ -103,7 +121,7 @@ func (l *List) Apply(ev Event) bool {
 	}
 	switch ev.Kind {
 	case EventSnapshot:
-		l.Todos = cloneItems(ev.Items, SourceTodo)
+		l.Todos = cloneItems(l.withText(ev.Items), SourceTodo)
 		return true
 	case EventTaskCreate:
 		return l.create(ev)
@@ -112,7 +130,7 @@ func (l *List) Apply(ev Event) bool {
 	case EventTaskUpdate:
 		return l.update(ev.Patch)
 	case EventTaskResync:
-		l.resync(ev.Items)
+		l.resync(l.withText(ev.Items))
 		return true
 	case EventMerge:
 		l.merge(ev.Items)
@@ -134,6 +152,27 @@ func (l *List) see(key string) bool {
 	}
 	l.Seen = append(l.Seen, key)
 	return true
+}
+
+// withText is items without those that have no text, which it counts.
+func (l *List) withText(items []Item) []Item {
+	n := 0
+	for i := range items {
+		if HasText(&items[i]) {
+			n++
+		}
+	}
+	if n == len(items) {
+		return items
+	}
+	l.Blank += len(items) - n
+	out := make([]Item, 0, n)
+	for i := range items {
+		if HasText(&items[i]) {
+			out = append(out, items[i])
+		}
+	}
+	return out
 }
 
 func cloneItems(items []Item, src Source) []Item {
@@ -186,6 +225,9 @@ func (l *List) create(ev Event) bool {
 	patchFields(&t.Item, p)
 	if p.Status != nil {
 		t.Status, t.RawStatus = *p.Status, p.RawStatus
+	}
+	if !HasText(&t.Item) {
+		l.Blank++ // kept for its id, shown once an update names it
 	}
 	l.Tasks = append(l.Tasks, t)
 	l.link(t.ID, p.AddBlocks, p.AddBlockedBy)
@@ -380,6 +422,10 @@ func (l *List) merge(items []Item) {
 			}
 		}
 		if !found {
+			if !HasText(&it) {
+				l.Blank++
+				continue
+			}
 			it.Source = SourceTodo
 			l.Todos = append(l.Todos, it)
 		}

@@ -233,10 +233,14 @@ func TestParseStatus(t *testing.T) {
 	}
 }
 
-func TestPromptTitle(t *testing.T) {
-	long := strings.Repeat("é", 100)
+// A title is data: it is kept whole, and only a surface cuts it, to the
+// room it has. MaxTitleRunes bounds what one prompt can make the store keep.
+func TestPromptTitle_IsKeptWholeNotCutForDisplay(t *testing.T) {
+	sentence := "Create greet.py with a greet(name) function, add a test and document it in the README. Track the work with tasks."
+	long := strings.Repeat("é", tally.MaxTitleRunes+100)
 	for in, want := range map[string]string{
 		"  Fix the login bug  ":     "Fix the login bug",
+		sentence:                    sentence,
 		"Refactor\nthe second line": "Refactor …",
 		long:                        strings.Repeat("é", tally.MaxTitleRunes-1) + "…",
 		"bad \xff byte":             "bad \xff byte", // for the fold to repair and count
@@ -370,4 +374,54 @@ func TestFileState_Reset_KeepsNameAndCountsTheReset(t *testing.T) {
 	if f.Offset != 0 || len(f.Lists) != 0 || f.Path != "p" || f.Session != "s" || f.Stats.Resets != 1 {
 		t.Fatalf("after Reset: %+v", f)
 	}
+}
+
+// An item without text is no step of a list: wherever items enter a list
+// it is skipped, and counted so that it is not invisible either. A blank
+// row would be shown and counted in progress.total by one surface and
+// hidden by another.
+func TestList_Apply_ItemWithoutTextIsSkippedAndCounted(t *testing.T) {
+	blank := func(tuid string) tally.Event { return snapshot(tuid, "Write tests", "", "  \t", "Ship") }
+	t.Run("snapshot", func(t *testing.T) {
+		l := fold(blank("t1"))
+		if got := titles(l); !reflect.DeepEqual(got, []string{"Write tests=pending", "Ship=pending"}) {
+			t.Errorf("items = %v", got)
+		}
+		if l.Blank != 2 {
+			t.Errorf("blank = %d, want 2", l.Blank)
+		}
+		if l.Apply(blank("t1")); l.Blank != 2 {
+			t.Errorf("a snapshot read twice counted its blank items twice: %d", l.Blank)
+		}
+	})
+	t.Run("resync", func(t *testing.T) {
+		l := fold(tally.Event{Kind: tally.EventTaskResync, ToolUseID: "r", Items: []tally.Item{{ID: "1", Title: "a", Status: tally.StatusPending}, {ID: "2"}}})
+		if got := titles(l); !reflect.DeepEqual(got, []string{"a=pending"}) || l.Blank != 1 {
+			t.Errorf("items = %v, blank %d", got, l.Blank)
+		}
+	})
+	t.Run("merge adds no blank item but still updates one by id", func(t *testing.T) {
+		l := fold(tally.Event{Kind: tally.EventMerge, Items: []tally.Item{{ID: "1", Title: "a", Status: tally.StatusPending}, {ID: "2", Title: " "}}},
+			tally.Event{Kind: tally.EventMerge, Items: []tally.Item{{ID: "1", Status: tally.StatusCompleted}}})
+		if got := titles(l); !reflect.DeepEqual(got, []string{"a=completed"}) || l.Blank != 1 {
+			t.Errorf("items = %v, blank %d", got, l.Blank)
+		}
+	})
+	t.Run("a task without a subject is not shown until it gets one", func(t *testing.T) {
+		l := fold(create("c1", ""), assign("c1", "1"))
+		if got := titles(l); len(got) != 0 || l.Blank != 1 {
+			t.Errorf("items = %v, blank %d", got, l.Blank)
+		}
+		l.Apply(tally.Event{Kind: tally.EventTaskUpdate, ToolUseID: "u", Patch: tally.TaskPatch{ID: "1", Subject: ptr("Named later")}})
+		if got := titles(l); !reflect.DeepEqual(got, []string{"Named later=pending"}) {
+			t.Errorf("items = %v", got)
+		}
+	})
+	t.Run("the file's stats count them", func(t *testing.T) {
+		var f tally.FileState
+		f.Apply(blank("t1"))
+		if f.Stats.Blank != 2 {
+			t.Errorf("stats.blank = %d, want 2", f.Stats.Blank)
+		}
+	})
 }

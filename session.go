@@ -99,8 +99,14 @@ type Record struct {
 	StartedAt    time.Time `json:"startedAt"`
 	LastActivity time.Time `json:"lastActivity"`
 	Signal       Signal    `json:"signal"`
+	// ListTools and ListToolsHint: see Meta.
+	ListTools     ListTools `json:"listTools,omitempty"`
+	ListToolsHint string    `json:"listToolsHint,omitempty"`
 	// Lists: "" is the main agent's list, other keys are sub-agents'.
-	Lists   map[string][]Item `json:"lists,omitempty"`
+	Lists map[string][]Item `json:"lists,omitempty"`
+	// Names are the sub-agents' own names (their descriptions) by list
+	// key, where their logs say.
+	Names   map[string]string `json:"names,omitempty"`
 	Markers []Marker          `json:"markers,omitempty"`
 	Stats   Stats             `json:"stats"`
 	// TaskList is set on the sessions that are Tally's own task lists.
@@ -137,6 +143,8 @@ type Stats struct {
 	// Repaired counts values used only after a repair: text that was not
 	// UTF-8, times in the future (see FileState.Apply).
 	Repaired int64 `json:"repaired"`
+	// Blank counts items that came without text: skipped (see HasText).
+	Blank int64 `json:"blank"`
 }
 
 func (s *Stats) Add(o Stats) {
@@ -148,30 +156,53 @@ func (s *Stats) Add(o Stats) {
 	s.Orphans += o.Orphans
 	s.Resets += o.Resets
 	s.Repaired += o.Repaired
+	s.Blank += o.Blank
+}
+
+// KeptNoList tells a session whose agent had no tool to keep a list: a
+// surface says so, with ListToolsHint, instead of "no list yet".
+func (s *Session) KeptNoList() bool {
+	return s.ListTools == ListToolsNone && len(s.Items) == 0 && len(s.SubAgents) == 0
+}
+
+// Label is how surfaces name the sub-agent: its name, else its id.
+func (s *SubAgentList) Label() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.ID
 }
 
 // Session is the JSON form every surface shares (CLI --json, watch, web,
 // MCP). See SessionJSON.md.
 type Session struct {
-	Schema       int            `json:"schema"`
-	ID           string         `json:"id"`
-	Agent        Agent          `json:"agent"`
-	Project      string         `json:"project,omitempty"`
-	Title        string         `json:"title,omitempty"`
-	StartedAt    time.Time      `json:"startedAt"`
-	LastActivity time.Time      `json:"lastActivity"`
-	Activity     Activity       `json:"activity"`
-	Progress     Progress       `json:"progress"`
-	Items        []ItemView     `json:"items"`
-	SubAgents    []SubAgentList `json:"subAgents,omitempty"`
-	Markers      []Marker       `json:"markers,omitempty"`
-	Stats        Stats          `json:"stats"`
-	TaskList     *OwnList       `json:"taskList,omitempty"`
+	Schema       int        `json:"schema"`
+	ID           string     `json:"id"`
+	Agent        Agent      `json:"agent"`
+	Project      string     `json:"project,omitempty"`
+	Title        string     `json:"title,omitempty"`
+	StartedAt    time.Time  `json:"startedAt"`
+	LastActivity time.Time  `json:"lastActivity"`
+	Activity     Activity   `json:"activity"`
+	Progress     Progress   `json:"progress"`
+	Items        []ItemView `json:"items"`
+	// ListTools says whether the agent had a tool to keep a list:
+	// "offered", "none" (it kept none, and ListToolsHint says how to
+	// give it one), or left out when its log does not say.
+	ListTools     ListTools      `json:"listTools,omitempty"`
+	ListToolsHint string         `json:"listToolsHint,omitempty"`
+	SubAgents     []SubAgentList `json:"subAgents,omitempty"`
+	Markers       []Marker       `json:"markers,omitempty"`
+	Stats         Stats          `json:"stats"`
+	TaskList      *OwnList       `json:"taskList,omitempty"`
 }
 
 // SubAgentList is one sub-agent's own list within a session.
 type SubAgentList struct {
-	ID       string     `json:"id"`
+	ID string `json:"id"`
+	// Name is the sub-agent's own description ("Audit string helpers"),
+	// "" when its log does not say: surfaces show it instead of the id.
+	Name     string     `json:"name,omitempty"`
 	Progress Progress   `json:"progress"`
 	Items    []ItemView `json:"items"`
 }
@@ -184,6 +215,7 @@ func (r *Record) Session(now time.Time) Session {
 		StartedAt: r.StartedAt, LastActivity: r.LastActivity,
 		Activity: DeriveActivity(r.Signal, r.LastActivity, now),
 		Progress: ProgressOf(items), Items: items, Markers: r.Markers, Stats: r.Stats,
+		ListTools: r.ListTools, ListToolsHint: r.ListToolsHint,
 	}
 	if r.TaskList != nil {
 		own := *r.TaskList
@@ -198,7 +230,7 @@ func (r *Record) Session(now time.Time) Session {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := DeriveBlocked(r.Lists[k])
-		s.SubAgents = append(s.SubAgents, SubAgentList{ID: k, Progress: ProgressOf(v), Items: v})
+		s.SubAgents = append(s.SubAgents, SubAgentList{ID: k, Name: r.Names[k], Progress: ProgressOf(v), Items: v})
 	}
 	return s
 }

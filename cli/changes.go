@@ -15,15 +15,20 @@ func sessionChanges(prev, next *tally.Session) []string {
 		subs[sub.ID] = sub.Items
 	}
 	for _, sub := range next.SubAgents {
-		out = append(out, itemChanges(subs[sub.ID], sub.Items, subAgentPrefix(sub.ID))...)
+		out = append(out, itemChanges(subs[sub.ID], sub.Items, subAgentPrefix(&sub))...)
 	}
 	return out
 }
 
-// subAgentPrefix names a sub-agent before its items' changes: its id is
-// long hex, of which a few characters tell it from its siblings.
-func subAgentPrefix(id string) string {
+// subAgentPrefix names a sub-agent before its items' changes: by its name
+// when its log gives one, else by its id, long hex, of which a few
+// characters tell it from its siblings.
+func subAgentPrefix(sub *tally.SubAgentList) string {
+	if sub.Name != "" {
+		return sub.Name + ": "
+	}
 	const short = 7
+	id := sub.ID
 	if len(id) > short {
 		id = id[:short]
 	}

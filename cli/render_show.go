@@ -15,15 +15,16 @@ type ShowOptions struct {
 	// Full lists every item; otherwise finished items fold into one
 	// "… +N done" line: what is left to do is what a glance is for.
 	Full bool
-	// Width truncates each line to this many columns (0: never).
+	// Width truncates each line to this many columns (0: never); the
+	// title is wrapped to it instead.
 	Width int
 	Now   time.Time
 	Home  string
 	Color bool
 }
 
-// RenderShow writes one session: a header, its own list, then each
-// sub-agent's list.
+// RenderShow writes one session: a header (the title whole, wrapped to the
+// width), its own list, then each sub-agent's list.
 func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	st := termstyle.Painter{On: o.Color}
 	var b strings.Builder
@@ -32,20 +33,27 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 		title = "(untitled)"
 	}
 	line := func(text string) { b.WriteString(text + "\n") }
-	line(st.Paint(termstyle.Bold, termstyle.Truncate(title, o.Width)))
+	// The title is shown whole, wrapped: show is where a title cut
+	// elsewhere to one row is read in full.
+	line(st.Paint(termstyle.Bold, termstyle.Wrap(title, o.Width)))
 	line(termstyle.Truncate(strings.Join([]string{s.Agent.String(), projectPath(s.Project, o.Home), "session " + s.ID}, " · "), o.Width))
 	facts := termstyle.Truncate(termstyle.ActivityLabel(s.Activity)+" · "+doneText(s.Progress)+" · last activity "+ago(s.LastActivity, o.Now), o.Width)
 	line(strings.Replace(facts, termstyle.ActivityLabel(s.Activity), st.Activity(s.Activity), 1))
 	line("")
-	if len(s.Items) == 0 && len(s.SubAgents) == 0 {
+	switch {
+	case s.KeptNoList():
+		// Not "yet": the agent had no tool to keep a list with.
+		line("This agent kept no list: its log shows it had no todo tool.")
+		line(termstyle.Wrap(s.ListToolsHint, o.Width))
+	case len(s.Items) == 0 && len(s.SubAgents) == 0:
 		line("No todo list yet.")
-	} else {
+	default:
 		line(st.Paint(termstyle.Bold, "Tasks "+fraction(s.Progress.Done, s.Progress.Total)))
 		renderItems(&b, s.Items, o, st)
 	}
 	for _, sub := range s.SubAgents {
 		line("")
-		line(st.Paint(termstyle.Bold, termstyle.Truncate("Sub-agent "+sub.ID+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
+		line(st.Paint(termstyle.Bold, termstyle.Truncate("Sub-agent "+oneLine(sub.Label())+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
 		renderItems(&b, sub.Items, o, st)
 	}
 	_, err := io.WriteString(w, b.String())

@@ -147,3 +147,16 @@ func TestRun_terminalRowsFitTheWidthInColour(t *testing.T) {
 		t.Errorf("rows:\n%s", strings.Join(rows, "\n"))
 	}
 }
+
+// A sub-agent's list is headed by its name (the description of the Agent
+// call that started it), not its hex id.
+func TestRun_subAgentListIsHeadedByItsName(t *testing.T) {
+	in, err := os.ReadFile(filepath.Join(captured, "claude-code-2.1.330/tasks-subagent/stream-json.stdout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := plain(t, in)
+	if !strings.Contains(out, "📋 Plan (claude · Audit string helpers): ") || strings.Contains(out, "claude/a1930ad") {
+		t.Errorf("sub-agent list not headed by its name:\n%s", out)
+	}
+}

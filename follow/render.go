@@ -95,9 +95,16 @@ func (r *renderer) rows() []string {
 	return rows
 }
 
+// header names the list's owner: the agent, and a sub-agent by its name
+// where the stream gives one ("claude · Audit string helpers"), else by
+// its id ("claude/a1930ad882c0f656e").
 func (r *renderer) header(l *normalize.TodoList, withProgress bool) string {
 	agent, _, _ := strings.Cut(l.AgentID, "/")
-	name := r.paint(termstyle.Fg(termstyle.AgentColor(tally.Agent(agent))), l.AgentID)
+	owner := l.AgentID
+	if l.Name != "" {
+		owner = agent + " · " + l.Name
+	}
+	name := r.paint(termstyle.Fg(termstyle.AgentColor(tally.Agent(agent))), owner)
 	h := "📋 Plan (" + name + ")"
 	if l.List == tally.RuntimeList {
 		h = "🔧 Tool calls (" + name + ")"

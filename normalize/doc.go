@@ -21,7 +21,9 @@
 //     progress_marker events.
 //   - Output is deterministic for the same input: ids are derived from the
 //     input (see ids.go), and timestamps come from the agent's own record or,
-//     for formats without one, from Options.Now.
+//     for formats without one, from Options.Now. One adapter reads beside
+//     the stream: Gemini's task tracker is read from the tracker's files
+//     where the stream holds no list, so it depends on them as well.
 //   - Bad input never stops the stream: a malformed line is reported on the
 //     error stream with its line number and skipped; a line longer than
 //     tail.MaxLine is skipped without being held in memory, as the indexer

@@ -54,7 +54,10 @@ type TodoList struct {
 	SessionID string `json:"sessionId,omitempty"`
 	// List is the list within the session: "" for the main agent, a
 	// sub-agent id, or tally.RuntimeList for tool calls.
-	List     string   `json:"list"`
+	List string `json:"list"`
+	// Name is a sub-agent's own name (its description) where the stream
+	// says it, for readers to show instead of its id.
+	Name     string   `json:"name,omitempty"`
 	Progress Progress `json:"progress"`
 	// Line is the 1-based input line that made this version of the list.
 	Line int64 `json:"line"`
@@ -125,15 +128,9 @@ func AgentID(a tally.Agent, list string) string {
 func items(views []tally.ItemView) []TodoItem {
 	out := make([]TodoItem, 0, len(views))
 	for _, v := range views {
-		text := v.Title
-		if text == "" {
-			text = v.ID // a runtime call reported before its title
-		}
-		if text == "" {
-			continue // an item without text is not an item: skipped
-		}
+		// Every item has text: the fold skips those without (tally.HasText).
 		it := TodoItem{
-			Text: text, Status: TodoStatusOf(v.Status), ID: v.ID, ActiveForm: v.ActiveForm,
+			Text: v.Title, Status: TodoStatusOf(v.Status), ID: v.ID, ActiveForm: v.ActiveForm,
 			Priority: v.Priority, Owner: v.Owner, Blocked: v.Blocked, BlockedBy: v.BlockedBy, Lossy: v.Lossy,
 		}
 		if v.Status.String() != string(it.Status) {

@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"regexp"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/gemini"
 	"github.com/tallyhq/tally/tail"
 )
 
@@ -189,6 +191,72 @@ func BenchmarkRun_claudeTasks(b *testing.B) {
 	for b.Loop() {
 		if err := Run(context.Background(), bytes.NewReader(data), io.Discard, io.Discard, Options{Agent: AgentAuto, Adapters: adapters(), Now: fixedNow}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// An item without text is neither written nor counted in progress.total:
+// the fold skips it, for every surface alike.
+func TestRun_itemWithoutTextIsNotCounted(t *testing.T) {
+	const line = `{"type":"assistant","sessionId":"s","timestamp":"2026-11-22T10:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_b","name":"TodoWrite","input":{"todos":[` +
+		`{"content":"Write greet.py","status":"completed","activeForm":"Writing greet.py"},` +
+		`{"content":"  ","status":"pending","activeForm":""}]}}]}}`
+	out, _, err := run(t, line+"\n", "claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := decode(t, out)
+	if len(evs) != 1 || len(evs[0].Items) != 1 || evs[0].Progress.Total != 1 || evs[0].Progress.Done != 1 {
+		t.Errorf("events %+v, want one item, 1/1", evs)
+	}
+}
+
+// A sub-agent's todo_list events carry its name beside its id.
+func TestRun_subAgentListCarriesItsName(t *testing.T) {
+	out, _ := normalizeFile(t, "../testdata/fixtures/captured/claude-code-2.1.330/todowrite-subagent/stream-json.stdout.jsonl", "claude")
+	named := 0
+	for _, ev := range decode(t, string(out)) {
+		if ev.List == "" {
+			continue
+		}
+		if ev.Name != "Audit string helpers" {
+			t.Errorf("sub-agent %s event named %q", ev.List, ev.Name)
+		}
+		named++
+	}
+	if named == 0 {
+		t.Error("no sub-agent list in the output")
+	}
+}
+
+// Gemini's task tracker in stream-json: the stream holds neither the
+// tasks' ids nor the list, and printed nothing. With Gemini CLI's home
+// known (as tally normalize and follow have it), the tracker's own files
+// give the list the index shows, 1 of 4 done; without it, the tasks the
+// stream saw created still print.
+func TestRun_geminiTrackerStreamPrintsItsTasks(t *testing.T) {
+	const dir = "../testdata/fixtures/captured/gemini-cli-0.61.0/task-tracker/"
+	for _, c := range []struct {
+		home        string
+		done, total int
+	}{
+		{dir + "gemini_home", 1, 4},
+		{t.TempDir(), 0, 4},
+	} {
+		in, err := os.Open(dir + "stream-json.stdout.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		var o, e bytes.Buffer
+		opts := Options{Agent: "gemini", Adapters: map[string]tally.StreamReader{"gemini": gemini.New(gemini.Options{Home: c.home})}, Now: fixedNow}
+		if err := Run(context.Background(), in, &o, &e, opts); err != nil {
+			t.Fatal(err)
+		}
+		evs := decode(t, o.String())
+		last := evs[len(evs)-1]
+		if last.Progress.Done != c.done || last.Progress.Total != c.total {
+			t.Errorf("home %s: last list %d/%d, want %d/%d\n%s", c.home, last.Progress.Done, last.Progress.Total, c.done, c.total, o.String())
 		}
 	}
 }

@@ -23,6 +23,16 @@ func Truncate(s string, w int) string {
 	return ansi.Truncate(s, w, Ellipsis)
 }
 
+// Wrap breaks s into lines of at most w cells: at spaces where it can,
+// inside a word only when the word is wider than w. It is for text shown
+// whole, such as a title in a detail view. w <= 0 means no limit.
+func Wrap(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	return ansi.Wrap(s, w, "")
+}
+
 // Pad left-aligns s in a column of w cells.
 func Pad(s string, w int) string {
 	if n := w - Width(s); n > 0 {

@@ -46,6 +46,10 @@ type Headliner interface {
 	Headline(s *tally.Session) (h Headline, ok bool)
 }
 
+// noListTool is said of a session whose log shows its agent had no todo
+// tool: it kept no list, and waiting will not bring one.
+const noListTool = "Kept no list: this agent had no todo tool"
+
 // todoHeadline derives the headline of a session's own list. plan says the
 // list waits for approval before any work starts.
 func todoHeadline(s *tally.Session, plan bool) Headline {
@@ -56,6 +60,10 @@ func todoHeadline(s *tally.Session, plan bool) Headline {
 		h.State = PanelPlanning
 	case p.Total == 0:
 		h.State = PanelEmpty
+		if s.KeptNoList() {
+			// Not "no tasks yet": the agent had no tool to keep a list.
+			h.Line = noListTool
+		}
 	case p.Done == p.Total:
 		h.State = PanelComplete
 	case p.Current != nil:

@@ -94,7 +94,7 @@ func subAgentLines(subs []tally.SubAgentList, expanded bool, spin string, w int,
 		sub := &subs[i]
 		s := tally.Session{Items: sub.Items, Progress: sub.Progress}
 		h := todoHeadline(&s, false)
-		name := "↳ " + render(p.bold, oneLine(sub.ID)) + " "
+		name := "↳ " + render(p.bold, oneLine(sub.Label())) + " "
 		out = append(out, cut(name+h.line(p, w-width(name)), w))
 		if expanded {
 			lines, _ := foldItems(sub.Items, w-2, spin, p)

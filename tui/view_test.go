@@ -203,3 +203,24 @@ func TestView_planHeadline(t *testing.T) {
 		t.Errorf("a session without a plan lost its todo headline:\n%s", s)
 	}
 }
+
+// A sub-agent is shown by its description, not its hex id; an agent
+// whose log shows it had no todo tool says it kept no list.
+func TestView_subAgentNameAndNoListTool(t *testing.T) {
+	r := limiter()
+	r.Lists["a1930ad882c0f656e"] = []tally.Item{item("", "Survey helpers", "", doing)}
+	r.Names = map[string]string{"a1930ad882c0f656e": "Audit string helpers"}
+	m := newModel(t, 80, 24, false, r)
+	press(m, "enter")
+	if got := look(t, m); !strings.Contains(got, "↳ Audit string helpers") || strings.Contains(got, "a1930ad") {
+		t.Errorf("detail:\n%s", got)
+	}
+
+	none := rec("d8a71db1-67ec-4f02-be89-49be6e8c1e8c", tally.AgentClaude, "/home/dev/work", "Say hello", time.Minute, tally.SignalWaiting)
+	none.ListTools, none.ListToolsHint = tally.ListToolsNone, "CLAUDE_CODE_ENABLE_TODO_TOOLS=1"
+	m = newModel(t, 80, 24, false, none)
+	press(m, "enter")
+	if got := look(t, m); !strings.Contains(got, "Kept no list: this agent had no todo tool") || strings.Contains(got, "No tasks") {
+		t.Errorf("detail of a session without a todo tool:\n%s", got)
+	}
+}

@@ -115,6 +115,23 @@ func stepWithoutList(t *testing.T, b *browser, srv *serveProc) {
 	}
 }
 
+// stepNoTodoTool: the session of Claude Code's default model, whose log
+// shows it was offered no todo tool, says on its card that it kept no list
+// and, in the card's hint, how to give it one — not that a list is coming.
+func stepNoTodoTool(t *testing.T, b *browser) {
+	b.do(t, chromedp.Click(chromedp.ID("f-nolist")))
+	b.waitCardWhere(t, noTodoSession, `c.visible`)
+	sel := `.card[data-id="` + noTodoSession + `"]`
+	if got := b.eval(t, `document.querySelector('`+sel+` .spinner-text').textContent`); got != "Kept no list: this agent had no todo tool" {
+		t.Errorf("the card reads %q", got)
+	}
+	if hint := b.eval(t, `document.querySelector('`+sel+` .spinner-row').title`); !strings.Contains(hint, "CLAUDE_CODE_ENABLE_TODO_TOOLS=1") {
+		t.Errorf("the card's hint %q does not say how to give the agent a todo tool", hint)
+	}
+	b.do(t, chromedp.Click(chromedp.ID("f-nolist")))
+	b.waitCardWhere(t, noTodoSession, `!c.visible`)
+}
+
 // wantDetailWords checks the open detail reads in words: no wire word
 // such as in_progress, no "file(s)".
 func wantDetailWords(t *testing.T, b *browser, wantMeta string) {

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -171,11 +172,21 @@ func TestDashboard_Browser(t *testing.T) {
 		if c.Subs != "+1 sub" {
 			t.Errorf("sub-agent badge %q, want +1 sub (the capture has one subagents/agent-*.jsonl)", c.Subs)
 		}
+		// Its detail names the sub-agent as its meta.json does.
+		b.do(t, chromedp.Click(chromedp.CSS(cardSel(subSession)+" .title")))
+		b.poll(t, "the detail dialog opens", `document.getElementById('detail').open`)
+		heads := b.eval(t, `[...document.querySelectorAll('#detail .detail-h')].map(e => e.textContent).join('|')`)
+		if !strings.Contains(heads, "Sub-agent Audit string helpers") {
+			t.Errorf("detail headings %q do not name the sub-agent by its description", heads)
+		}
+		b.do(t, chromedp.Click(chromedp.ID("detail-close")))
+		b.poll(t, "the detail dialog closes", `!document.getElementById('detail').open`)
 	})
 
 	step("an idle card shows how long it has been silent, once", func(t *testing.T) { stepIdleCard(t, b, srv) })
 	step("an ended card says when it ended", func(t *testing.T) { stepEndedCard(t, b, srv) })
 	step("sessions without a list: hidden, counted, shown on request", func(t *testing.T) { stepWithoutList(t, b, srv) })
+	step("an agent without a todo tool says it kept no list", func(t *testing.T) { stepNoTodoTool(t, b) })
 
 	step("a plan-mode list is approved from its card", func(t *testing.T) { stepApprovePlan(t, b, srv) })
 
@@ -866,7 +877,21 @@ func copySession(t *testing.T, from, to string, shift time.Duration) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.SortFunc(files, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	// Deepest first, and at one depth sidecars before logs: Claude Code
+	// writes a sub-agent's meta.json when it spawns it, and a log read
+	// before its sidecar exists is read again only when the log grows.
+	slices.SortFunc(files, func(a, b string) int {
+		if d := strings.Count(b, "/") - strings.Count(a, "/"); d != 0 {
+			return d
+		}
+		isLog := func(p string) int {
+			if strings.HasSuffix(p, ".jsonl") {
+				return 1
+			}
+			return 0
+		}
+		return cmp.Compare(isLog(a), isLog(b))
+	})
 	for _, p := range files {
 		rel, _ := filepath.Rel(from, p)
 		dst := filepath.Join(to, rel)

@@ -24,10 +24,11 @@
 //     counts as an announcement: it is the agent saying the call exists,
 //     and Gemini CLI 0.61.0 announces its calls no other way.
 //   - A tool call whose rawInput holds a `todos` array (write_todos,
-//     TodoWrite forwarded as a tool) is also read as a snapshot of the main
-//     list, since some agents send no `plan` for it. The capture of Gemini
-//     CLI 0.61.0 over ACP carries no rawInput at all, so for it the list is
-//     not recoverable: only the runtime items "Set N todo(s)" show.
+//     TodoWrite forwarded as a tool), or whose content holds the list as
+//     text (see contentTodos), is also read as a snapshot of the main list,
+//     since some agents send no `plan` for it. Gemini CLI 0.61.0 over ACP
+//     carries neither, so for it the list is not recoverable: only the
+//     runtime items "Set N todo(s)" show.
 //   - `agent_message_chunk` text is scanned for progress markers
 //     ("progress: T001.S1 done", package marker).
 //     Chunks split text anywhere, so the unfinished last line is held (in

@@ -14,10 +14,7 @@ func plan(u *fastjson.Value, emit func(tally.Event)) error {
 	entries, _ := v.Array()
 	items := make([]tally.Item, 0, len(entries))
 	for _, e := range entries {
-		it, ok := item(e, "content")
-		if !ok {
-			continue
-		}
+		it := item(e, "content")
 		it.Priority = string(e.GetStringBytes("priority"))
 		items = append(items, it)
 	}
@@ -26,16 +23,11 @@ func plan(u *fastjson.Value, emit func(tally.Event)) error {
 }
 
 // item reads one list entry whose text is under key. An entry without text
-// is skipped rather than shown blank: a row with nothing to read is no
-// step of a plan.
-func item(e *fastjson.Value, key string) (tally.Item, bool) {
-	title := string(e.GetStringBytes(key))
-	if title == "" {
-		return tally.Item{}, false
-	}
-	it := tally.Item{Title: title, ActiveForm: string(e.GetStringBytes("activeForm"))}
+// is kept here: the fold skips and counts it, as for every agent.
+func item(e *fastjson.Value, key string) tally.Item {
+	it := tally.Item{Title: string(e.GetStringBytes(key)), ActiveForm: string(e.GetStringBytes("activeForm"))}
 	it.Status, it.RawStatus = tally.StatusOf(string(e.GetStringBytes("status")))
-	return it, true
+	return it
 }
 
 // toolCall upserts one runtime item, and reads a todo list out of the
@@ -54,10 +46,19 @@ func toolCall(u *fastjson.Value, emit func(tally.Event)) error {
 		st, raw := tally.StatusOf(string(s.GetStringBytes()))
 		p.Status, p.RawStatus = &st, raw
 	}
-	emit(tally.Event{Kind: tally.EventTaskCreate, List: tally.RuntimeList, ToolUseID: id, Patch: p})
+	create := p
+	if create.Subject == nil {
+		// An update for a call whose announcement was missed may have no
+		// title: the call is named by its id until one comes.
+		named := id // a copy, so that only this case allocates
+		create.Subject = &named
+	}
+	emit(tally.Event{Kind: tally.EventTaskCreate, List: tally.RuntimeList, ToolUseID: id, Patch: create})
 	emit(tally.Event{Kind: tally.EventTaskUpdate, List: tally.RuntimeList, Patch: p})
 	if todos := u.Get("rawInput", "todos"); todos != nil && todos.Type() == fastjson.TypeArray {
 		emit(tally.Event{Kind: tally.EventSnapshot, ToolUseID: id, Items: rawTodos(todos)})
+	} else if items, ok := contentTodos(u.GetArray("content")); ok {
+		emit(tally.Event{Kind: tally.EventSnapshot, ToolUseID: id, Items: items})
 	}
 	return nil
 }
@@ -72,9 +73,7 @@ func rawTodos(todos *fastjson.Value) []tally.Item {
 		if e.Get("description") != nil {
 			key = "description"
 		}
-		if it, ok := item(e, key); ok {
-			items = append(items, it)
-		}
+		items = append(items, item(e, key))
 	}
 	return items
 }

@@ -42,6 +42,16 @@ type state struct {
 	Side      map[string]string `json:"side,omitempty"`
 	HaveCwd   bool              `json:"cwd,omitempty"`
 	HaveTitle bool              `json:"title,omitempty"`
+	// Started: the first line with a time was read; it is when the
+	// session started.
+	Started bool `json:"started,omitempty"`
+	// Named: a sub-agent's file has had its name emitted.
+	Named bool `json:"named,omitempty"`
+	// Agents are a stream's Agent calls whose sub-agent is not named yet.
+	Agents []agentCall `json:"agents,omitempty"`
+	// Head counts the first lines looked at for the tools the session was
+	// offered, up to toolsLines.
+	Head int `json:"head,omitempty"`
 }
 
 // parsers are shared by every decoder. A decoder lives for one file, and a
@@ -61,6 +71,11 @@ type Decoder struct {
 	// evs collects a line's events so that a line found bad half-way
 	// emits nothing.
 	evs []tally.Event
+	// sidecarRead: this read has looked for the sub-agent's sidecar.
+	sidecarRead bool
+	// stream: the decoder reads a stream (normalize, follow), not a file,
+	// where sub-agents are named after the Agent calls that start them.
+	stream bool
 	// parsed counts lines the prefilter let through to a full parse.
 	parsed int64
 }
@@ -75,7 +90,8 @@ var (
 func (d *Decoder) Parsed() int64 { return d.parsed }
 
 func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
-	d := &Decoder{info: f}
+	// A stream is read with a FileInfo naming no file (tally.StreamReader).
+	d := &Decoder{info: f, stream: f.Path == "-"}
 	if len(saved) > 0 {
 		if err := json.Unmarshal(saved, &d.st); err != nil {
 			return nil, tally.Errorf(tally.CodeInvalid, "claude.NewDecoder", "saved decoder state of %s is unreadable: %v", f.Path, err)
@@ -92,7 +108,8 @@ func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
 
 // State returns the decoder's memory as JSON.
 func (d *Decoder) State() []byte {
-	if len(d.st.Pending) == 0 && len(d.st.Side) == 0 && !d.st.HaveCwd && !d.st.HaveTitle {
+	if len(d.st.Pending) == 0 && len(d.st.Side) == 0 && !d.st.HaveCwd && !d.st.HaveTitle && !d.st.Started &&
+		!d.st.Named && len(d.st.Agents) == 0 && d.st.Head == 0 {
 		return nil
 	}
 	b, err := json.Marshal(&d.st)
@@ -104,7 +121,7 @@ func (d *Decoder) State() []byte {
 
 // Line decodes one line. See the package doc for what is read.
 func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
-	d.ended = false
+	d.ended, d.sidecarRead = false, false
 	if !jsonl.Object(line) {
 		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is not a JSON object (cut short or garbled?)", off)
 	}
@@ -135,10 +152,24 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 }
 
 func (d *Decoder) decode(l line, list string, sel selection) error {
+	if sel&selStart != 0 {
+		// The session started when its first line was written: later
+		// lines (the first todo, the newest ones) would shorten it.
+		if at := l.at(); !at.IsZero() {
+			d.st.Started = true
+			d.add(tally.Event{Kind: tally.EventMeta, At: at})
+		}
+	}
 	if sel&selMeta != 0 {
 		if err := d.meta(l, list); err != nil {
 			return err
 		}
+	}
+	if sel&selAgent != 0 {
+		d.nameSubAgent(l, list)
+	}
+	if sel&selTools != 0 {
+		d.offeredTools(l)
 	}
 	switch string(l.typ) {
 	case "assistant":

@@ -9,7 +9,7 @@
 //   - Every line is read, but most are never parsed: a byte prefilter picks
 //     the few lines that can matter (a todo/task tool call, a result of a
 //     call still waiting for its answer, a legacy sidechain line, the first
-//     lines carrying cwd and prompt). Transcripts are mostly tool output and
+//     lines carrying the start time, cwd and prompt). Transcripts are mostly tool output and
 //     text, and the fold must keep up with them live (seed 01, "SIMD
 //     pre-filters"; LIBRARIES.md measurements).
 //   - Each list is one agent's: the main agent is "", a sub-agent is its
@@ -25,7 +25,10 @@
 //     that is not valid UTF-8 is passed on as it is, for the fold to
 //     repair and report: one bad byte does not cost a list.
 //
+// The session started at the time of the file's first line that has one:
+// not at its first todo, nor at the newest lines read for activity.
+//
 // Everything the decoder must remember between reads (pending calls, the
-// sidechain map, whether cwd and title were found) is its State, so a
+// sidechain map, whether start, cwd and title were found) is its State, so a
 // restart resumes where the saved offset ends.
 package claude

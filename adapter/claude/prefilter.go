@@ -91,6 +91,16 @@ const (
 	selSidechain                       // a 1.0.x sidechain line: its uuid must be mapped
 	selResult                          // it holds the id of a call awaiting its result
 	selMeta                            // it may carry cwd or the first prompt still missing
+	selStart                           // the first line with a time: when the session started
+	selAgent                           // a stream's sub-agent line whose Agent call names it
+	selTools                           // a list of the tools the session was offered
+)
+
+var (
+	// A stream's calls that start a sub-agent, and its sub-agents' lines.
+	agentCallNeedle = []byte(`"name":"Agent","input"`)
+	taskCallNeedle  = []byte(`"name":"Task","input"`)
+	parentNeedle    = []byte(`"parent_tool_use_id":"`)
 )
 
 // selectLine is the whole per-line cost of a line that does not matter.
@@ -106,6 +116,24 @@ func (d *Decoder) selectLine(line []byte) selection {
 		if bytes.Contains(line, id) {
 			s |= selResult
 			break
+		}
+	}
+	if !d.st.Started && bytes.Contains(line, timestampNeedle) {
+		s |= selStart
+	}
+	if d.info.List == "" && d.st.Head < toolsLines {
+		d.st.Head++
+		if bytes.HasPrefix(line, initPrefix) || bytes.Contains(head(line), deferredNeedle) {
+			s |= selTools
+		}
+	}
+	if d.stream {
+		// Only streams: a file's sub-agents are named by their sidecars.
+		if bytes.Contains(line, agentCallNeedle) || bytes.Contains(line, taskCallNeedle) {
+			s |= selTool
+		}
+		if len(d.st.Agents) > 0 && bytes.Contains(line, parentNeedle) {
+			s |= selAgent
 		}
 	}
 	if (!d.st.HaveCwd && bytes.Contains(line, cwdNeedle)) ||

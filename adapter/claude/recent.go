@@ -17,11 +17,14 @@ const maxRecentLine = 64 << 10
 //     1.0.x's last text): the turn is over, the user is awaited;
 //   - a user line (prompt or tool result): the agent is working.
 //
-// stream-json's final "result" line ends the session.
+// stream-json's final "result" line ends the session. A sub-agent's file
+// not named yet looks for its sidecar, once a read: it may be written after
+// the transcript's first lines.
 //
 // Lines longer than maxRecentLine are passed over: parsing one costs more
 // than the milliseconds of activity time it could add.
 func (d *Decoder) Recent(raw []byte, emit func(tally.Event)) bool {
+	d.nameFromSidecar(emit)
 	if len(raw) > maxRecentLine {
 		return false // an API request log or a huge tool result: the line before it tells as much
 	}

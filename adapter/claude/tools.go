@@ -16,6 +16,9 @@ const (
 	toolTaskCreate toolName = "TaskCreate"
 	toolTaskUpdate toolName = "TaskUpdate"
 	toolTaskList   toolName = "TaskList"
+	// The calls that start a sub-agent (Task up to 1.0.x).
+	toolAgent     toolName = "Agent"
+	toolAgentTask toolName = "Task"
 )
 
 // toolCalls reads every tool_use block of an assistant line: one API
@@ -54,6 +57,10 @@ func (d *Decoder) toolCalls(l line, list string) error {
 			d.add(tally.Event{Kind: tally.EventTaskUpdate, List: list, ToolUseID: id, At: at, Patch: p})
 		case toolTaskList:
 			d.await(pendingCall{ID: id, Kind: callList, List: list})
+		case toolAgent, toolAgentTask:
+			if d.stream {
+				d.rememberAgent(id, input)
+			}
 		}
 	}
 	return nil

@@ -22,9 +22,15 @@ type Options struct {
 // Adapter reads Codex rollout files and `codex exec --json` streams.
 type Adapter struct {
 	home string
+	// planTool: the config enables update_plan (see planToolEnabled).
+	planTool bool
 }
 
-func New(opts Options) *Adapter { return &Adapter{home: opts.Home} }
+// New makes an adapter reading opts.Home; its config.toml is read once,
+// for whether update_plan is offered.
+func New(opts Options) *Adapter {
+	return &Adapter{home: opts.Home, planTool: planToolEnabled(opts.Home)}
+}
 
 func (a *Adapter) Agent() tally.Agent { return tally.AgentCodex }
 
@@ -63,7 +69,12 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 
 // NewDecoder returns a decoder for a rollout file or an exec stream.
 func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, error) {
-	return newDecoder(f.Session, state)
+	d, err := newDecoder(f.Session, state)
+	if err != nil {
+		return nil, err
+	}
+	d.planTool = a.planTool
+	return d, nil
 }
 
 // rolloutID returns the uuid of a rollout file name:

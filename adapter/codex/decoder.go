@@ -21,6 +21,8 @@ type decoder struct {
 	st      state
 	p       fastjson.Parser // the line
 	args    fastjson.Parser // update_plan arguments, a JSON string in the line
+	// planTool: Codex's config enables update_plan (Adapter.planTool).
+	planTool bool
 }
 
 // state is what survives a restart (Decoder.State).

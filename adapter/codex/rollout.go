@@ -45,7 +45,8 @@ func (d *decoder) sessionMeta(p *fastjson.Value, at time.Time, emit func(tally.E
 	if t := stamp(p); !t.IsZero() {
 		at = t // when the session started, a little before the line was written
 	}
-	m := tally.Meta{Project: string(p.GetStringBytes("cwd"))}
+	m := listTools(string(p.GetStringBytes("cli_version")), d.planTool)
+	m.Project = string(p.GetStringBytes("cwd"))
 	if d.session == "" {
 		m.SessionID = id
 	}

@@ -26,13 +26,16 @@ type Adapter struct {
 
 	mu       sync.Mutex
 	projects map[string]string // projectId -> project path ("" = unknown)
+	ids      map[string]string // main chat file -> its full session id
 }
 
 var (
 	_ tally.StreamReader = (*Adapter)(nil)
 )
 
-func New(o Options) *Adapter { return &Adapter{home: o.Home, projects: make(map[string]string)} }
+func New(o Options) *Adapter {
+	return &Adapter{home: o.Home, projects: make(map[string]string), ids: make(map[string]string)}
+}
 
 func (a *Adapter) Agent() tally.Agent { return tally.AgentGemini }
 
@@ -55,10 +58,11 @@ const sessionPrefix = "session-"
 //   - <projectId>/chats/<parentSessionId>/<sessionId>.jsonl, a sub-agent's
 //     chat (List = its session id).
 //
-// Session is the 8-character short id Gemini CLI itself names files and
-// deletes sessions by (the file name's last part, the parent directory's
-// first 8 characters for a sub-agent): the path is all Match has, and the
-// main file's name holds only those 8 characters of the full id.
+// Session is the full session id, what `gemini --resume` takes: a main
+// file's name holds only its first 8 characters, so the id is read from the
+// record's first line (see sessionID), the name's 8 characters being the
+// fallback; a sub-agent's folder is named by its parent's full id. An empty
+// main file is not matched yet: its header comes with its first write.
 func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	rel, err := filepath.Rel(root, path)
 	if err != nil {
@@ -84,8 +88,12 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 		default:
 			return tally.FileInfo{}, false
 		}
-		id := shortID(stem)
-		if id == "" {
+		short := shortID(stem)
+		if short == "" {
+			return tally.FileInfo{}, false
+		}
+		id, ok := a.sessionID(path, short)
+		if !ok {
 			return tally.FileInfo{}, false
 		}
 		return tally.FileInfo{Path: path, Session: id, Layout: layout}, true
@@ -95,7 +103,7 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 		if !ok || sub == "" || len(parent) < 8 {
 			return tally.FileInfo{}, false
 		}
-		return tally.FileInfo{Path: path, Session: parent[:8], List: sub}, true
+		return tally.FileInfo{Path: path, Session: parent, List: sub}, true
 	}
 	return tally.FileInfo{}, false
 }
@@ -120,6 +128,7 @@ func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, err
 	if err != nil {
 		return nil, err
 	}
+	d.home = a.home
 	if root := a.Roots()[0]; f.Path != "" {
 		if rel, err := filepath.Rel(root, f.Path); err == nil {
 			parts := strings.Split(filepath.ToSlash(rel), "/")

@@ -36,7 +36,11 @@ type msgRef struct {
 // last such call in it decides the list while it is the newest one.
 type todoMsg struct {
 	msgRef
-	Call  string       `json:"call"`
+	Call string `json:"call"`
+	// Rev tells this version of the message's list from an earlier one:
+	// a message written again may carry other todos under the same call
+	// id, and the newer ones win.
+	Rev   uint32       `json:"rev,omitempty"`
 	Items []tally.Item `json:"items"`
 }
 
@@ -44,13 +48,16 @@ type chat struct {
 	Seq   uint32    `json:"seq,omitempty"`
 	IDs   []msgRef  `json:"ids,omitempty"`
 	Todos []todoMsg `json:"todos,omitempty"`
-	// Shown is the call whose list was last emitted, "" for the empty
-	// list every file starts with.
-	Shown string `json:"shown,omitempty"`
+	// Revs counts the versions of lists set so far (todoMsg.Rev).
+	Revs uint32 `json:"revs,omitempty"`
+	// Shown and ShownRev are the call and version of the list last
+	// emitted, "" and 0 for the empty list every file starts with.
+	Shown    string `json:"shown,omitempty"`
+	ShownRev uint32 `json:"shownRev,omitempty"`
 }
 
 func (c *chat) empty() bool {
-	return c.Seq == 0 && len(c.IDs) == 0 && len(c.Todos) == 0 && c.Shown == ""
+	return c.Seq == 0 && len(c.IDs) == 0 && len(c.Todos) == 0 && c.Revs == 0 && c.Shown == "" && c.ShownRev == 0
 }
 
 func hashID(id string) uint64 {
@@ -89,15 +96,25 @@ func (c *chat) touch(h uint64) uint32 {
 }
 
 // setTodos records the list a message's write_todos set, keeping Todos in
-// message order.
+// message order. The message written again replaces its earlier record
+// whole: a new call, or the same call with other todos, is a new version
+// of the list; the same call with the same todos (the CLI writes a message
+// again for many reasons) is not.
 func (c *chat) setTodos(r msgRef, call string, items []tally.Item) {
 	t := todoMsg{msgRef: r, Call: call, Items: items}
 	for i := range c.Todos {
 		if c.Todos[i].H == r.H {
+			if old := &c.Todos[i]; old.Call == call && sameTodos(old.Items, items) {
+				return
+			}
+			c.Revs++
+			t.Rev = c.Revs
 			c.Todos[i] = t
 			return
 		}
 	}
+	c.Revs++
+	t.Rev = c.Revs
 	i, _ := slices.BinarySearchFunc(c.Todos, r.S, func(t todoMsg, s uint32) int { return int(int64(t.S) - int64(s)) })
 	c.Todos = slices.Insert(c.Todos, i, t)
 	if len(c.Todos) > maxTodoMsgs {
@@ -134,4 +151,11 @@ func (c *chat) current() *todoMsg {
 		return nil
 	}
 	return &c.Todos[len(c.Todos)-1]
+}
+
+// sameTodos compares two write_todos lists by what Gemini's todos hold.
+func sameTodos(a, b []tally.Item) bool {
+	return slices.EqualFunc(a, b, func(x, y tally.Item) bool {
+		return x.Title == y.Title && x.Status == y.Status && x.RawStatus == y.RawStatus
+	})
 }

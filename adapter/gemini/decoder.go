@@ -17,6 +17,11 @@ type state struct {
 	chat
 	// Pending are stream-json write_todos calls awaiting their result.
 	Pending []pending `json:"pending,omitempty"`
+	// Trackers are stream-json tracker calls awaiting their result.
+	Trackers []streamCall `json:"trackers,omitempty"`
+	// Stream is a stream-json session's id, from its init event: where
+	// the tracker keeps its files.
+	Stream string `json:"stream,omitempty"`
 	// Deps are the tracker's dependencies (task id -> ids it depends on):
 	// the tracker's own list display does not show them.
 	Deps map[string][]string `json:"deps,omitempty"`
@@ -32,7 +37,9 @@ type state struct {
 // .json) or `gemini -p --output-format stream-json` output. It is not safe
 // for concurrent use.
 type Decoder struct {
-	info        tally.FileInfo
+	info tally.FileInfo
+	// home is Gemini CLI's home, where a stream's tracker files are.
+	home        string
 	st          state
 	p           fastjson.Parser
 	projectID   string
@@ -70,7 +77,7 @@ func (d *Decoder) State() []byte {
 		return nil
 	}
 	s := &d.st
-	if s.chat.empty() && len(s.Pending) == 0 && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 {
+	if s.chat.empty() && len(s.Pending) == 0 && len(s.Trackers) == 0 && s.Stream == "" && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 {
 		return nil
 	}
 	b, err := json.Marshal(s)

@@ -10,11 +10,17 @@
 //     stream-json a call counts once its tool_result says success; in a
 //     chat record, a call whose status is success, in a message that
 //     still exists after the record's own edits: a message written again
-//     replaces the earlier one, {"$rewindTo":id} removes it and all after
+//     replaces the earlier one whole (its todos too, even under the same
+//     call id), {"$rewindTo":id} removes it and all after
 //     it (the list goes back to the latest surviving call, or empty), and
 //     {"$set":{"messages":…}} replaces every message before it. The
 //     decoder keeps in its State just the message order and the lists
 //     needed for that, bounded, so a restart resumes exactly.
+//   - In stream-json the task tracker's calls carry neither the ids they
+//     make nor the list: after each successful one, the tracker's own task
+//     files (tmp/<projectId>/<sessionId>/tracker/) are read as a full
+//     resync; where they cannot be found, the tasks the stream saw created
+//     are listed by title.
 //   - Gemini's statuses map one to one, blocked included; an unknown word
 //     is kept as RawStatus with StatusUnknown.
 //   - Most lines are never parsed: a record's first key gives its kind,
@@ -29,8 +35,9 @@
 // (Decoder.ReadWhole), a message at a time, so one of any size is read in
 // the memory of its largest message.
 //
-// Sessions are keyed by the 8-character short id in the file name (see
-// Adapter.Match): a path is all Match has. Chat records hold no working
-// directory; the project is taken from the best source there is (see
-// projectRank).
+// Sessions are keyed by their full id, what `gemini --resume` takes: the
+// chat file's name holds only its first 8 characters, so Match reads the id
+// from the record's first line, falling back to the name's 8 characters
+// (see Adapter.Match). Chat records hold no working directory; the project
+// is taken from the best source there is (see projectRank).
 package gemini

@@ -139,20 +139,21 @@ func (d *Decoder) applyMessage(m message, off int64) {
 	}
 }
 
-// sync emits the list when the call deciding it is not the one last
-// emitted. The event's id is the call's plus the line's offset: a list
-// restored by a rewind is the same call applied again, which the fold
-// would otherwise drop as already seen.
+// sync emits the list when the version deciding it (its call and
+// revision) is not the one last emitted. It runs for every message line,
+// so the comparison allocates nothing. The event's id is the call's plus
+// the line's offset: a list restored by a rewind is the same call applied
+// again, which the fold would otherwise drop as already seen.
 func (d *Decoder) sync(off int64, at time.Time) {
 	cur := d.st.current()
-	key := ""
+	call, rev := "", uint32(0)
 	if cur != nil {
-		key = cur.Call
+		call, rev = cur.Call, cur.Rev
 	}
-	if key == d.st.Shown {
+	if call == d.st.Shown && rev == d.st.ShownRev {
 		return
 	}
-	d.st.Shown = key
+	d.st.Shown, d.st.ShownRev = call, rev
 	ev := tally.Event{Kind: tally.EventSnapshot, At: at, Items: []tally.Item{}}
 	if cur != nil {
 		ev.Items = append(ev.Items, cur.Items...)

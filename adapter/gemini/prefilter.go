@@ -25,17 +25,19 @@ var (
 	// A $set of lastUpdated alone follows every message: skipped unread.
 	updatedOnlyPrefix = []byte(`{"$set":{"lastUpdated":"`)
 
-	todosNeedle    = []byte(toolWriteTodos)
-	trackerNeedle  = []byte(trackerPrefix)
-	userTypeNeedle = []byte(`"type":"user"`)
-	userRoleNeedle = []byte(`"role":"user"`)
-	initNeedle     = []byte(`"type":"init"`)
-	resultNeedle   = []byte(`"type":"tool_result"`)
-	dollarNeedle   = []byte(`"$`)
-	sessionNeedle  = []byte(`"sessionId"`)
-	idNeedle       = []byte(`"id":"`)
-	timeNeedle     = []byte(`"timestamp":"`)
-	updatedNeedle  = []byte(`"lastUpdated":"`)
+	todosNeedle   = []byte(toolWriteTodos)
+	trackerNeedle = []byte(trackerPrefix)
+	// A stream-json tracker call; its result is wanted only while held.
+	trackerUseNeedle = []byte(`"tool_name":"` + trackerPrefix)
+	userTypeNeedle   = []byte(`"type":"user"`)
+	userRoleNeedle   = []byte(`"role":"user"`)
+	initNeedle       = []byte(`"type":"init"`)
+	resultNeedle     = []byte(`"type":"tool_result"`)
+	dollarNeedle     = []byte(`"$`)
+	sessionNeedle    = []byte(`"sessionId"`)
+	idNeedle         = []byte(`"id":"`)
+	timeNeedle       = []byte(`"timestamp":"`)
+	updatedNeedle    = []byte(`"lastUpdated":"`)
 )
 
 func kindOf(line []byte) kind {
@@ -81,6 +83,7 @@ func (d *Decoder) wanted(k kind, line []byte) bool {
 	}
 	switch {
 	case bytes.Contains(line, todosNeedle),
+		bytes.Contains(line, trackerUseNeedle),
 		bytes.Contains(line, initNeedle),
 		bytes.Contains(line, dollarNeedle),
 		bytes.Contains(line, sessionNeedle):
@@ -90,6 +93,11 @@ func (d *Decoder) wanted(k kind, line []byte) bool {
 	case bytes.Contains(line, resultNeedle):
 		for _, p := range d.st.Pending {
 			if bytes.Contains(line, []byte(p.ID)) {
+				return true
+			}
+		}
+		for _, c := range d.st.Trackers {
+			if bytes.Contains(line, []byte(c.ID)) {
 				return true
 			}
 		}

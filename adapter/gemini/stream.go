@@ -1,6 +1,8 @@
 package gemini
 
 import (
+	"bytes"
+
 	"github.com/tallyhq/tally"
 	"github.com/valyala/fastjson"
 )
@@ -37,6 +39,7 @@ func (d *Decoder) stream(v *fastjson.Value) error {
 		if err != nil {
 			return err
 		}
+		d.st.Stream = sid
 		if sid != "" && d.info.List == "" {
 			d.add(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{SessionID: sid}})
 		}
@@ -53,7 +56,11 @@ func (d *Decoder) stream(v *fastjson.Value) error {
 			d.add(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{Title: title, TitleWeak: true}})
 		}
 	case streamToolUse:
-		if string(v.GetStringBytes("tool_name")) != toolWriteTodos {
+		name := v.GetStringBytes("tool_name")
+		if bytes.HasPrefix(name, trackerNeedle) {
+			return d.streamTrackerCall(v, string(name))
+		}
+		if string(name) != toolWriteTodos {
 			return nil
 		}
 		id, err := str(v, "tool_id")
@@ -77,13 +84,24 @@ func (d *Decoder) stream(v *fastjson.Value) error {
 		if err != nil {
 			return err
 		}
+		ok := string(v.GetStringBytes("status")) == "success"
 		for i, p := range d.st.Pending {
 			if p.ID != id {
 				continue
 			}
 			d.st.Pending = append(d.st.Pending[:i], d.st.Pending[i+1:]...)
-			if string(v.GetStringBytes("status")) == "success" {
+			if ok {
 				d.add(tally.Event{Kind: tally.EventSnapshot, ToolUseID: id, At: at, Items: p.Items})
+			}
+			return nil
+		}
+		for i, c := range d.st.Trackers {
+			if c.ID != id {
+				continue
+			}
+			d.st.Trackers = append(d.st.Trackers[:i], d.st.Trackers[i+1:]...)
+			if ok {
+				d.streamTracker(c, at)
 			}
 			return nil
 		}

@@ -7,8 +7,8 @@ import { activityOf } from './clock.js';
 import { patchRows, rowsFor } from './items.js';
 import { projectName } from './projects.js';
 import {
-  activityLabel, activityTimer, agentHue, duration, localTime, ms, plural, spinnerText,
-  titleOf,
+  NO_LIST_TOOL, activityLabel, activityTimer, agentHue, duration, keptNoList, localTime, ms, plural,
+  spinnerText, titleOf,
 } from './words.js';
 
 // timerOf is the one time a card shows (which one depends on the
@@ -105,8 +105,14 @@ export class Card {
       this.bar.setAttribute('aria-valuenow', String(p.done));
       this.bar.setAttribute('aria-label', `${p.done} of ${p.total} done`);
       this.renderList(items);
+    } else if (keptNoList(s)) {
+      // Not "no list yet": this agent had no tool to keep one with.
+      setText(this.spinnerText, NO_LIST_TOOL);
+      setTitle(this.spinner, s.listToolsHint || '');
+      this.spinner.dataset.activity = 'none';
     } else {
       setText(this.spinnerText, spinnerText(act));
+      setTitle(this.spinner, '');
       this.spinner.dataset.activity = act;
     }
     this.tick(s, t);

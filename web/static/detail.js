@@ -8,7 +8,7 @@ import { h } from './dom.js';
 import { glyphOf, itemFacts } from './items.js';
 import { sessions, ui } from './state.js';
 import {
-  activityLabel, agentHue, duration, localTime, ms, plural, titleOf,
+  NO_LIST_TOOL, activityLabel, agentHue, duration, keptNoList, localTime, ms, plural, titleOf,
 } from './words.js';
 
 const detail = document.getElementById('detail');
@@ -44,6 +44,7 @@ function logText(st) {
   const parts = [plural(st.files, 'file'), plural(st.lines, 'line')];
   if (st.malformed) parts.push(`${st.malformed} malformed (skipped)`);
   if (st.orphans) parts.push(plural(st.orphans, 'update') + ' for tasks the list never held');
+  if (st.blank) parts.push(plural(st.blank, 'item') + ' without text (skipped)');
   return parts.join(' · ');
 }
 
@@ -87,10 +88,15 @@ function render(s) {
   frag.append(dl);
 
   frag.append(h('h3', 'detail-h', `Main agent ${progressText(s.progress)}`.trim()));
-  frag.append(detailList(s.items || []));
+  if (keptNoList(s)) {
+    frag.append(h('p', 'detail-nolist', `${NO_LIST_TOOL}. ${s.listToolsHint || ''}`.trim()));
+  } else {
+    frag.append(detailList(s.items || []));
+  }
 
   for (const sub of s.subAgents || []) {
-    frag.append(h('h3', 'detail-h', `Sub-agent ${sub.id} ${progressText(sub.progress)}`.trim()));
+    // A sub-agent is named by what it was asked to do, its id the fallback.
+    frag.append(h('h3', 'detail-h', `Sub-agent ${sub.name || sub.id} ${progressText(sub.progress)}`.trim()));
     frag.append(detailList(sub.items || []));
   }
 

@@ -26,6 +26,15 @@ export function spinnerText(key) {
   return knownActivity(key) ? ACTIVITY[key].spinner : '';
 }
 
+// NO_LIST_TOOL is said of a session whose log shows its agent had no todo
+// tool: it kept no list, and waiting will not bring one. The session's
+// listToolsHint says how to give it one.
+export const NO_LIST_TOOL = 'Kept no list: this agent had no todo tool';
+
+export function keptNoList(s) {
+  return s.listTools === 'none' && !(s.items || []).length && !(s.subAgents || []).length;
+}
+
 export function activityTimer(key, run, silent) {
   return knownActivity(key) ? ACTIVITY[key].timer(run, silent) : '';
 }

@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tallyhq/tally"
+)
+
+const geminiCaptured = "../testdata/fixtures/captured/gemini-cli-0.61.0"
+
+// A Gemini session is listed under its full id, the one `gemini --resume`
+// takes and the chat record's first line holds, not the 8 characters of
+// its file name; those 8 characters still find it, as any prefix does.
+func TestRun_geminiSessionHasItsFullID(t *testing.T) {
+	st := newStore(t)
+	home := filepath.Join(geminiCaptured, "write-todos", "gemini_home")
+	if code, _, errOut := run(t, st, nil, "scan", "--gemini-home", home); code != ExitOK {
+		t.Fatalf("scan: exit %d: %s", code, errOut)
+	}
+	const full = "1564209c-0c60-4a4a-a7cd-21b9d55db59a" // the header's sessionId
+	_, out, _ := run(t, st, nil, "sessions", "--json")
+	var list []tally.Session
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 1 || list[0].ID != full {
+		t.Fatalf("sessions --json: %v, want one session %s\n%s", err, full, out)
+	}
+	code, out, errOut := run(t, st, nil, "show", "1564209c")
+	if code != ExitOK || !strings.Contains(out, "session "+full) {
+		t.Errorf("show by the file name's 8 characters: exit %d, %s\n%s", code, errOut, out)
+	}
+}
