@@ -244,8 +244,8 @@ func TestPromptTitle_IsKeptWholeNotCutForDisplay(t *testing.T) {
 		"Refactor\nthe second line": "Refactor …",
 		long:                        strings.Repeat("é", tally.MaxTitleRunes-1) + "…",
 		"bad \xff byte":             "bad \xff byte", // for the fold to repair and count
-		strings.Repeat("\xff", 100): strings.Repeat("\xff", tally.MaxTitleRunes-1) + "…",
-		"":                          "",
+		strings.Repeat("\xff", tally.MaxTitleRunes+1): strings.Repeat("\xff", tally.MaxTitleRunes-1) + "…",
+		"": "",
 	} {
 		if got := tally.PromptTitle(in); got != want {
 			t.Errorf("PromptTitle(%q) = %q, want %q", in, got, want)
