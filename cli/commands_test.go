@@ -60,8 +60,8 @@ func TestRun_scanSessionsShow(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatalf("scan --json is not JSON: %v\n%s", err, out)
 	}
-	if sum.Sessions != 1 || sum.Files != 1 || sum.Lines == 0 || sum.Malformed != 0 {
-		t.Errorf("summary = %+v, want 1 session in 1 file, no malformed line", sum)
+	if sum.Sessions != 1 || sum.Files != 2 || sum.Lines == 0 || sum.Malformed != 0 {
+		t.Errorf("summary = %+v, want 1 session in 2 files (its transcript and its task list), no malformed line", sum)
 	}
 
 	tasks := agentTasks(t, "tasks")
@@ -334,5 +334,53 @@ func TestRun_version(t *testing.T) {
 	}
 	if si := reply.Result.ServerInfo; si.Name != "tally" || si.Version != version.String() {
 		t.Errorf("serverInfo = %+v, want tally %s", si, version.String())
+	}
+}
+
+// Two sessions sharing one task list (CLAUDE_CODE_TASK_LIST_ID): the list
+// is listed once, as Claude Code's files hold it, saying who shares it,
+// and each session says where its tasks are instead of showing a stale
+// copy of them.
+func TestRun_aSharedTaskListShowsOnceWithTheSessionsSharingIt(t *testing.T) {
+	st := newStore(t)
+	dir := map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(captured, "tasks-shared/config")}
+	if code, _, errOut := run(t, st, dir, "scan"); code != ExitOK {
+		t.Fatalf("scan: exit %d: %s", code, errOut)
+	}
+	code, out, _ := run(t, st, nil, "sessions", "--json")
+	var list []tally.Session
+	if err := json.Unmarshal([]byte(out), &list); code != ExitOK || err != nil || len(list) != 3 {
+		t.Fatalf("sessions --json: exit %d, %v\n%s", code, err, out)
+	}
+	files := agentTasks(t, "tasks-shared")
+	var shared tally.Session
+	for _, s := range list {
+		switch {
+		case s.Shared:
+			shared = s
+		case s.TasksIn != "greet-team" || len(s.Items) != 0:
+			t.Errorf("session %s: tasksIn %q, %d items; its tasks are in the shared list", s.ID, s.TasksIn, len(s.Items))
+		}
+	}
+	if shared.ID != "greet-team" || len(shared.Items) != len(files) || len(shared.Writers) != 2 {
+		t.Fatalf("shared list %+v", shared)
+	}
+	for _, f := range files {
+		found := false
+		for _, it := range shared.Items {
+			found = found || it.ID == f.ID && it.Title == f.Subject && it.Status.String() == f.Status
+		}
+		if !found {
+			t.Errorf("task %+v of the files is not shown as it is", f)
+		}
+	}
+	code, out, _ = run(t, st, nil, "show", "greet-team", "--full")
+	if code != ExitOK || !strings.Contains(out, "task list greet-team") || !strings.Contains(out, "shared by sessions "+shared.Writers[0]) ||
+		strings.Count(out, "✓ ") != 3 || !strings.Contains(out, "◼ Running the test suite") {
+		t.Errorf("show greet-team: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, st, nil, "show", "3942d508")
+	if code != ExitOK || !strings.Contains(out, "its tasks are in the shared list greet-team: tally show greet-team") || strings.Contains(out, "No todo list yet") {
+		t.Errorf("show of a session sharing the list: exit %d\n%s", code, out)
 	}
 }

@@ -133,7 +133,11 @@ func sessionRow(s *tally.Session, o TableOptions, names projectNames) [numColumn
 		if r[colTitle] == "" {
 			r[colTitle] = "-"
 		}
-		if r[colStep] == "" {
+		switch {
+		case r[colStep] != "":
+		case s.TasksIn != "":
+			r[colStep] = "tasks in " + s.TasksIn
+		default:
 			r[colStep] = "-"
 		}
 	} else {
