@@ -12,7 +12,8 @@ import (
 // TableOptions shape RenderSessions' output.
 type TableOptions struct {
 	// Terminal lays the table out for a person: a header, aligned columns,
-	// short ids, relative times, titles cut to Width. Otherwise it is for
+	// short ids (tally.ShortIDs: unique among the rows), relative times,
+	// titles cut to Width. Otherwise it is for
 	// a program: tab-separated, no header, full ids, RFC 3339 times,
 	// nothing cut.
 	Terminal bool
@@ -21,10 +22,6 @@ type TableOptions struct {
 	Home     string
 	Color    bool
 }
-
-// shortID is how much of a session id the table shows; `tally show`
-// accepts any unique prefix.
-const shortID = 8
 
 // minFlex is the narrowest the title and step columns are cut to, and
 // minProject the narrowest the project column is.
@@ -59,9 +56,16 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		}
 		names = newProjectNames(o.Home, projects...)
 	}
+	var short map[string]string
+	if o.Terminal {
+		short = tally.ShortIDs(sessions)
+	}
 	rows := make([][numColumns]string, len(sessions))
 	for i := range sessions {
 		rows[i] = sessionRow(&sessions[i], o, names)
+		if o.Terminal {
+			rows[i][colID] = short[sessions[i].ID]
+		}
 	}
 	var b strings.Builder
 	if !o.Terminal {
@@ -118,16 +122,13 @@ func sessionRow(s *tally.Session, o TableOptions, names projectNames) [numColumn
 		step = oneLine(cur.Label())
 	}
 	var r [numColumns]string
+	r[colID] = s.ID
 	r[colAgent] = s.Agent.String()
 	r[colTitle] = oneLine(s.Title)
 	r[colActivity] = termstyle.ActivityLabel(s.Activity)
 	r[colProgress] = fraction(s.Progress.Done, s.Progress.Total)
 	r[colStep] = step
 	if o.Terminal {
-		r[colID] = s.ID
-		if len(r[colID]) > shortID {
-			r[colID] = r[colID][:shortID]
-		}
 		r[colProject] = names.name(s.Project, maxProject)
 		r[colLast] = ago(s.LastActivity, o.Now)
 		if r[colTitle] == "" {
@@ -141,7 +142,6 @@ func sessionRow(s *tally.Session, o TableOptions, names projectNames) [numColumn
 			r[colStep] = "-"
 		}
 	} else {
-		r[colID] = s.ID
 		r[colProject] = s.Project
 		if !s.LastActivity.IsZero() {
 			r[colLast] = s.LastActivity.UTC().Format(time.RFC3339)
