@@ -39,8 +39,9 @@ export class Card {
     this.state = named('state', 'span', 'state');
     this.subs = named('subs', 'span', 'badge subs');
     this.subs.hidden = true;
+    this.sid = named('sid', 'code', 'sid');
     this.timer = named('timer', 'time', 'elapsed');
-    head.append(this.agent, this.state, this.subs, this.timer);
+    head.append(this.agent, this.sid, this.state, this.subs, this.timer);
 
     this.project = named('project', 'div', 'project');
     this.title = named('title', 'h3', 'title');
@@ -106,10 +107,17 @@ export class Card {
       this.bar.setAttribute('aria-label', `${p.done} of ${p.total} done`);
       this.renderList(items);
     } else {
-      setText(this.spinnerText, spinnerText(act));
+      setText(this.spinnerText, s.tasksIn ? `Tasks in the shared list ${s.tasksIn}` : spinnerText(act));
       this.spinner.dataset.activity = act;
     }
     this.tick(s, t);
+  }
+
+  // setShortId shows the id the session goes by on this board (see
+  // shortIds); its whole id is in the tooltip.
+  setShortId(short) {
+    setText(this.sid, short);
+    setTitle(this.sid, this.id);
   }
 
   renderList(items) {
