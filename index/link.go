@@ -99,6 +99,7 @@ func (ls *lists) unindex(e *entry) {
 // changes are added to changed, and their sessions to touched.
 func (ix *Indexer) linkShared(ctx context.Context, changed map[string]*entry, touched, removed map[string]bool) {
 	ls := ix.lists
+	ix.unlinkRemoved(ctx, changed, touched, removed)
 	cands := make(map[string]bool, len(touched))
 	for id := range touched {
 		cands[id] = true
@@ -156,6 +157,26 @@ func (ix *Indexer) linkShared(ctx context.Context, changed map[string]*entry, to
 			}
 			changed[best.st.Path] = best
 			touched[best.st.Session] = true
+		}
+	}
+}
+
+// unlinkRemoved drops the links to the lists this commit removes: their
+// writers show their own tasks again.
+func (ix *Indexer) unlinkRemoved(ctx context.Context, changed map[string]*entry, touched, removed map[string]bool) {
+	for p := range removed {
+		e := ix.files[p]
+		if e == nil || e.found.Info.Layout != tally.LayoutDirectory || ix.warm(ctx, e) != nil {
+			continue
+		}
+		for _, w := range e.st.Writers {
+			main, _ := ix.mainLog(w, removed)
+			if main == nil || ix.held(w) || ix.warm(ctx, main) != nil || main.st.TasksIn != e.st.Session {
+				continue
+			}
+			main.st.TasksIn = ""
+			changed[main.st.Path] = main
+			touched[w] = true
 		}
 	}
 }

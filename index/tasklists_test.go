@@ -359,6 +359,25 @@ func TestIndexer_Run_FollowsATaskListsFilesLive(t *testing.T) {
 		os.Remove(p)
 	}
 	l.waitFor(sharedList, "an empty list", func(r tally.Record) bool { return len(shownView(r)) == 0 })
+	// The list's directory removed: the list is gone, and its sessions show
+	// their own record of their tasks again.
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{lead, mate} {
+		l.waitFor(id, "its own tasks again", func(r tally.Record) bool { return r.TasksIn == "" && len(shownView(r)) > 0 })
+	}
+	deadline := time.After(15 * time.Second)
+	for _, ok := l.latest[sharedList]; ok; _, ok = l.latest[sharedList] {
+		select {
+		case c := <-l.changes:
+			if c.Kind == index.SessionRemoved {
+				delete(l.latest, c.ID)
+			}
+		case <-deadline:
+			t.Fatal("the removed list was never removed")
+		}
+	}
 }
 
 func must[T any](v T, err error) T {
