@@ -360,3 +360,107 @@ func BenchmarkIndexer_AppendOneLine(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(js))/1024, "state-KB")
 }
+
+// BenchmarkLive_ChangeToPublished measures the live path: from a write to
+// an agent's file to the committed change reaching a subscriber, by
+// notifications alone (no catch-up scan). A task file rewritten as Claude
+// Code rewrites it (beside, then renamed over) is set against a line
+// appended to a transcript.
+func BenchmarkLive_ChangeToPublished(b *testing.B) {
+	home := b.TempDir()
+	const sid = "11111111-2222-4333-8444-555555555555"
+	proj := filepath.Join(home, "projects", "p")
+	list := filepath.Join(home, "tasks", sid)
+	for _, d := range []string{proj, list} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	log := filepath.Join(proj, sid+".jsonl")
+	line := `{"type":"user","timestamp":"2026-11-23T18:00:00Z","sessionId":"` + sid + `","message":{"role":"user","content":"go on"}}` + "\n"
+	if err := os.WriteFile(log, []byte(line), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	task := func(status string) []byte {
+		return []byte(`{"id":"1","subject":"Write tests","description":"","activeForm":"Writing tests","status":"` + status + `","blocks":[],"blockedBy":[]}`)
+	}
+	if err := os.WriteFile(filepath.Join(list, "1.json"), task("pending"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "tally.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{claude.New(claude.Options{ConfigDir: home})}, Store: st, Rescan: time.Hour})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sub := ix.Subscribe(1024)
+	defer sub.Close()
+	done := make(chan error, 1)
+	go func() { done <- ix.Run(ctx) }()
+	<-ix.Ready()
+	for drained := false; !drained; { // the first scan's changes
+		select {
+		case <-sub.C:
+		case <-time.After(100 * time.Millisecond):
+			drained = true
+		}
+	}
+	wait := func(ok func(tally.Record) bool) {
+		for {
+			select {
+			case c := <-sub.C:
+				if c.ID == sid && ok(c.Record) {
+					return
+				}
+			case <-time.After(10 * time.Second):
+				b.Fatal("no change published")
+			}
+		}
+	}
+	b.Run("transcript-line", func(b *testing.B) {
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		rec, err := st.Record(ctx, sid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines := rec.Stats.Lines
+		for b.Loop() {
+			if _, err := f.WriteString(line); err != nil {
+				b.Fatal(err)
+			}
+			lines++
+			want := lines
+			wait(func(r tally.Record) bool { return r.Stats.Lines == want })
+		}
+	})
+	b.Run("task-file", func(b *testing.B) {
+		statuses := []string{"in_progress", "completed", "pending"}
+		i := 0
+		for b.Loop() {
+			s := statuses[i%len(statuses)]
+			i++
+			tmp := filepath.Join(list, "1.json.tmp.5f80f317")
+			if err := os.WriteFile(tmp, task(s), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.Rename(tmp, filepath.Join(list, "1.json")); err != nil {
+				b.Fatal(err)
+			}
+			wait(func(r tally.Record) bool {
+				items := r.Lists[""]
+				return len(items) == 1 && items[0].Status.String() == s
+			})
+		}
+	})
+	cancel()
+	<-done
+}
