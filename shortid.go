@@ -18,11 +18,13 @@ func (s *Session) IDIsName() bool {
 	return s.Agent == AgentTally || s.TaskList != nil || s.Shared
 }
 
+// IDIsName is Session.IDIsName for a record.
+func (r *Record) IDIsName() bool {
+	return r.Agent == AgentTally || r.TaskList != nil || r.Shared
+}
+
 // ShortIDs is the id each of the listed sessions is shown by, keyed by its
-// full id. The rule is git's for abbreviated hashes: an agent's session id
-// is cut to its shortest prefix of at least MinShortID characters that no
-// other listed id begins with, so `tally show` takes it back whatever else
-// was listed with it; a name (IDIsName) is shown whole.
+// full id (see ShortID); a name (IDIsName) is shown whole.
 func ShortIDs(ss []Session) map[string]string {
 	ids := make([]string, 0, len(ss))
 	for i := range ss {
@@ -31,23 +33,31 @@ func ShortIDs(ss []Session) map[string]string {
 	sort.Strings(ids)
 	out := make(map[string]string, len(ss))
 	for i := range ss {
-		id := ss[i].ID
-		if ss[i].IDIsName() {
+		if id := ss[i].ID; ss[i].IDIsName() {
 			out[id] = id
-			continue
+		} else {
+			out[id] = ShortID(ids, id)
 		}
-		// In sorted order the ids sharing the longest prefix with id are
-		// its neighbours.
-		j := sort.SearchStrings(ids, id)
-		n := MinShortID
-		for _, k := range []int{j - 1, j + 1} {
-			if k >= 0 && k < len(ids) && ids[k] != id {
-				n = max(n, commonPrefix(ids[k], id)+1)
-			}
-		}
-		out[id] = cut(id, n)
 	}
 	return out
+}
+
+// ShortID is how a listing shows an agent's session id, given the sorted
+// ids of everything it lists. The rule is git's for abbreviated hashes:
+// the shortest prefix of at least MinShortID characters that no other
+// listed id begins with, so that `tally show` takes it back whatever else
+// was listed with it.
+func ShortID(sorted []string, id string) string {
+	// In sorted order the ids sharing the longest prefix with id are its
+	// neighbours.
+	j := sort.SearchStrings(sorted, id)
+	n := MinShortID
+	for _, k := range []int{j - 1, j, j + 1} {
+		if k >= 0 && k < len(sorted) && sorted[k] != id {
+			n = max(n, commonPrefix(sorted[k], id)+1)
+		}
+	}
+	return cut(id, n)
 }
 
 func commonPrefix(a, b string) int {
