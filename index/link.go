@@ -26,12 +26,17 @@ import (
 //   - a session that has a list directory of its own uses it, and any
 //     link it had is dropped.
 //
+// Content is all there is to go on, so two lists holding the same tasks
+// (the same ids and titles) cannot be told apart: the one with most in
+// common wins.
+//
 // What is compared is kept small and in memory: the tasks of every list
 // read since Tally started, as one 64-bit signature per task (lists are
 // read before logs in a scan, so a first scan of old history links too),
 // and for a session that uses a list not read yet, its tasks' signatures
 // until the list comes (at most maxWaiting sessions). A session's own
-// tasks are taken from its logs when they are read.
+// tasks are taken from its logs when a commit records it, which reads
+// them anyway.
 
 // maxWaiting bounds the sessions waiting for their list.
 const maxWaiting = 4096
@@ -114,6 +119,9 @@ func (ix *Indexer) linkShared(ctx context.Context, changed map[string]*entry, to
 		if ix.held(id) {
 			continue // looked at again when its files are handed back
 		}
+		if touched[id] && ix.warmSession(ctx, id, removed) != nil {
+			continue // the commit reads them all the same, and fails
+		}
 		main, own := ix.mainLog(id, removed)
 		if main == nil {
 			delete(ls.waiting, id)
@@ -121,9 +129,10 @@ func (ix *Indexer) linkShared(ctx context.Context, changed map[string]*entry, to
 		}
 		if own {
 			delete(ls.waiting, id)
-			if main.st.TasksIn != "" && ix.warm(ctx, main) == nil && main.st.TasksIn != "" {
+			if main.st.TasksIn != "" {
 				main.st.TasksIn = ""
 				changed[main.st.Path] = main
+				touched[id] = true
 			}
 			continue
 		}
@@ -179,6 +188,19 @@ func (ix *Indexer) unlinkRemoved(ctx context.Context, changed map[string]*entry,
 			touched[w] = true
 		}
 	}
+}
+
+// warmSession brings every file state of session id into memory, as the
+// commit that records the session does anyway.
+func (ix *Indexer) warmSession(ctx context.Context, id string, removed map[string]bool) error {
+	for p := range ix.bySess[id] {
+		if !removed[p] {
+			if err := ix.warm(ctx, ix.files[p]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // mainLog is session id's main log (the one of list ""), and whether the

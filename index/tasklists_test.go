@@ -227,6 +227,36 @@ func TestIndexer_Scan_SessionsReadBeforeTheirListAreLinkedWhenItComes(t *testing
 	}
 }
 
+// A session that gets a list of its own (named after it) uses that one:
+// its link to the shared list is dropped and its own files show.
+func TestIndexer_Scan_ASessionWithAListOfItsOwnIsNotLinked(t *testing.T) {
+	s := newScanner(t)
+	ctx := context.Background()
+	ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{claude.New(claude.Options{ConfigDir: s.home})}, Store: s.st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyTree(t, sharedCapture+"config", s.home)
+	if _, err := ix.Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s.record(lead).TasksIn != sharedList {
+		t.Fatal("not linked to begin with")
+	}
+	own := filepath.Join(s.home, "tasks", lead)
+	os.MkdirAll(own, 0o755)
+	if err := os.WriteFile(filepath.Join(own, "1.json"), []byte(`{"id":"1","subject":"Solo work","description":"","status":"in_progress","blocks":[],"blockedBy":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rec := s.record(lead)
+	if rec.TasksIn != "" || !reflect.DeepEqual(shownView(rec), []string{"1 Solo work in_progress  []"}) {
+		t.Errorf("tasksIn %q, tasks %q: the session's own list is its list", rec.TasksIn, shownView(rec))
+	}
+}
+
 // A session's own list (named after it) is read from its files too: when
 // the transcript lags behind them (cut here after the first TaskList), the
 // files win, and the record is still one session.
