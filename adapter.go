@@ -71,6 +71,24 @@ type DatabaseReader interface {
 	ReadDatabase(ctx context.Context, path string) (sessions map[string][]Event, diags []Diagnostic, err error)
 }
 
+// DirectoryReader reads files laid out as LayoutDirectory: a directory
+// holding one list as many small files, each created, replaced and removed
+// on its own (Claude Code keeps one file per task). Match claims each of
+// those files, and the directory itself, with FileInfo.Path the directory
+// and FileInfo.Session the list's id; whenever one of them changes,
+// ReadDirectory reads the directory whole and returns the list's events.
+// What they fold to is the list as it is now, not a history
+// (FileState.Current).
+//
+// A file ReadDirectory cannot use never fails the read: it is left out and
+// reported in diags, one Diagnostic per file, with Path the file's path. A
+// file still empty (created, not yet written) is left out silently. The
+// error is for a directory that cannot be listed at all.
+type DirectoryReader interface {
+	Adapter
+	ReadDirectory(ctx context.Context, dir string) (events []Event, diags []Diagnostic, err error)
+}
+
 // Layout says how a file holds its sessions, and so which capability of
 // its adapter reads it and when it is read again.
 type Layout uint8
@@ -86,9 +104,14 @@ const (
 	// LayoutDatabase is a database holding many sessions (FileInfo.Session
 	// is ""): whenever it changes it is read whole (DatabaseReader).
 	LayoutDatabase
+	// LayoutDirectory is a directory holding one list as many small files
+	// (FileInfo.Path is the directory): whenever one of its files
+	// changes, appears or goes, it is read whole (DirectoryReader). Its
+	// version is its files' names, sizes and modification times.
+	LayoutDirectory
 )
 
-var layoutNames = [...]string{LayoutLog: "log", LayoutWhole: "whole", LayoutDatabase: "database"}
+var layoutNames = [...]string{LayoutLog: "log", LayoutWhole: "whole", LayoutDatabase: "database", LayoutDirectory: "directory"}
 
 func (l Layout) String() string {
 	if int(l) < len(layoutNames) {

@@ -42,6 +42,18 @@ type FileState struct {
 	Decoder []byte `json:"decoder,omitempty"`
 	Stats   Stats  `json:"stats"`
 
+	// Current marks the state of files that hold a list as it is now
+	// rather than its history (a LayoutDirectory of task files). See
+	// Merge for how it joins the logs of its session.
+	Current bool `json:"current,omitempty"`
+	// Writers, on a Current state, are the other sessions whose logs show
+	// them using the list (sessions sharing one task list), in the order
+	// they were found.
+	Writers []string `json:"writers,omitempty"`
+	// TasksIn, on a session's main log, names the Current list of another
+	// id that the session's tasks are kept in.
+	TasksIn string `json:"tasksIn,omitempty"`
+
 	// Now is the reader's clock: an event timed past it (and
 	// MaxClockSkew) is taken as timed now. nil is time.Now.
 	Now func() time.Time `json:"-"`
@@ -142,62 +154,129 @@ func (f *FileState) Reset() {
 	f.Stats.Resets = resets
 }
 
-// Merge builds the Record of one session from the states of its files: the
-// main log and any sub-agent logs. Facts of the main log (the one holding
-// list "") win; activity is the newest of all files.
+// Merge builds the Record of one session from the states of its files: its
+// logs (the main log and any sub-agent logs) and the directory holding its
+// task list, when it has one.
+//
+//   - Facts (project, title, times, activity) come from the logs, those of
+//     the main log (the one holding list "") first. A record with no log
+//     is a list of its own (Record.Shared: a list several sessions share,
+//     or one whose session's log is gone), and takes them from its files.
+//   - Tasks come from the Current files when there are any, and those
+//     folded from the logs are left out: the files are what the agent
+//     itself reads back and what every session sharing the list sees,
+//     while a log holds only its own session's calls, and not even all of
+//     those (a sub-agent writes the same list from its own log). Todos
+//     (snapshot items) come from the logs either way.
+//   - A session whose tasks are kept in another id's list (TasksIn) shows
+//     none of them itself: they are shown once, in that list.
 func Merge(files []*FileState) Record {
-	sorted := append([]*FileState(nil), files...)
-	sort.SliceStable(sorted, func(i, j int) bool {
-		_, mi := sorted[i].Lists[""]
-		_, mj := sorted[j].Lists[""]
+	var logs, current []*FileState
+	for _, f := range files {
+		if f.Current {
+			current = append(current, f)
+		} else {
+			logs = append(logs, f)
+		}
+	}
+	sort.SliceStable(logs, func(i, j int) bool {
+		_, mi := logs[i].Lists[""]
+		_, mj := logs[j].Lists[""]
 		if mi != mj {
 			return mi
 		}
-		return sorted[i].Path < sorted[j].Path
+		return logs[i].Path < logs[j].Path
 	})
+	sort.SliceStable(current, func(i, j int) bool { return current[i].Path < current[j].Path })
 	var r Record
-	for _, f := range sorted {
+	facts := logs
+	if len(logs) == 0 {
+		facts = current
+		r.Shared = len(current) > 0
+	}
+	for _, f := range facts {
+		r.mergeFacts(f)
+	}
+	for _, f := range logs {
+		if r.TasksIn == "" && f.TasksIn != "" && len(current) == 0 {
+			r.TasksIn = f.TasksIn
+		}
+	}
+	dropTasks := len(current) > 0 || r.TasksIn != ""
+	for _, f := range logs {
+		r.mergeLists(f, dropTasks)
+	}
+	for _, f := range current {
 		if r.ID == "" {
 			r.ID, r.Agent = f.Session, f.Agent
 		}
-		if r.Project == "" {
-			r.Project = f.Project
-		}
-		if f.Title != "" && (r.Title == "" || (r.TitleWeak && !f.TitleWeak)) {
-			r.Title, r.TitleWeak = f.Title, f.TitleWeak
-		}
-		if !f.StartedAt.IsZero() && (r.StartedAt.IsZero() || f.StartedAt.Before(r.StartedAt)) {
-			r.StartedAt = f.StartedAt
-		}
-		if f.LastAt.After(r.LastActivity) || (f.LastAt.Equal(r.LastActivity) && r.Signal == SignalNone) {
-			r.LastActivity, r.Signal = f.LastAt, f.Signal
-		}
-		if t := mergeTools(r.ListTools, f.ListTools); t != r.ListTools {
-			r.ListTools, r.ListToolsHint = t, f.ListToolsHint
-			if t != ListToolsNone {
-				r.ListToolsHint = ""
+		r.mergeLists(f, false)
+		for _, w := range f.Writers {
+			if w != r.ID {
+				r.Writers = addUnique(r.Writers, w)
 			}
 		}
-		for k, l := range f.Lists {
-			if l.Name != "" && k != "" {
-				if r.Names == nil {
-					r.Names = make(map[string]string)
-				}
-				r.Names[k] = l.Name
-			}
-			if l.Len() == 0 && k != "" {
-				continue
-			}
-			if r.Lists == nil {
-				r.Lists = make(map[string][]Item)
-			}
-			r.Lists[k] = append(r.Lists[k], l.Items()...)
-		}
-		r.Markers = append(r.Markers, f.Markers...)
+	}
+	for _, f := range files {
 		r.Stats.Add(f.Stats)
 		r.Stats.Files++
 	}
 	return r
+}
+
+func (r *Record) mergeFacts(f *FileState) {
+	if r.ID == "" {
+		r.ID, r.Agent = f.Session, f.Agent
+	}
+	if r.Project == "" {
+		r.Project = f.Project
+	}
+	if f.Title != "" && (r.Title == "" || (r.TitleWeak && !f.TitleWeak)) {
+		r.Title, r.TitleWeak = f.Title, f.TitleWeak
+	}
+	if !f.StartedAt.IsZero() && (r.StartedAt.IsZero() || f.StartedAt.Before(r.StartedAt)) {
+		r.StartedAt = f.StartedAt
+	}
+	if f.LastAt.After(r.LastActivity) || (f.LastAt.Equal(r.LastActivity) && r.Signal == SignalNone) {
+		r.LastActivity, r.Signal = f.LastAt, f.Signal
+	}
+	if t := mergeTools(r.ListTools, f.ListTools); t != r.ListTools {
+		r.ListTools, r.ListToolsHint = t, f.ListToolsHint
+		if t != ListToolsNone {
+			r.ListToolsHint = ""
+		}
+	}
+	r.Markers = append(r.Markers, f.Markers...)
+}
+
+// mergeLists adds f's lists to the record, without its tasks when
+// dropTasks is set.
+func (r *Record) mergeLists(f *FileState, dropTasks bool) {
+	for k, l := range f.Lists {
+		if l.Name != "" && k != "" {
+			if r.Names == nil {
+				r.Names = make(map[string]string)
+			}
+			r.Names[k] = l.Name
+		}
+		items := l.Items()
+		if dropTasks {
+			kept := items[:0]
+			for _, it := range items {
+				if it.Source != SourceTask {
+					kept = append(kept, it)
+				}
+			}
+			items = kept
+		}
+		if len(items) == 0 && k != "" {
+			continue
+		}
+		if r.Lists == nil {
+			r.Lists = make(map[string][]Item)
+		}
+		r.Lists[k] = append(r.Lists[k], items...)
+	}
 }
 
 // FileMark is what the indexer keeps in memory of a file whose session is

@@ -111,6 +111,19 @@ type Record struct {
 	Stats   Stats             `json:"stats"`
 	// TaskList is set on the sessions that are Tally's own task lists.
 	TaskList *OwnList `json:"taskList,omitempty"`
+	// Shared is set on a record that is a task list rather than a
+	// session: read from the list's own files with no session log of its
+	// id (a list several sessions share, as Claude Code's
+	// CLAUDE_CODE_TASK_LIST_ID and agent teams make, or one whose
+	// session's log is gone). Its id is the list's.
+	Shared bool `json:"shared,omitempty"`
+	// Writers are the other sessions whose logs show them using this
+	// record's task list.
+	Writers []string `json:"writers,omitempty"`
+	// TasksIn names the record whose task list this session's tasks are
+	// kept in, when that list is not its own: they are shown there, once,
+	// and not here.
+	TasksIn string `json:"tasksIn,omitempty"`
 }
 
 // OwnList says which of Tally's own task lists (kept through tally mcp) a
@@ -195,6 +208,9 @@ type Session struct {
 	Markers       []Marker       `json:"markers,omitempty"`
 	Stats         Stats          `json:"stats"`
 	TaskList      *OwnList       `json:"taskList,omitempty"`
+	Shared        bool           `json:"shared,omitempty"`
+	Writers       []string       `json:"writers,omitempty"`
+	TasksIn       string         `json:"tasksIn,omitempty"`
 }
 
 // SubAgentList is one sub-agent's own list within a session.
@@ -216,6 +232,7 @@ func (r *Record) Session(now time.Time) Session {
 		Activity: DeriveActivity(r.Signal, r.LastActivity, now),
 		Progress: ProgressOf(items), Items: items, Markers: r.Markers, Stats: r.Stats,
 		ListTools: r.ListTools, ListToolsHint: r.ListToolsHint,
+		Shared: r.Shared, Writers: append([]string(nil), r.Writers...), TasksIn: r.TasksIn,
 	}
 	if r.TaskList != nil {
 		own := *r.TaskList

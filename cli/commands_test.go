@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -60,8 +61,8 @@ func TestRun_scanSessionsShow(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatalf("scan --json is not JSON: %v\n%s", err, out)
 	}
-	if sum.Sessions != 1 || sum.Files != 1 || sum.Lines == 0 || sum.Malformed != 0 {
-		t.Errorf("summary = %+v, want 1 session in 1 file, no malformed line", sum)
+	if sum.Sessions != 1 || sum.Files != 2 || sum.Lines == 0 || sum.Malformed != 0 {
+		t.Errorf("summary = %+v, want 1 session in 2 files (its transcript and its task list), no malformed line", sum)
 	}
 
 	tasks := agentTasks(t, "tasks")
@@ -334,5 +335,111 @@ func TestRun_version(t *testing.T) {
 	}
 	if si := reply.Result.ServerInfo; si.Name != "tally" || si.Version != version.String() {
 		t.Errorf("serverInfo = %+v, want tally %s", si, version.String())
+	}
+}
+
+// Two sessions sharing one task list (CLAUDE_CODE_TASK_LIST_ID): the list
+// is listed once, as Claude Code's files hold it, saying who shares it,
+// and each session says where its tasks are instead of showing a stale
+// copy of them.
+func TestRun_aSharedTaskListShowsOnceWithTheSessionsSharingIt(t *testing.T) {
+	st := newStore(t)
+	dir := map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(captured, "tasks-shared/config")}
+	if code, _, errOut := run(t, st, dir, "scan"); code != ExitOK {
+		t.Fatalf("scan: exit %d: %s", code, errOut)
+	}
+	code, out, _ := run(t, st, nil, "sessions", "--json")
+	var list []tally.Session
+	if err := json.Unmarshal([]byte(out), &list); code != ExitOK || err != nil || len(list) != 3 {
+		t.Fatalf("sessions --json: exit %d, %v\n%s", code, err, out)
+	}
+	files := agentTasks(t, "tasks-shared")
+	var shared tally.Session
+	for _, s := range list {
+		switch {
+		case s.Shared:
+			shared = s
+		case s.TasksIn != "greet-team" || len(s.Items) != 0:
+			t.Errorf("session %s: tasksIn %q, %d items; its tasks are in the shared list", s.ID, s.TasksIn, len(s.Items))
+		}
+	}
+	if shared.ID != "greet-team" || len(shared.Items) != len(files) || len(shared.Writers) != 2 {
+		t.Fatalf("shared list %+v", shared)
+	}
+	for _, f := range files {
+		found := false
+		for _, it := range shared.Items {
+			found = found || it.ID == f.ID && it.Title == f.Subject && it.Status.String() == f.Status
+		}
+		if !found {
+			t.Errorf("task %+v of the files is not shown as it is", f)
+		}
+	}
+	code, out, _ = run(t, st, nil, "show", "greet-team", "--full")
+	if code != ExitOK || !strings.Contains(out, "task list greet-team") || !strings.Contains(out, "shared by sessions "+shared.Writers[0]) ||
+		strings.Count(out, "✓ ") != 3 || !strings.Contains(out, "◼ Running the test suite") {
+		t.Errorf("show greet-team: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, st, nil, "show", "3942d508")
+	if code != ExitOK || !strings.Contains(out, "its tasks are in the shared list greet-team: tally show greet-team") || strings.Contains(out, "No todo list yet") {
+		t.Errorf("show of a session sharing the list: exit %d\n%s", code, out)
+	}
+}
+
+// Three Codex sessions started in the same minute share their first 8
+// characters (UUIDv7 ids begin with the time): each is listed by a prefix
+// no other row shares, which `tally show` takes back; Tally's own lists are
+// listed by their whole names (tally:web, not tally:we).
+func TestRun_sessionsListsIdsThatShowTakesBack(t *testing.T) {
+	st := newStore(t)
+	var recs []tally.Record
+	for i, id := range []string{
+		"01a20394-5f3e-7c21-9a0b-0c1d2e3f4a5b",
+		"01a20394-61aa-7d02-8b11-5e6f7a8b9c0d",
+		"01a20394-61ab-7e99-a0c2-1f2e3d4c5b6a",
+	} {
+		r := exampleRecord()
+		r.ID, r.Agent, r.Title = id, tally.AgentCodex, fmt.Sprintf("Codex run %d", i)
+		recs = append(recs, r)
+	}
+	for _, name := range []string{"web", "deploy"} {
+		r := exampleRecord()
+		r.ID, r.Agent, r.Title, r.TaskList = "tally:"+name, tally.AgentTally, name, &tally.OwnList{Name: name}
+		recs = append(recs, r)
+	}
+	if err := st.Commit(context.Background(), tally.Batch{Sessions: recs}); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut syncBuffer
+	e := testEnv(st, &out, &errOut, map[string]string{"NO_COLOR": "1"})
+	e.OutTTY = true
+	e.Width = func() int { return 160 }
+	if code := Run(context.Background(), e, []string{"sessions"}); code != ExitOK {
+		t.Fatalf("sessions: exit %d: %s", code, errOut.String())
+	}
+	shown := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n")[1:] {
+		shown[strings.Fields(l)[0]] = true
+	}
+	for _, r := range recs {
+		var id string
+		for s := range shown {
+			if strings.HasPrefix(r.ID, s) {
+				id = s
+			}
+		}
+		if id == "" {
+			t.Fatalf("%s is not listed:\n%s", r.ID, out.String())
+		}
+		if r.Agent == tally.AgentTally && id != r.ID {
+			t.Errorf("the list %s is listed as %q: a name is never cut", r.ID, id)
+		}
+		code, got, errOut := run(t, st, nil, "show", id)
+		if code != ExitOK || !strings.Contains(got, r.ID) {
+			t.Errorf("show %s (listed for %s): exit %d, %s%s", id, r.ID, code, errOut, got)
+		}
+	}
+	if len(shown) != len(recs) {
+		t.Errorf("%d distinct ids for %d sessions:\n%s", len(shown), len(recs), out.String())
 	}
 }

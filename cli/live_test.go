@@ -157,7 +157,7 @@ func TestRun_watchLines(t *testing.T) {
 	if code != ExitOK {
 		t.Errorf("exit %d after Ctrl-C, want 0", code)
 	}
-	if !strings.HasPrefix(out, "14:07:00 claude …/todowrite/work Create greet.py") {
+	if !strings.HasPrefix(out, "14:07:00 "+todowriteSession[:8]+" claude …/todowrite/work Create greet.py") {
 		t.Errorf("watch line = %q", out)
 	}
 }

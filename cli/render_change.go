@@ -20,22 +20,26 @@ type LineOptions struct {
 	// Others are the projects of the other sessions the output has named:
 	// the project is named so as to be told apart from them.
 	Others []string
-	Width  int
-	Now    time.Time
-	Home   string
-	Color  bool
+	// ID is what the line calls the session: its id as tally.ShortIDs
+	// gives it among the sessions the output has named ("": as it gives
+	// it alone).
+	ID    string
+	Width int
+	Now   time.Time
+	Home  string
+	Color bool
 }
 
 // RenderChange writes one line for a committed change, stamped with the
 // wall-clock time it was seen. The line names each item whose state
 // changed since Previous, in its new state:
 //
-//	14:03:07 claude ~/src/shop Fix checkout rounding  2/4  ✓ Write tests (completed)
+//	14:03:07 7c1e2a90 claude ~/src/shop Fix checkout rounding  2/4  ✓ Write tests (completed)
 //
 // and, when no item changed (or the session is new to the output), the
 // step being worked on:
 //
-//	14:03:07 claude ~/src/shop Fix checkout rounding  1/4  ▸ Running tests
+//	14:03:07 7c1e2a90 claude ~/src/shop Fix checkout rounding  1/4  ▸ Running tests
 func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 	st := termstyle.Painter{On: o.Color}
 	stamp := st.Paint(termstyle.Fg(termstyle.Gray), o.Now.Format(time.TimeOnly))
@@ -44,7 +48,11 @@ func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 		return err
 	}
 	s := ch.Record.Session(o.Now)
-	parts := []string{s.Agent.String(), projectname.New(o.Home, append(o.Others[:len(o.Others):len(o.Others)], s.Project)...).Name(s.Project, maxProject)}
+	id := o.ID
+	if id == "" {
+		id = tally.ShortIDs([]tally.Session{s})[s.ID]
+	}
+	parts := []string{st.Paint(termstyle.Fg(termstyle.Gray), id), s.Agent.String(), projectname.New(o.Home, append(o.Others[:len(o.Others):len(o.Others)], s.Project)...).Name(s.Project, maxProject)}
 	if t := oneLine(s.Title); t != "" {
 		parts = append(parts, t)
 	}

@@ -13,7 +13,8 @@ import (
 // TableOptions shape RenderSessions' output.
 type TableOptions struct {
 	// Terminal lays the table out for a person: a header, aligned columns,
-	// short ids, relative times, titles cut to Width. Otherwise it is for
+	// short ids (tally.ShortIDs: unique among the rows), relative times,
+	// titles cut to Width. Otherwise it is for
 	// a program: tab-separated, no header, full ids, RFC 3339 times,
 	// nothing cut.
 	Terminal bool
@@ -22,10 +23,6 @@ type TableOptions struct {
 	Home     string
 	Color    bool
 }
-
-// shortID is how much of a session id the table shows; `tally show`
-// accepts any unique prefix.
-const shortID = 8
 
 // minFlex is the narrowest the title and step columns are cut to, and
 // minProject the narrowest the project column is.
@@ -60,9 +57,16 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		}
 		names = projectname.New(o.Home, projects...)
 	}
+	var short map[string]string
+	if o.Terminal {
+		short = tally.ShortIDs(sessions)
+	}
 	rows := make([][numColumns]string, len(sessions))
 	for i := range sessions {
 		rows[i] = sessionRow(&sessions[i], o, names)
+		if o.Terminal {
+			rows[i][colID] = short[sessions[i].ID]
+		}
 	}
 	var b strings.Builder
 	if !o.Terminal {
@@ -119,26 +123,26 @@ func sessionRow(s *tally.Session, o TableOptions, names projectname.Names) [numC
 		step = oneLine(cur.Label())
 	}
 	var r [numColumns]string
+	r[colID] = s.ID
 	r[colAgent] = s.Agent.String()
 	r[colTitle] = oneLine(s.Title)
 	r[colActivity] = termstyle.ActivityLabel(s.Activity)
 	r[colProgress] = fraction(s.Progress.Done, s.Progress.Total)
 	r[colStep] = step
 	if o.Terminal {
-		r[colID] = s.ID
-		if len(r[colID]) > shortID {
-			r[colID] = r[colID][:shortID]
-		}
 		r[colProject] = names.Name(s.Project, maxProject)
 		r[colLast] = ago(s.LastActivity, o.Now)
 		if r[colTitle] == "" {
 			r[colTitle] = "-"
 		}
-		if r[colStep] == "" {
+		switch {
+		case r[colStep] != "":
+		case s.TasksIn != "":
+			r[colStep] = "tasks in " + s.TasksIn
+		default:
 			r[colStep] = "-"
 		}
 	} else {
-		r[colID] = s.ID
 		r[colProject] = s.Project
 		if !s.LastActivity.IsZero() {
 			r[colLast] = s.LastActivity.UTC().Format(time.RFC3339)

@@ -36,15 +36,23 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	// The title is shown whole, wrapped: show is where a title cut
 	// elsewhere to one row is read in full.
 	line(st.Paint(termstyle.Bold, termstyle.Wrap(title, o.Width)))
-	line(termstyle.Truncate(strings.Join([]string{s.Agent.String(), projectPath(s.Project, o.Home), "session " + s.ID}, " · "), o.Width))
+	kind := "session "
+	if s.Shared {
+		kind = "task list "
+	}
+	line(termstyle.Truncate(strings.Join([]string{s.Agent.String(), projectPath(s.Project, o.Home), kind + s.ID}, " · "), o.Width))
 	facts := termstyle.Truncate(termstyle.ActivityLabel(s.Activity)+" · "+doneText(s.Progress)+" · last activity "+ago(s.LastActivity, o.Now), o.Width)
 	line(strings.Replace(facts, termstyle.ActivityLabel(s.Activity), st.Activity(s.Activity), 1))
+	for _, l := range sharingLines(&s) {
+		line(termstyle.Truncate(l, o.Width))
+	}
 	line("")
 	switch {
 	case s.KeptNoList():
 		// Not "yet": the agent had no tool to keep a list with.
 		line("This agent kept no list: its log shows it had no todo tool.")
 		line(termstyle.Wrap(s.ListToolsHint, o.Width))
+	case len(s.Items) == 0 && len(s.SubAgents) == 0 && s.TasksIn != "":
 	case len(s.Items) == 0 && len(s.SubAgents) == 0:
 		line("No todo list yet.")
 	default:
@@ -58,6 +66,24 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sharingLines say who uses a task list several sessions share, or where
+// a session that uses one keeps its tasks.
+func sharingLines(s *tally.Session) []string {
+	var out []string
+	switch {
+	case s.Shared && len(s.Writers) > 0:
+		out = append(out, "shared by sessions "+strings.Join(s.Writers, ", "))
+	case s.Shared:
+		out = append(out, "shared by no session Tally has read (their logs may be gone)")
+	case len(s.Writers) > 0:
+		out = append(out, "its task list is shared with sessions "+strings.Join(s.Writers, ", "))
+	}
+	if s.TasksIn != "" {
+		out = append(out, "its tasks are in the shared list "+s.TasksIn+": tally show "+s.TasksIn)
+	}
+	return out
 }
 
 func doneText(p tally.Progress) string {

@@ -227,7 +227,7 @@ func TestRenderChange(t *testing.T) {
 	if err := RenderChange(&b, index.Change{Kind: index.SessionRemoved, ID: "e277426f"}, LineOptions{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
-	want := "15:00:00 claude ~/src/shop Build the orders API  1/5  ▸ Creating API endpoints\n15:00:00 e277426f  removed\n"
+	want := "15:00:00 7c1e2a90 claude ~/src/shop Build the orders API  1/5  ▸ Creating API endpoints\n15:00:00 e277426f  removed\n"
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
@@ -260,7 +260,7 @@ func TestRenderChange_namesWhatChanged(t *testing.T) {
 		}
 		return b.String()
 	}
-	want := "15:00:00 claude ~/src/shop Build the orders API  2/5  ✓ Create API endpoints (completed); " +
+	want := "15:00:00 7c1e2a90 claude ~/src/shop Build the orders API  2/5  ✓ Create API endpoints (completed); " +
 		"◼ Integration tests (in progress); ◻ Deploy (added); − Add auth (removed); " +
 		"sub-agent a1930ad: ✓ Read greet.py (added, completed)\n"
 	if got := line(after, &prev); got != want {
@@ -301,5 +301,23 @@ func TestAgo(t *testing.T) {
 	}
 	if got := ago(time.Time{}, fixedNow); got != "-" {
 		t.Errorf("zero time: %q", got)
+	}
+}
+
+// Two Codex sessions of the same minute change one after the other: each
+// watch line calls its session by a prefix the other does not share.
+func TestWatch_linesCallSessionsByPrefixesNoOtherShares(t *testing.T) {
+	var out, errOut syncBuffer
+	o := &watchOptions{app: &app{env: testEnv(newStore(t), &out, &errOut, nil)}, last: map[string]tally.Session{}, projects: map[string]bool{}}
+	for _, id := range []string{"01a20394-5f3e-7c21-9a0b-0c1d2e3f4a5b", "01a20394-61aa-7d02-8b11-5e6f7a8b9c0d"} {
+		r := exampleRecord()
+		r.ID, r.Agent = id, tally.AgentCodex
+		if err := o.print(index.Change{Kind: index.SessionUpdated, ID: id, Record: r}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "15:00:00 01a20394 codex") || !strings.HasPrefix(lines[1], "15:00:00 01a20394-6 codex") {
+		t.Errorf("lines:\n%s\n(the first was alone when printed; the second is told from it)", out.String())
 	}
 }

@@ -26,11 +26,14 @@ func (a *app) watchCommand() *cobra.Command {
 		Long: `Index new history, then follow the agents' logs and print one line each
 time a session changes, naming each item whose state changed:
 
-  HH:MM:SS agent project title  X/Y  ✓ item (completed); ◼ item (in progress)
+  HH:MM:SS id agent project title  X/Y  ✓ item (completed); ◼ item (in progress)
 
 or, when no item changed, the step being worked on:
 
-  HH:MM:SS agent project title  X/Y  ▸ current step
+  HH:MM:SS id agent project title  X/Y  ▸ current step
+
+The id is the shortest prefix (8 characters at least) that no other
+session named so far shares; 'tally show' takes it.
 
 With --json, one JSON object per change instead:
   {"type":"session_updated","session":{…}} or {"type":"session_removed","id":"…"}
@@ -108,5 +111,10 @@ func (o *watchOptions) print(ch index.Change) error {
 	}
 	o.projects[ch.Record.Project] = true
 	o.last[ch.ID] = ch.Record.Session(now)
+	named := make([]tally.Session, 0, len(o.last))
+	for _, s := range o.last {
+		named = append(named, s)
+	}
+	opts.ID = tally.ShortIDs(named)[ch.ID]
 	return RenderChange(o.env.Out, ch, opts)
 }

@@ -121,7 +121,7 @@ func TestTUI_inATerminal(t *testing.T) {
 	env := []string{"HOME=" + dir, "TERM=xterm-256color", "PATH=/usr/bin:/bin", "NO_COLOR=1"}
 	tm := newTerminal(t, dir, env, tallyBin, "--db", filepath.Join(dir, "tally.db"), "--claude-dir", claude)
 
-	s := tm.waitFor("tally ·", "6 sessions", "Create greet.py")
+	s := tm.waitFor("tally ·", "8 sessions", "Create greet.py")
 	snapshot(t, "list", s)
 
 	tm.keys("/")

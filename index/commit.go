@@ -60,7 +60,6 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 	var b tally.Batch
 	touched := make(map[string]bool)
 	for _, e := range changed {
-		b.Files = append(b.Files, e.st)
 		if e.st.Session != "" { // a database: its parts carry the sessions
 			touched[e.st.Session] = true
 		}
@@ -82,6 +81,10 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 		if e.st.Session != "" {
 			touched[e.st.Session] = true
 		}
+	}
+	ix.linkShared(ctx, changed, touched, removed)
+	for _, e := range changed {
+		b.Files = append(b.Files, e.st)
 	}
 	var changes []Change
 	for id := range touched {
@@ -122,6 +125,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 	for path := range removed {
 		e := ix.files[path]
 		delete(ix.files, path)
+		ix.lists.unindex(e)
 		if m := ix.bySess[e.st.Session]; m != nil {
 			delete(m, path)
 			if len(m) == 0 {

@@ -13,6 +13,11 @@
 // file that cannot be read is reported and the others go on; the store
 // gone (tally.ErrStoreGone) ends Run.
 //
+// A list kept as a directory of files (Claude Code's task files) is the
+// list as it is now: it joins the record of the session it is named after,
+// or, named otherwise (a list several sessions share), is a record of its
+// own, linked to the sessions whose logs hold its tasks.
+//
 // Memory follows the sessions still going, not history: once a session is
 // over its files keep only their marks (offset, identity) in memory, and
 // their full state is read back from the store when they change again.
@@ -23,6 +28,8 @@
 //	scan.go      a scan: walk the homes, find what changed and what is gone
 //	pool.go      a round: fold files on worker goroutines, commit as it goes
 //	database.go  a database holding many sessions, read whole, one part each
+//	directory.go a list kept as a directory of files, read whole
+//	link.go      a list sessions share, joined to the sessions that use it
 //	commit.go    commit (and keep what failed for the next round), then publish
 //	memory.go    warm a file's state back from the store, cool it when over
 //	live.go      Run: notifications, the catch-up scan, other processes' commits

@@ -80,8 +80,11 @@ type Indexer struct {
 	// round to commit.
 	unsaved     map[string]*entry
 	unsavedGone []string
-	ready       chan struct{}
-	readyOnce   sync.Once
+	// lists indexes the lists kept as directories by their tasks, to
+	// find the sessions that use them (see linkShared).
+	lists     *lists
+	ready     chan struct{}
+	readyOnce sync.Once
 	// mark is the store's change mark when New ran: Run publishes the
 	// records other processes committed after it.
 	mark int64
@@ -133,7 +136,8 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change](), ready: make(chan struct{}), unsaved: make(map[string]*entry)}
+	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change](), ready: make(chan struct{}), unsaved: make(map[string]*entry),
+		lists: newLists()}
 	mark, err := o.Store.ChangeMark(ctx)
 	if err != nil {
 		return nil, err
@@ -165,7 +169,8 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 
 // newEntry starts following a file an adapter claimed.
 func (ix *Indexer) newEntry(f tail.Found) *entry {
-	e := &entry{found: f, st: &tally.FileState{Path: f.Info.Path, Agent: f.Adapter.Agent(), Session: f.Info.Session}}
+	dir := f.Info.Layout == tally.LayoutDirectory
+	e := &entry{found: f, st: &tally.FileState{Path: f.Info.Path, Agent: f.Adapter.Agent(), Session: f.Info.Session, Current: dir}}
 	ix.files[f.Info.Path] = e
 	ix.link(e.st)
 	return e

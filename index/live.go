@@ -147,7 +147,7 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) (dbs []
 			// A database's -wal names the database: the entry is its.
 			p = f.Info.Path
 			if e = ix.files[p]; e == nil {
-				if _, err := tail.Stat(p, f.Info.Layout.Rewritten()); err != nil {
+				if _, err := stat(f, p); err != nil {
 					continue
 				}
 				e = ix.newEntry(f)
@@ -161,8 +161,8 @@ func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) (dbs []
 		}
 		j, ok := ix.check(e)
 		if !ok {
-			if _, err := tail.Stat(p, false); errors.Is(err, fs.ErrNotExist) {
-				gone = append(gone, p)
+			if _, err := stat(e.found, e.st.Path); errors.Is(err, fs.ErrNotExist) {
+				gone = append(gone, e.st.Path)
 			}
 			continue
 		}

@@ -101,8 +101,10 @@ func (l *live) stop() {
 func startLive(t *testing.T, rescan time.Duration) *live {
 	t.Helper()
 	home := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(home, "projects"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, root := range []string{"projects", "tasks"} {
+		if err := os.MkdirAll(filepath.Join(home, root), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	dbPath := filepath.Join(t.TempDir(), "tally.db")

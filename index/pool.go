@@ -40,8 +40,14 @@ type result struct {
 func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summary, error) {
 	var sum Summary
 	prog := ScanProgress{Files: len(work)}
-	// Big files first: the scan ends when the biggest file ends.
+	// Lists kept as directories first, so that the sessions using them
+	// find them when they are committed (see linkShared); then big files
+	// first: the scan ends when the biggest file ends.
 	sort.Slice(work, func(i, j int) bool {
+		di, dj := work[i].e.found.Info.Layout == tally.LayoutDirectory, work[j].e.found.Info.Layout == tally.LayoutDirectory
+		if di != dj {
+			return di
+		}
 		return work[i].file.Size-work[i].e.st.Offset > work[j].file.Size-work[j].e.st.Offset
 	})
 	// Every job is queued at once and yields one result, run or skipped,
@@ -93,6 +99,9 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 			ix.tally(res, &sum, &prog, &errs)
 			if res.changed {
 				pending[res.e.st.Path] = res.e
+				if res.e.st.Current {
+					ix.lists.index(res.e)
+				}
 			}
 			if res.parts != nil {
 				ix.replaceParts(res.e, res.parts, pending, &gone)
@@ -169,6 +178,9 @@ func (ix *Indexer) release(results <-chan result) {
 		res.e.busy = false
 		if res.changed {
 			ix.unsaved[res.e.st.Path] = res.e
+			if res.e.st.Current {
+				ix.lists.index(res.e)
+			}
 		}
 		if res.parts != nil {
 			ix.replaceParts(res.e, res.parts, ix.unsaved, &ix.unsavedGone)
@@ -217,6 +229,14 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 			return res
 		}
 		return ix.readDatabase(ctx, j, db, res)
+	}
+	if info.Layout == tally.LayoutDirectory {
+		dr, ok := e.found.Adapter.(tally.DirectoryReader)
+		if !ok {
+			res.err = tally.Errorf(tally.CodeInternal, "index", "the %s adapter matched a directory it cannot read", e.found.Adapter.Agent())
+			return res
+		}
+		return ix.readDirectory(ctx, j, dr, res)
 	}
 	lr, ok := e.found.Adapter.(tally.LineReader)
 	if !ok {

@@ -98,12 +98,24 @@ type job struct {
 }
 
 func (ix *Indexer) check(e *entry) (job, bool) {
-	whole := e.found.Info.Layout.Rewritten()
-	f, err := tail.Stat(e.st.Path, whole)
+	f, err := stat(e.found, e.st.Path)
 	if err != nil || f == e.failed {
 		return job{}, false
 	}
-	return job{e: e, file: f}, tail.Changed(e.st, f, whole)
+	return job{e: e, file: f}, tail.Changed(e.st, f, e.found.Info.Layout.Rewritten())
+}
+
+// stat reads what tells whether the file at path, which found names,
+// changed: for a directory (LayoutDirectory), the files in it its adapter
+// claims as the directory's.
+func stat(found tail.Found, path string) (tail.File, error) {
+	if found.Info.Layout != tally.LayoutDirectory {
+		return tail.Stat(path, found.Info.Layout.Rewritten())
+	}
+	return tail.StatDir(path, func(member string) bool {
+		fi, ok := found.Adapter.Match(found.Root, member)
+		return ok && fi.Path == path
+	})
 }
 
 // reportUnreadable says which directories a walk could not read, each once

@@ -3,7 +3,9 @@
 // leaves a half-written last line for the next read, notices a file that
 // shrank or was replaced, and reports changes from file-system
 // notifications (fsnotify), with a periodic scan as the safety net for the
-// notifications it misses.
+// notifications it misses. A directory holding one list as many small
+// files (tally.LayoutDirectory) is versioned by its member files' names,
+// sizes and times (StatDir).
 //
 // Only regular files are opened, and never with a wait: a named pipe
 // where a log would be is refused before and after opening. Links are

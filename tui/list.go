@@ -15,6 +15,8 @@ import (
 // window it is given, already sorted and filtered.
 type listView struct {
 	rows []tally.Session
+	// ids are the rows' ids as the list shows them (roster.shortID).
+	ids []string
 	// selected indexes rows; -1 selects none.
 	selected int
 	width    int
@@ -25,7 +27,7 @@ type listView struct {
 // listColumns are the widths of one frame's columns. Title and step share
 // what the fixed columns leave.
 type listColumns struct {
-	agent, project, title, activity, progress, bar, step, age int
+	id, agent, project, title, activity, progress, bar, step, age int
 }
 
 const (
@@ -37,7 +39,10 @@ const (
 func activityWord(a tally.Activity) string { return termstyle.ActivityLabel(a) }
 
 func (v listView) columns() listColumns {
-	c := listColumns{agent: 8, project: 12, activity: 11, progress: 5, age: 4}
+	c := listColumns{id: tally.MinShortID, agent: 8, project: 12, activity: 11, progress: 5, age: 4}
+	for _, id := range v.ids {
+		c.id = max(c.id, width(oneLine(id)))
+	}
 	switch {
 	case v.width >= 140:
 		c.project, c.bar = 24, 8
@@ -46,7 +51,7 @@ func (v listView) columns() listColumns {
 	case v.width >= 80:
 		c.bar = 4
 	}
-	fixed := colMarker + c.agent + c.project + c.activity + c.progress + c.age + 6*colGap
+	fixed := colMarker + c.id + c.agent + c.project + c.activity + c.progress + c.age + 7*colGap
 	if c.bar > 0 {
 		fixed += c.bar + colGap
 	}
@@ -71,6 +76,7 @@ func (v listView) header(p *palette) string {
 	c := v.columns()
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", colMarker))
+	b.WriteString(fit("ID", c.id+colGap))
 	b.WriteString(fit("AGENT", c.agent+colGap))
 	b.WriteString(fit("PROJECT", c.project+colGap))
 	b.WriteString(fit("TITLE", c.title+colGap))
@@ -91,18 +97,23 @@ func (v listView) lines(p *palette) []string {
 	c := v.columns()
 	out := make([]string, len(v.rows))
 	for i := range v.rows {
-		out[i] = v.row(&v.rows[i], i == v.selected, c, p)
+		id := v.rows[i].ID
+		if i < len(v.ids) {
+			id = v.ids[i]
+		}
+		out[i] = v.row(&v.rows[i], id, i == v.selected, c, p)
 	}
 	return out
 }
 
-func (v listView) row(s *tally.Session, selected bool, c listColumns, p *palette) string {
+func (v listView) row(s *tally.Session, id string, selected bool, c listColumns, p *palette) string {
 	var b strings.Builder
 	if selected {
 		b.WriteString(render(p.title, "›") + " ")
 	} else {
 		b.WriteString("  ")
 	}
+	b.WriteString(render(p.faint, fit(oneLine(id), c.id)) + " ")
 	b.WriteString(render(p.agent(s.Agent), fit(oneLine(s.Agent.String()), c.agent)) + " ")
 	b.WriteString(fit(shortProject(s.Project, v.home, c.project), c.project) + " ")
 	title := oneLine(s.Title)

@@ -90,6 +90,9 @@ type roster struct {
 	// transition is the next time the clock alone changes a session's
 	// activity (zero: never).
 	transition time.Time
+	// ids are every known session's id, sorted, for shortID; nil when the
+	// set of sessions changed since.
+	ids []string
 }
 
 func newRoster() *roster {
@@ -109,7 +112,7 @@ func (r *roster) load(recs []tally.Record, now time.Time) {
 		}
 		r.byID[id] = newEntry(recs[i], now, false)
 	}
-	r.dirty = true
+	r.dirty, r.ids = true, nil
 }
 
 // reload replaces everything with a fresh read of the store, after the
@@ -134,6 +137,9 @@ func (r *roster) update(updated []tally.Record, removed []string, now time.Time)
 		id := updated[i].ID
 		delete(r.gone, id)
 		e := newEntry(updated[i], now, true)
+		if r.byID[id] == nil {
+			r.ids = nil
+		}
 		if inPlace {
 			r.unplace(r.byID[id])
 		}
@@ -148,6 +154,7 @@ func (r *roster) update(updated []tally.Record, removed []string, now time.Time)
 		}
 		delete(r.byID, id)
 		r.gone[id] = true
+		r.ids = nil
 	}
 	r.dirty = r.dirty || !inPlace && len(updated)+len(removed) > 0
 }
@@ -213,6 +220,23 @@ func earliest(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// shortID is how the list shows e's id: whole for a name, else as
+// tally.ShortID gives it among every session known (not only those the
+// filter shows, so that a filter never makes an id ambiguous in show).
+func (r *roster) shortID(e *entry) string {
+	if e.rec.IDIsName() {
+		return e.rec.ID
+	}
+	if r.ids == nil {
+		r.ids = make([]string, 0, len(r.byID))
+		for id := range r.byID {
+			r.ids = append(r.ids, id)
+		}
+		slices.Sort(r.ids)
+	}
+	return tally.ShortID(r.ids, e.rec.ID)
 }
 
 func (r *roster) setFilter(f Filter) {

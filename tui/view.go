@@ -125,14 +125,16 @@ func (m *Model) listRowsFrame(n int) []string {
 	}
 	end := min(m.top+n, len(rows))
 	window := make([]tally.Session, 0, max(end-m.top, 0))
+	ids := make([]string, 0, max(end-m.top, 0))
 	sel := -1
 	for i := m.top; i < end; i++ {
 		window = append(window, rows[i].rec.Session(now))
+		ids = append(ids, m.roster.shortID(rows[i]))
 		if rows[i].rec.ID == m.selected {
 			sel = i - m.top
 		}
 	}
-	lv := listView{rows: window, selected: sel, width: m.width, now: now, home: m.o.Home}
+	lv := listView{rows: window, ids: ids, selected: sel, width: m.width, now: now, home: m.o.Home}
 	body := lv.lines(&m.pal)
 	if len(rows) == 0 {
 		body = []string{"", "  " + key.empty}

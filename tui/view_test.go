@@ -224,3 +224,24 @@ func TestView_subAgentNameAndNoListTool(t *testing.T) {
 		t.Errorf("detail of a session without a todo tool:\n%s", got)
 	}
 }
+
+// Three Codex sessions started in the same minute share their first 8
+// characters (UUIDv7 ids begin with the time): the list shows each by a
+// prefix no other known session shares, and a list of Tally's by its whole
+// name.
+func TestView_list_idsNoOtherSessionShares(t *testing.T) {
+	var recs []tally.Record
+	for _, id := range []string{"01a20394-5f3e-7c21-9a0b-0c1d2e3f4a5b", "01a20394-61aa-7d02-8b11-5e6f7a8b9c0d", "01a20394-61ab-7e99-a0c2-1f2e3d4c5b6a"} {
+		recs = append(recs, rec(id, tally.AgentCodex, home+"/src/web", "Fix the login", time.Minute, tally.SignalWorking))
+	}
+	web := rec("tally:web", tally.AgentTally, home+"/src/web", "tasks web", time.Minute, tally.SignalWaiting)
+	web.TaskList = &tally.OwnList{Name: "web"}
+	recs = append(recs, web)
+	m := newModel(t, 120, 12, false, recs...)
+	screen := look(t, m)
+	for _, want := range []string{"01a20394-5 ", "01a20394-61aa ", "01a20394-61ab ", "tally:web "} {
+		if !strings.Contains(screen, "  "+want) && !strings.Contains(screen, "› "+want) {
+			t.Errorf("the list does not show %q:\n%s", want, screen)
+		}
+	}
+}

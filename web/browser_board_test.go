@@ -153,3 +153,53 @@ func wantDetailWords(t *testing.T, b *browser, wantMeta string) {
 		t.Errorf("detail facts read %q", facts)
 	}
 }
+
+// A board of its own: sessions whose ids share their first 8 characters,
+// and a task list two sessions share.
+func TestDashboard_Browser_IdsAndASharedTaskList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped in -short mode")
+	}
+	requireChromium(t)
+	srv := startServe(t)
+	b := startBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.url))
+	b.poll(t, "the stream is live", `document.getElementById('conn').dataset.state === 'live'`)
+	t.Cleanup(func() {
+		if t.Failed() {
+			b.shot(t, "dashboard-ids-failure.png")
+		}
+	})
+
+	// Two sessions started in the same minute: UUIDv7 ids (Codex's) share
+	// their first 8 characters, which named neither. The todowrite capture
+	// stands for both.
+	sameMinute := []string{"01a20394-5f3e-7c21-9a0b-0c1d2e3f4a5b", "01a20394-61aa-7d02-8b11-5e6f7a8b9c0d"}
+	lines := dashReadLines(t, filepath.Join(captureRoot, "todowrite/config/projects", todowriteProject, todowriteSession+".jsonl"))
+	writeAged(t, filepath.Join(srv.claude, "projects", todowriteProject, sameMinute[0]+".jsonl"), lines, time.Minute)
+	c := b.waitCardWhere(t, sameMinute[0], `c.sid !== ''`)
+	if c.Sid != sameMinute[0][:8] {
+		t.Errorf("alone on the board, the session reads %q, want its first 8 characters", c.Sid)
+	}
+	writeAged(t, filepath.Join(srv.claude, "projects", todowriteProject, sameMinute[1]+".jsonl"), lines, time.Minute)
+	b.waitCardWhere(t, sameMinute[1], `c.sid === '01a20394-6'`)
+	b.waitCardWhere(t, sameMinute[0], `c.sid === '01a20394-5'`)
+
+	// Two sessions sharing one task list (CLAUDE_CODE_TASK_LIST_ID): the
+	// list is one card, named whole, as its files are; each session says
+	// where its tasks are rather than showing a copy of them.
+	const sharedSlug, lead = "-tmp-capture-ccfiles-cc-tasks-shared-work", "3942d508-706d-4330-9dff-974fc3295123"
+	src := filepath.Join(captureRoot, "tasks-shared/config")
+	shift := shiftFor(t, dashReadLines(t, filepath.Join(src, "projects", sharedSlug, lead+".jsonl"))[0])
+	copySession(t, filepath.Join(src, "tasks"), filepath.Join(srv.claude, "tasks"), 0)
+	copySession(t, filepath.Join(src, "projects", sharedSlug), filepath.Join(srv.claude, "projects", sharedSlug), shift)
+	c = b.waitCardWhere(t, "greet-team", `c.visible && c.count === '3/4'`)
+	if c.Sid != "greet-team" || c.Title != "Task list greet-team" {
+		t.Errorf("shared list card: id %q title %q", c.Sid, c.Title)
+	}
+	b.waitCardWhere(t, lead, `c.visible && c.spinner === 'Tasks in the shared list greet-team' && c.count === ''`)
+	b.do(t, chromedp.Click(chromedp.CSS(cardSel("greet-team")+" .title")))
+	b.poll(t, "the detail dialog opens", `document.getElementById('detail').open`)
+	b.poll(t, "the detail names the sessions sharing the list",
+		`document.querySelector('#detail [data-fact="writers"]')?.textContent.includes('`+lead+`')`)
+}

@@ -282,8 +282,10 @@ func startServe(t *testing.T) *serveProc {
 			t.Fatal(err)
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(dirs["claude"], "projects"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, root := range []string{"projects", "tasks"} {
+		if err := os.MkdirAll(filepath.Join(dirs["claude"], root), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	addr := dashFreeAddr(t)
 	s := &serveProc{url: "http://" + addr + "/", claude: dirs["claude"], home: home, args: []string{bin,
@@ -569,6 +571,8 @@ type cardView struct {
 	Timer   string    `json:"timer"`
 	Title   string    `json:"title"`
 	Approve string    `json:"approve"`
+	Sid     string    `json:"sid"`
+	Spinner string    `json:"spinner"`
 	Full    bool      `json:"full"`
 	Rows    []cardRow `json:"rows"`
 }
@@ -590,7 +594,7 @@ const cardJS = `((id) => {
   return {found: true, visible: shown(el), column: el.closest('.column')?.dataset.key ?? '',
     agent: text('.agent'), project: text('.project'), count: text('.count'), subs: text('.subs'),
     state: text('.state'), timer: text('.elapsed'), title: text('.title'),
-    approve: text('[data-part="approve-button"]'),
+    approve: text('[data-part="approve-button"]'), sid: text('.sid'), spinner: text('.spinner-text'),
     full: el.querySelector('.toggle').getAttribute('aria-pressed') === 'true', rows};
 })`
 

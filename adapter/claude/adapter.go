@@ -22,25 +22,46 @@ type Adapter struct {
 }
 
 var (
-	_ tally.StreamReader = (*Adapter)(nil)
+	_ tally.StreamReader    = (*Adapter)(nil)
+	_ tally.DirectoryReader = (*Adapter)(nil)
+	_ tally.DirSkipper      = (*Adapter)(nil)
 )
 
 func New(o Options) *Adapter { return &Adapter{configDir: o.ConfigDir} }
 
 func (a *Adapter) Agent() tally.Agent { return tally.AgentClaude }
 
+// Roots are the transcripts' folder (projects) and the task lists' (tasks).
 func (a *Adapter) Roots() []string {
 	if a.configDir == "" {
 		return nil
 	}
-	return []string{filepath.Join(a.configDir, "projects")}
+	return []string{filepath.Join(a.configDir, "projects"), a.tasksRoot()}
 }
 
-// Match accepts <root>/<slug>/<sessionId>.jsonl (a session) and
-// <root>/<slug>/<sessionId>/subagents/[workflows/<wf>/]agent-<id>.jsonl (a
-// sub-agent of that session). Sidecars (.meta.json) and anything else are
-// not logs.
+func (a *Adapter) tasksRoot() string { return filepath.Join(a.configDir, tasksDir) }
+
+// SkipDir leaves out what is under a task list's directory: the lock
+// directories Claude Code makes and removes around every write.
+func (a *Adapter) SkipDir(root, dir string) bool {
+	if root != a.tasksRoot() {
+		return false
+	}
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && strings.Contains(filepath.ToSlash(rel), "/")
+}
+
+// Match accepts, under the projects root, <slug>/<sessionId>.jsonl (a
+// session) and <slug>/<sessionId>/subagents/[workflows/<wf>/]agent-<id>.jsonl
+// (a sub-agent of that session); sidecars (.meta.json) and anything else
+// are not logs. Under the tasks root it accepts a task list's directory,
+// its task files (<list>/<id>.json) and its .highwatermark, each as the
+// directory (LayoutDirectory) and the list's id as the session: a list
+// Claude Code named after its session joins that session's record.
 func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
+	if root == a.tasksRoot() {
+		return matchTaskList(root, path)
+	}
 	rel, err := filepath.Rel(root, path)
 	if err != nil || !strings.HasSuffix(rel, ".jsonl") {
 		return tally.FileInfo{}, false
@@ -80,4 +101,23 @@ func (a *Adapter) Sniff(line []byte) bool {
 		(strings.Contains(s, `"sessionId":"`) ||
 			strings.Contains(s, `"session_id":"`) && strings.Contains(s, `"type":"system"`) ||
 			strings.Contains(s, `"parent_tool_use_id"`))
+}
+
+func matchTaskList(root, path string) (tally.FileInfo, bool) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return tally.FileInfo{}, false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	list := parts[0]
+	if list == "" || list == "." || list == ".." || strings.HasPrefix(list, ".") {
+		return tally.FileInfo{}, false
+	}
+	switch {
+	case len(parts) == 1:
+	case len(parts) == 2 && (isTaskFile(parts[1]) || parts[1] == highWatermark):
+	default:
+		return tally.FileInfo{}, false
+	}
+	return tally.FileInfo{Path: filepath.Join(root, list), Session: list, Layout: tally.LayoutDirectory}, true
 }

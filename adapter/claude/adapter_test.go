@@ -11,7 +11,7 @@ import (
 // reads exactly what it is given, and nothing when given nothing.
 func TestNew_ConfigDir(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", "/env/claude")
-	if got := New(Options{ConfigDir: "/opt/c"}).Roots(); len(got) != 1 || got[0] != "/opt/c/projects" {
+	if got := New(Options{ConfigDir: "/opt/c"}).Roots(); len(got) != 2 || got[0] != "/opt/c/projects" || got[1] != "/opt/c/tasks" {
 		t.Errorf("option: roots %v", got)
 	}
 	if got := New(Options{}).Roots(); len(got) != 0 {
@@ -42,6 +42,45 @@ func TestAdapter_Match(t *testing.T) {
 		if ok != tt.ok || fi.Session != tt.session || fi.List != tt.list {
 			t.Errorf("Match(%s) = %+v %v, want session %q list %q %v", tt.path, fi, ok, tt.session, tt.list, tt.ok)
 		}
+	}
+}
+
+// A task list's files are claimed as their directory, one list; the lock
+// and temporary files Claude Code makes beside them are not.
+func TestAdapter_Match_TaskListFilesAreTheirDirectory(t *testing.T) {
+	a := New(Options{ConfigDir: "/c"})
+	root := "/c/tasks"
+	for _, tt := range []struct {
+		path string
+		ok   bool
+	}{
+		{"/c/tasks/greet-team", true},
+		{"/c/tasks/greet-team/1.json", true},
+		{"/c/tasks/greet-team/12.json", true},
+		{"/c/tasks/greet-team/.highwatermark", true},
+		{"/c/tasks/greet-team/.lock", false},
+		{"/c/tasks/greet-team/3.json.tmp.5f80f317", false},
+		{"/c/tasks/greet-team/3.json.lock", false},
+		{"/c/tasks/greet-team/.json", false},
+		{"/c/tasks/greet-team/sub/1.json", false},
+		{"/c/tasks/.hidden/1.json", false},
+		{"/c/tasks/1.json", true}, // a list named "1.json" is still a directory
+	} {
+		fi, ok := a.Match(root, filepath.FromSlash(tt.path))
+		if ok != tt.ok {
+			t.Errorf("Match(%s) = %v, want %v", tt.path, ok, tt.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		dir := filepath.Join(root, fi.Session)
+		if fi.Layout != tally.LayoutDirectory || fi.Path != dir || fi.List != "" {
+			t.Errorf("Match(%s) = %+v, want the directory %s (LayoutDirectory)", tt.path, fi, dir)
+		}
+	}
+	if !a.SkipDir(root, "/c/tasks/greet-team/3.json.lock") || a.SkipDir(root, "/c/tasks/greet-team") || a.SkipDir("/c/projects", "/c/projects/-w/abc") {
+		t.Error("SkipDir must leave out exactly what is under a list's directory")
 	}
 }
 

@@ -3,7 +3,10 @@
 // <sessionId>/subagents/agent-<id>.jsonl) and the stream-json output of
 // `claude -p --output-format stream-json`, and turns them into tally events:
 // TodoWrite snapshots, TaskCreate/TaskUpdate edits, task ids from results,
-// TaskList resyncs, and the session's project, title and activity.
+// TaskList resyncs, and the session's project, title and activity. It also
+// reads the Task tools' own state, <config>/tasks/<list>/<id>.json, as a
+// list kept in a directory (tally.DirectoryReader): what the files hold
+// now is the list, whichever sessions wrote it.
 //
 // What it promises:
 //   - Every line is read, but most are never parsed: a byte prefilter picks
@@ -24,6 +27,13 @@
 //     (CodeInvalid) and changes nothing; the decoder never panics. Text
 //     that is not valid UTF-8 is passed on as it is, for the fold to
 //     repair and report: one bad byte does not cost a list.
+//   - A task list's directory is read whole whenever one of its files
+//     changes; a file Claude Code itself would refuse (no id, subject or
+//     status) is reported and left out, a file still empty is one being
+//     created. <list> is the session's id unless CLAUDE_CODE_TASK_LIST_ID
+//     (or an agent team) names a list several sessions share; no
+//     transcript names the list, so which sessions use it is found by
+//     the indexer from the tasks both hold.
 //
 // The session started at the time of the file's first line that has one:
 // not at its first todo, nor at the newest lines read for activity.

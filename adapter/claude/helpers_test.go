@@ -47,7 +47,8 @@ func fixtureFiles(t testing.TB) []logFile {
 			}
 			return nil
 		})
-		if p := filepath.Join(s, "stream-json.stdout.jsonl"); exists(p) {
+		streams, _ := filepath.Glob(filepath.Join(s, "*stream-json.stdout.jsonl"))
+		for _, p := range streams {
 			add(s, p)
 		}
 	}

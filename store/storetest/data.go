@@ -50,6 +50,7 @@ func fullFile(path, session string, gen int) *tally.FileState {
 		Markers: []tally.Marker{{Task: "T001", Step: "S1", Verb: "done"}, {Task: "T002", Verb: "blocked", Reason: "needs review"}},
 		Decoder: []byte{0, 1, 2, 0xff, '\n', '"'},
 		Stats:   tally.Stats{Files: 1, Bytes: 1 << 40, Lines: 99, Parsed: 12, Malformed: 3, Orphans: 2, Resets: 1},
+		Current: true, Writers: []string{"sess-w1", "sess-w2"}, TasksIn: "greet-team",
 	}
 }
 
@@ -67,5 +68,6 @@ func fullRecord(id string, agent tally.Agent, project string, last time.Time) ta
 		},
 		Markers: []tally.Marker{{Task: "T003", Step: "S2", Verb: "start"}},
 		Stats:   tally.Stats{Files: 2, Bytes: 4096, Lines: 40, Parsed: 8, Malformed: 1},
+		Shared:  true, Writers: []string{"sess-w1"}, TasksIn: "greet-team",
 	}
 }

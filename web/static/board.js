@@ -7,7 +7,7 @@ import { Card } from './card.js';
 import { countWithoutList, matches, noteFilterValues, renameProjectOptions } from './filters.js';
 import { grouping } from './groupings.js';
 import { cards, sessions, ui } from './state.js';
-import { ms, plural } from './words.js';
+import { idIsName, ms, plural, shortIds } from './words.js';
 
 // Cards a column shows before a "show all" button.
 const COLUMN_LIMIT = 40;
@@ -166,6 +166,7 @@ export function upsert(s) {
   let card = cards.get(s.id);
   if (card && card.json === json) return;
   sessions.set(s.id, s);
+  const added = !card;
   if (!card) {
     card = new Card(s.id);
     cards.set(s.id, card);
@@ -176,7 +177,20 @@ export function upsert(s) {
   place(card, grouping(ui.group).columnOf(s, t), ms(s.startedAt));
   markDirty(card.column);
   noteFilterValues(s);
+  if ((added || card.named !== idIsName(s)) && !loading) relabelIds();
+  card.named = idIsName(s);
   listeners.changed(s);
+}
+
+// loading is set while replaceAll shows a whole list, which relabels once
+// at the end.
+let loading = false;
+
+// relabelIds shows each card's id as shortIds gives it among the sessions
+// on the board: a session coming or going can lengthen or shorten others'.
+function relabelIds() {
+  const short = shortIds([...sessions.values()]);
+  for (const [id, card] of cards) card.setShortId(short.get(id) || id);
 }
 
 export function remove(id) {
@@ -185,6 +199,7 @@ export function remove(id) {
   if (!card) return;
   cards.delete(id);
   card.el.remove();
+  if (!loading) relabelIds();
   markDirty(card.column);
   listeners.removed(id);
 }
@@ -193,13 +208,19 @@ export function remove(id) {
 // sessions that did not change untouched.
 export function replaceAll(list) {
   const keep = new Set();
-  for (const s of list || []) {
-    if (s && s.id) {
-      keep.add(s.id);
-      upsert(s);
+  loading = true;
+  try {
+    for (const s of list || []) {
+      if (s && s.id) {
+        keep.add(s.id);
+        upsert(s);
+      }
     }
+    for (const id of [...cards.keys()]) if (!keep.has(id)) remove(id);
+  } finally {
+    loading = false;
   }
-  for (const id of [...cards.keys()]) if (!keep.has(id)) remove(id);
+  relabelIds();
   updateEmpty();
 }
 

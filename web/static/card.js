@@ -40,8 +40,9 @@ export class Card {
     this.state = named('state', 'span', 'state');
     this.subs = named('subs', 'span', 'badge subs');
     this.subs.hidden = true;
+    this.sid = named('sid', 'code', 'sid');
     this.timer = named('timer', 'time', 'elapsed');
-    head.append(this.agent, this.state, this.subs, this.timer);
+    head.append(this.agent, this.sid, this.state, this.subs, this.timer);
 
     this.project = named('project', 'div', 'project');
     this.title = named('title', 'h3', 'title');
@@ -111,7 +112,7 @@ export class Card {
       setTitle(this.spinner, s.listToolsHint || '');
       this.spinner.dataset.activity = 'none';
     } else {
-      setText(this.spinnerText, spinnerText(act));
+      setText(this.spinnerText, s.tasksIn ? `Tasks in the shared list ${s.tasksIn}` : spinnerText(act));
       setTitle(this.spinner, '');
       this.spinner.dataset.activity = act;
     }
@@ -122,6 +123,13 @@ export class Card {
   nameProject(s) {
     setText(this.project, projectName(s.project));
     setTitle(this.project, s.project || '');
+  }
+
+  // setShortId shows the id the session goes by on this board (see
+  // shortIds); its whole id is in the tooltip.
+  setShortId(short) {
+    setText(this.sid, short);
+    setTitle(this.sid, this.id);
   }
 
   renderList(items) {

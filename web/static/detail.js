@@ -75,7 +75,11 @@ function render(s) {
     dl.append(h('dt', '', k), dd);
   };
   fact('project', 'Project', s.project || '—');
-  fact('session', 'Session', s.id);
+  fact('session', s.shared ? 'Task list' : 'Session', s.id);
+  if (s.writers && s.writers.length) {
+    fact('writers', s.shared ? 'Shared by' : 'Also written by', s.writers.join(', '));
+  }
+  if (s.tasksIn) fact('tasks-in', 'Tasks', `in the shared task list ${s.tasksIn}`);
   fact('started', 'Started', localTime(s.startedAt));
   fact('last-activity', 'Last activity', lastActivityText(s, t));
   if (s.taskList) {

@@ -39,6 +39,43 @@ export function activityTimer(key, run, silent) {
   return knownActivity(key) ? ACTIVITY[key].timer(run, silent) : '';
 }
 
+// MIN_SHORT_ID and shortIds follow tally.ShortIDs: an agent's session id
+// is shown as its shortest prefix, of MIN_SHORT_ID characters at least,
+// that no other session on the board begins with (as git abbreviates
+// hashes, and as `tally show` takes it back); a name — Tally's own list
+// (tally:NAME), a task list sessions share — is shown whole.
+export const MIN_SHORT_ID = 8;
+
+export function idIsName(s) {
+  return s.agent === 'tally' || !!s.taskList || !!s.shared;
+}
+
+function commonPrefix(a, b) {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
+// shortIds maps each session's id to the id it is shown by.
+export function shortIds(list) {
+  const ids = list.map((s) => s.id).sort();
+  const pos = new Map(ids.map((id, i) => [id, i]));
+  const out = new Map();
+  list.forEach((s) => {
+    if (idIsName(s)) {
+      out.set(s.id, s.id);
+      return;
+    }
+    const j = pos.get(s.id);
+    let n = MIN_SHORT_ID;
+    for (const k of [j - 1, j + 1]) {
+      if (k >= 0 && k < ids.length && ids[k] !== s.id) n = Math.max(n, commonPrefix(ids[k], s.id) + 1);
+    }
+    out.set(s.id, s.id.slice(0, n));
+  });
+  return out;
+}
+
 // Status words as a person says them; the wire words (in_progress) stay
 // on the wire. An unknown status shows the agent's own word.
 const STATUS_WORDS = {

@@ -1,0 +1,66 @@
+package tally_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tallyhq/tally"
+)
+
+// Three Codex sessions started in the same minute: their UUIDv7 ids share
+// the first 8 characters (the time), so 8 characters name none of them.
+var sameMinute = []string{
+	"01a20394-5f3e-7c21-9a0b-0c1d2e3f4a5b",
+	"01a20394-61aa-7d02-8b11-5e6f7a8b9c0d",
+	"01a20394-61ab-7e99-a0c2-1f2e3d4c5b6a",
+}
+
+func TestShortIDs_ThePrefixIsUniqueAmongTheListedNotAlways8(t *testing.T) {
+	var ss []tally.Session
+	for _, id := range sameMinute {
+		ss = append(ss, tally.Session{ID: id, Agent: tally.AgentCodex})
+	}
+	ss = append(ss,
+		tally.Session{ID: "ff833579-73c0-4d20-92ee-931086a0b9c3", Agent: tally.AgentClaude},
+		tally.Session{ID: "tally:web", Agent: tally.AgentTally, TaskList: &tally.OwnList{Name: "web"}},
+		tally.Session{ID: "tally:deploy", Agent: tally.AgentTally, TaskList: &tally.OwnList{Name: "deploy"}},
+		tally.Session{ID: "greet-team", Agent: tally.AgentClaude, Shared: true},
+		tally.Session{ID: "d0429e38", Agent: tally.AgentGemini},
+	)
+	got := tally.ShortIDs(ss)
+	want := map[string]string{
+		sameMinute[0]:                          "01a20394-5",
+		sameMinute[1]:                          "01a20394-61aa",
+		sameMinute[2]:                          "01a20394-61ab",
+		"ff833579-73c0-4d20-92ee-931086a0b9c3": "ff833579",
+		"tally:web":                            "tally:web",
+		"tally:deploy":                         "tally:deploy",
+		"greet-team":                           "greet-team",
+		"d0429e38":                             "d0429e38",
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s shown as %q, want %q", id, got[id], w)
+		}
+	}
+	// Whatever is shown names exactly one listed session.
+	for id, short := range got {
+		n := 0
+		for _, s := range ss {
+			if strings.HasPrefix(s.ID, short) {
+				n++
+			}
+		}
+		if n != 1 && short != id {
+			t.Errorf("%q (for %s) begins %d listed ids", short, id, n)
+		}
+	}
+}
+
+func TestShortIDs_ANameIsNeverCut(t *testing.T) {
+	long := "tally:" + strings.Repeat("release-", 8)
+	got := tally.ShortIDs([]tally.Session{{ID: long, Agent: tally.AgentTally, TaskList: &tally.OwnList{Name: long[6:]}}})
+	if got[long] != long {
+		t.Errorf("shown as %q", got[long])
+	}
+}
