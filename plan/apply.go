@@ -156,7 +156,7 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 		}
 	}
 	for _, id := range changed {
-		t := p.Task(id)
+		t := p.Task(id).clone() // the loaded plan may be shared (Cache)
 		ts := s.task(id)
 		t.Status = ts.Status
 		for i := range t.Steps {
@@ -224,6 +224,7 @@ func (f Folder) lockExisting() (func(), error) {
 }
 
 func (f Folder) writeTask(t *Task) error {
+	removeTemps(filepath.Join(f.Dir, t.Dir))
 	data, err := t.render()
 	if err != nil {
 		return &tally.Error{Code: tally.CodeConflict, Op: "write " + t.fileName(), Err: err}

@@ -468,3 +468,21 @@ func TestApply_rejectedMarkerDoesNotMakeThePlan(t *testing.T) {
 		t.Fatal("applying no marker made the plan")
 	}
 }
+
+// Writers take turns on the folder itself: applying leaves nothing in the
+// user's repository but the plan's own files.
+func TestApply_leavesOnlyThePlanFiles(t *testing.T) {
+	f := newFolder(t, "T001-a:2")
+	apply(t, f, markers("s", 0, t0, "progress: T001 start"))
+	des, err := os.ReadDir(f.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, de := range des {
+		names = append(names, de.Name())
+	}
+	if got := strings.Join(names, " "); got != "T001-a ledger.jsonl scope.yaml" {
+		t.Fatalf("the plan folder holds %s", got)
+	}
+}
