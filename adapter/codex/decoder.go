@@ -1,11 +1,13 @@
 package codex
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/jsonl"
+	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
 
@@ -21,6 +23,7 @@ type decoder struct {
 	st      state
 	p       fastjson.Parser // the line
 	args    fastjson.Parser // update_plan arguments, a JSON string in the line
+	off     int64           // the offset of the line being decoded
 }
 
 // state is what survives a restart (Decoder.State).
@@ -65,11 +68,12 @@ func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if !jsonl.Object(line) {
 		return invalid("line is not a JSON object (cut short or garbled?)")
 	}
+	d.off = off
 	switch execOf(line) {
 	case execThread, execTurn:
 		return d.execLine(line, off, emit)
 	case execItem:
-		if scan(line, nil)&hitTodo == 0 {
+		if scan(line, nil)&hitTodo == 0 && !(marker.Maybe(line) && bytes.Contains(line, agentMessage)) {
 			return nil
 		}
 		return d.execLine(line, off, emit)

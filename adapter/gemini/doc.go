@@ -15,6 +15,9 @@
 //     {"$set":{"messages":…}} replaces every message before it. The
 //     decoder keeps in its State just the message order and the lists
 //     needed for that, bounded, so a restart resumes exactly.
+//   - Progress markers are read from replies (gemini records; stream-json
+//     assistant deltas, joined). A reply written again under its id keeps
+//     the place it was first written at, so its markers are given once.
 //   - Gemini's statuses map one to one, blocked included; an unknown word
 //     is kept as RawStatus with StatusUnknown.
 //   - Most lines are never parsed: a record's first key gives its kind,
