@@ -30,7 +30,7 @@ type Marker struct {
 // Key is a marker's identity: the session, the byte offset of the log line
 // that holds the message, and the marker's index within the message.
 func Key(session string, offset int64, index int) string {
-	return session + ":" + strconv.FormatInt(offset, 10) + ":" + strconv.Itoa(index)
+	return tally.MarkerKey(session, "", offset, index)
 }
 
 // Text is the marker as an agent writes it.
