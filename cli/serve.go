@@ -110,7 +110,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	stopped := make(chan error, 3)
 	for _, run := range []func() error{
 		func() error { return srv.Run(runCtx) },
-		func() error { return ix.Run(runCtx) },
+		func() error { return o.runLive(runCtx, ix) },
 		func() error {
 			if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 				return err

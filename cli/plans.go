@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/config"
+	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/plan"
+	"github.com/tallyhq/tally/planner"
+)
+
+// planFolderOf is the rule every command finds a project's plan folder
+// by: the project is the git root of the folder an agent (or the person)
+// works in, else that folder; its plan folder is the one the settings
+// give it ([plans], docs/por by default).
+func planFolderOf(c *config.Config) func(dir string) string {
+	return func(dir string) string { return c.Plans.PlanFolder(gitRoot(dir)) }
+}
+
+// newPlanner builds what applies the markers an indexer reads to the
+// plans of their projects, reporting problems to diags.
+func (a *app) newPlanner(st tally.Store, diags *diagnostics) (*planner.Planner, error) {
+	c, err := a.loadConfig(settingFlags{})
+	if err != nil {
+		return nil, err
+	}
+	return planner.New(planner.Options{Folder: planFolderOf(c), Store: st, Now: a.env.Now, OnDiagnostic: diags.add}), nil
+}
+
+// applyPlans applies the markers a scan committed before the command goes
+// on: history's markers are in the plans before anything is shown.
+func (a *app) applyPlans(ctx context.Context, diags *diagnostics) {
+	if err := a.plans.ApplyPending(ctx); err != nil && ctx.Err() == nil {
+		diags.add(tally.Diagnostic{Msg: "plans: " + err.Error()})
+	}
+}
+
+// runLive follows the agents' homes with ix and applies the markers it
+// commits, until ctx ends.
+func (a *app) runLive(ctx context.Context, ix *index.Indexer) error {
+	pctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- a.plans.Run(pctx) }()
+	err := ix.Run(ctx)
+	cancel()
+	return errors.Join(err, <-done)
+}
+
+// planLines are the plan lines (plan.PanelLine) of the projects that keep
+// a plan, by project. A settings file that cannot be read leaves them
+// out: the listing is what was asked for.
+func (a *app) planLines(projects ...string) map[string]string {
+	c, err := a.loadConfig(settingFlags{})
+	if err != nil {
+		return nil
+	}
+	folderOf := planFolderOf(c)
+	out := map[string]string{}
+	for _, p := range projects {
+		if _, done := out[p]; done || p == "" {
+			continue
+		}
+		if pl, err := (plan.Folder{Dir: folderOf(p)}).Load(); err == nil {
+			out[p] = plan.PanelLine(pl)
+		}
+	}
+	return out
+}
