@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/planner"
 )
 
 // retryFrame tells EventSource how long to wait before reconnecting.
@@ -19,9 +20,11 @@ var pingFrame = []byte(": ping\n\n")
 
 // snapshotData is the data of a snapshot event.
 type snapshotData struct {
-	Sessions   []tally.Session `json:"sessions"`
-	Now        time.Time       `json:"now"`
-	Thresholds thresholds      `json:"thresholds"`
+	Sessions []tally.Session `json:"sessions"`
+	// Plans are the plans of the sessions' projects that keep one.
+	Plans      []planner.View `json:"plans"`
+	Now        time.Time      `json:"now"`
+	Thresholds thresholds     `json:"thresholds"`
 }
 
 // events is GET /api/events. The stream starts with what the client
@@ -151,6 +154,7 @@ func (s *Server) snapshot(ctx context.Context, id uint64) ([]byte, error) {
 	for i := range recs {
 		d.Sessions = append(d.Sessions, recs[i].Session(now))
 	}
+	d.Plans = s.views(d.Sessions)
 	data, err := json.Marshal(d)
 	if err != nil {
 		s.stats.encodeErrors.Add(1)

@@ -11,10 +11,12 @@ const fNoList = document.getElementById('f-nolist');
 const noListCount = document.getElementById('nolist-count');
 
 // hasList tells whether a session shows a list: items of its own or of a
-// sub-agent. Sessions without one (an agent that kept none, a chat that
-// never got going) are hidden unless the person asks for them.
+// sub-agent, or progress markers, which say it works through its
+// project's plan. Sessions without one (an agent that kept none, a chat
+// that never got going) are hidden unless the person asks for them.
 function hasList(s) {
-  return (s.items || []).length > 0 || (s.subAgents || []).some((sub) => (sub.items || []).length > 0);
+  return (s.items || []).length > 0 || (s.subAgents || []).some((sub) => (sub.items || []).length > 0) ||
+    (s.markers || []).length > 0;
 }
 
 // chosen tells whether s passes the filters the person set.

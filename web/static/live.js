@@ -4,6 +4,7 @@ import { getJSON } from './api.js';
 import { noteServer } from './clock.js';
 import { setText } from './dom.js';
 import { remove, replaceAll, upsert } from './board.js';
+import { removePlan, renderPlans, replacePlans, upsertPlan } from './plans.js';
 
 const conn = document.getElementById('conn');
 let haveData = false;
@@ -43,6 +44,7 @@ export function connect(delay = 1000) {
     noteServer(d);
     haveData = true;
     replaceAll(d.sessions);
+    replacePlans(d.plans);
     setConn('live');
   });
   es.addEventListener('session_updated', (e) => {
@@ -52,6 +54,13 @@ export function connect(delay = 1000) {
   es.addEventListener('session_removed', (e) => {
     const d = parse(e);
     if (d && d.id) remove(d.id);
+  });
+  es.addEventListener('plan_updated', (e) => {
+    upsertPlan(parse(e));
+  });
+  es.addEventListener('plan_removed', (e) => {
+    const d = parse(e);
+    if (d && d.project) removePlan(d.project);
   });
 }
 
@@ -63,6 +72,8 @@ async function loadOnce() {
     noteServer(body);
     haveData = true;
     replaceAll(body.sessions);
+    const plans = await getJSON('/api/plans');
+    if (plans.body) replacePlans(plans.body.plans);
   } catch (err) {
     console.warn('tally: session list', err);
   }
