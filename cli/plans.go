@@ -68,3 +68,19 @@ func (a *app) planLines(projects ...string) map[string]string {
 	}
 	return out
 }
+
+// planProtocol is the Task Management Protocol block for an agent working
+// in dir, when its project keeps a plan folder: what tally mcp's
+// instructions and the SessionStart hook add, so agents write progress
+// markers without being told by hand. "" otherwise, and when the settings
+// cannot be read (the agent's tools must work regardless).
+func (a *app) planProtocol(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	c, err := a.loadConfig(settingFlags{})
+	if err != nil {
+		return ""
+	}
+	return planner.Protocol(gitRoot(dir), planFolderOf(c)(dir))
+}
