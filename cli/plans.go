@@ -7,6 +7,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/notify"
 	"github.com/tallyhq/tally/plan"
 	"github.com/tallyhq/tally/planner"
 )
@@ -20,13 +21,54 @@ func planFolderOf(c *config.Config) func(dir string) string {
 }
 
 // newPlanner builds what applies the markers an indexer reads to the
-// plans of their projects, reporting problems to diags.
+// plans of their projects, reporting problems to diags, and their news to
+// the notifier a live command starts (runLive).
 func (a *app) newPlanner(st tally.Store, diags *diagnostics) (*planner.Planner, error) {
 	c, err := a.loadConfig(settingFlags{})
 	if err != nil {
 		return nil, err
 	}
-	return planner.New(planner.Options{Folder: planFolderOf(c), Store: st, Now: a.env.Now, OnDiagnostic: diags.add}), nil
+	return planner.New(planner.Options{Folder: planFolderOf(c), Store: st, Now: a.env.Now, OnDiagnostic: diags.add,
+		OnEvent: func(e planner.Event) {
+			if n := a.notices.Load(); n != nil {
+				n.PublishPlan(notify.Session{ID: e.Session, Project: e.Project}, planNews(e))
+			}
+		}}), nil
+}
+
+// planKinds are the notifications plan news can be.
+var planKinds = map[planner.EventKind]notify.Kind{
+	planner.EventStepBlocked:  notify.KindStepBlocked,
+	planner.EventTaskComplete: notify.KindTaskComplete,
+	planner.EventPlanComplete: notify.KindPlanComplete,
+}
+
+func planNews(e planner.Event) notify.PlanNews {
+	return notify.PlanNews{Kind: planKinds[e.Kind], Task: e.Task, TaskName: e.TaskName, Step: e.Step, Reason: e.Reason,
+		Done: e.Done, Total: e.Total, At: e.At}
+}
+
+// planNotifier is the notifier of a live command, when the settings ask
+// for plan news (notify.events names step_blocked, task_complete or
+// plan_complete) and name somewhere to send it; nil otherwise.
+func (a *app) planNotifier(ctx context.Context, diags *diagnostics) *notify.Notifier {
+	c, err := a.loadConfig(settingFlags{})
+	if err != nil {
+		return nil // newPlanner read the same file: it reported the error
+	}
+	o, _, err := notifyOptions(c, nil, a.env.Now)
+	if err != nil {
+		diags.add(tally.Diagnostic{Msg: "plan notifications: " + err.Error()})
+		return nil
+	}
+	wanted := false
+	for _, k := range planKinds {
+		wanted = wanted || o.Kinds.Has(k)
+	}
+	if !wanted || len(o.Sinks) == 0 {
+		return nil
+	}
+	return notify.New(ctx, o)
 }
 
 // applyPlans applies the markers a scan committed before the command goes
@@ -38,8 +80,13 @@ func (a *app) applyPlans(ctx context.Context, diags *diagnostics) {
 }
 
 // runLive follows the agents' homes with ix and applies the markers it
-// commits, until ctx ends.
+// commits, telling their news when the settings ask for it, until ctx
+// ends.
 func (a *app) runLive(ctx context.Context, ix *index.Indexer) error {
+	if n := a.planNotifier(ctx, a.diags); n != nil {
+		a.notices.Store(n)
+		defer n.Close()
+	}
 	pctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- a.plans.Run(pctx) }()

@@ -2,10 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/plan"
@@ -180,4 +184,47 @@ func mustGlob(t *testing.T, pattern string) string {
 		t.Fatalf("%s: %v", pattern, m)
 	}
 	return m[0]
+}
+
+// A live command tells the plan news the settings ask for: the agent's
+// blocked step, each task completed, the plan complete, to the webhook
+// the settings name, as the markers are applied.
+func TestPlan_liveCommandTellsPlanNews(t *testing.T) {
+	got := make(chan string, 16)
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct{ Events []struct{ Kind, Text string } }
+		if err := json.NewDecoder(r.Body).Decode(&m); err == nil {
+			for _, e := range m.Events {
+				got <- e.Kind + " | " + e.Text
+			}
+		}
+	}))
+	defer hook.Close()
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	settings := "[notify]\nevents = [\"step_blocked\", \"task_complete\", \"plan_complete\"]\ndesktop = false\nburst_window = \"0s\"\n\n" +
+		"[[notify.webhook]]\nurl = \"" + hook.URL + "/tally\"\nformat = \"json\"\n"
+	if err := os.WriteFile(cfg, []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home, project, log := planHome(t, 1)
+	f := startFollowingIn(t, home, map[string]string{"TALLY_CONFIG": cfg}, "watch", "--json")
+	data := bytes.ReplaceAll(must(os.ReadFile(mustGlob(t, planCapture+"/config/projects/*/*.jsonl"))),
+		[]byte("/tmp/capture-plan/cc/plan-markers/work"), []byte(project))
+	writeLines(t, log, data, 6)
+	want := []string{"step_blocked", "task_complete", "task_complete", "plan_complete"}
+	var kinds, texts []string
+	for len(kinds) < len(want) {
+		select {
+		case e := <-got:
+			kind, text, _ := strings.Cut(e, " | ")
+			kinds, texts = append(kinds, kind), append(texts, text)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("news told: %v", texts)
+		}
+	}
+	f.stop()
+	if strings.Join(kinds, " ") != strings.Join(want, " ") || !strings.Contains(texts[0], "is blocked at T001.S2: pytest is not installed") ||
+		!strings.Contains(texts[3], "completed its plan: all 2 tasks") {
+		t.Fatalf("news told:\n%s", strings.Join(texts, "\n"))
+	}
 }

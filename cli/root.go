@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/internal/version"
+	"github.com/tallyhq/tally/notify"
 	"github.com/tallyhq/tally/planner"
 )
 
@@ -47,8 +49,12 @@ type app struct {
 	// commitEvery bounds how long a scan holds folded state before
 	// committing it (scan --commit-every).
 	commitEvery time.Duration
-	// plans applies the markers the indexer reads (set by newIndexer).
-	plans *planner.Planner
+	// plans applies the markers the indexer reads (set by newIndexer);
+	// notices, set while a live command runs, takes their news.
+	plans   *planner.Planner
+	notices atomic.Pointer[notify.Notifier]
+	// diags are the problems the indexing command reports (newIndexer's).
+	diags *diagnostics
 }
 
 // Run runs tally with args (without the program name) and returns its exit
@@ -164,7 +170,7 @@ func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(inde
 	if err != nil {
 		return nil, err
 	}
-	a.plans = plans
+	a.plans, a.diags = plans, diags
 	return index.New(ctx, index.Options{
 		Markers:      plans,
 		Adapters:     a.adapters(),

@@ -38,8 +38,9 @@ type Detect struct {
 // Notify says which events are sent, where, and how often.
 type Notify struct {
 	// Events names the events that are sent: needs_input, stalled, looping,
-	// no_progress, blocked, finished; list_created and item_completed are
-	// sent only when listed here.
+	// no_progress, blocked, finished; list_created and item_completed, and
+	// the plan news step_blocked, task_complete and plan_complete, are sent
+	// only when listed here.
 	Events []string `toml:"events"`
 	// Desktop sends to the desktop: notify-send where it is installed, a
 	// terminal notification in the terminal UI otherwise.
