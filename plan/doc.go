@@ -34,8 +34,9 @@
 //   - Markers are applied by a pure rule table (Decide), in order, once:
 //     each carries a key (session, byte offset of its log line, index in
 //     the message); a key the ledger holds is not judged again, and a
-//     marker older than the newest one the plan has taken is skipped, so
-//     reading old history never rewinds a plan. Rejected and skipped
+//     marker older than the newest one the plan has taken (by more than
+//     StaleAfter, which leaves agents working at once their say) is
+//     skipped, so reading old history never rewinds a plan. Rejected and skipped
 //     markers are recorded with their reason.
 //   - scope.yaml is created when the plan goes into execution (the first
 //     marker applied), with original = current = the number of task
