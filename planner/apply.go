@@ -50,11 +50,20 @@ func (p *Planner) pending(ctx context.Context) ([]tally.FoundMarker, error) {
 	return ms, nil
 }
 
+// settleTimeout bounds how long recording the results of markers already
+// applied may outlast the command's end.
+const settleTimeout = 5 * time.Second
+
 // settle records the results; markers still waiting go back to the queue
-// when there is no store to keep them.
+// when there is no store to keep them. The results of markers the plans
+// took are recorded even as the command ends: left pending, they would be
+// judged again by the next start (which finds them in the ledger, so
+// nothing is applied twice, but why repeat it).
 func (p *Planner) settle(ctx context.Context, results []tally.MarkerResult, wait []tally.FoundMarker) error {
 	if p.ms != nil {
-		return p.ms.SettleMarkers(ctx, results)
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+		defer cancel()
+		return p.ms.SettleMarkers(sctx, results)
 	}
 	if len(wait) > 0 {
 		p.mu.Lock()
