@@ -10,6 +10,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/plan"
+	"github.com/tallyhq/tally/planner"
 )
 
 // The agent's markers, committed by the indexer, change the plan's files
@@ -33,7 +34,7 @@ func TestPlanner_appliesCommittedMarkers(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("view: %v %v", ok, err)
 	}
-	if v.Line != "0/2 ⚠ T001 BLOCKED" || v.Active == nil || v.Active.StepID != "S2" || v.Active.Done != 1 || v.Blocked == nil {
+	if v.Line != "0/2 ⚠ T001 BLOCKED" || v.Stage != planner.StageBlocked || v.Active == nil || v.Active.StepID != "S2" || v.Active.Done != 1 || v.Blocked == nil {
 		t.Fatalf("view after three markers: %+v", v)
 	}
 	task := readFile(t, filepath.Join(dir, "docs/por/T001-greeting-module/task.yaml"))
@@ -50,7 +51,7 @@ func TestPlanner_appliesCommittedMarkers(t *testing.T) {
 			t.Errorf("%s: %v", key, v)
 		}
 	}
-	if v, _, _ = p.View(dir); v.Line != "✓ 2/2 Complete" || v.Percent != 100 {
+	if v, _, _ = p.View(dir); v.Line != "✓ 2/2 Complete" || v.Stage != planner.StageComplete || v.Percent != 100 {
 		t.Fatalf("view at the end: %+v", v)
 	}
 	want := "step_blocked ⚠ T001 S2 blocked: pytest is not installed\n" +
@@ -249,5 +250,26 @@ func TestPlanner_seesFilesNoMarkerWrote(t *testing.T) {
 	pl, err := p.Load(dir)
 	if err != nil || pl.Scope != (plan.Scope{Original: 2, Current: 3}) {
 		t.Fatalf("scope %+v, %v", pl.Scope, err)
+	}
+}
+
+// Before any marker the plan is being written ("Planning…"); a marker
+// puts it to work.
+func TestView_stages(t *testing.T) {
+	dir := project(t)
+	st := openStore(t, filepath.Join(t.TempDir(), "tally.db"))
+	p := newPlanner(st, &recorder{})
+	if v, ok, _ := p.View(dir); !ok || v.Stage != planner.StagePlanning || v.Line != "Planning…" {
+		t.Fatalf("before any marker: %+v", v)
+	}
+	commit(t, st, found(t, dir)[:1])
+	if err := p.ApplyPending(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if v, _, _ := p.View(dir); v.Stage != planner.StageWorking || v.Line != "0/2 → T001 [S1]" {
+		t.Fatalf("after T001 start: %+v", v)
+	}
+	if _, ok, err := p.View(t.TempDir()); ok || err != nil {
+		t.Fatalf("a project without a plan folder has a view: %v %v", ok, err)
 	}
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,10 +23,52 @@ type View struct {
 	Total   int           `json:"total"`
 	Percent int           `json:"percent"`
 	Line    string        `json:"line"`
+	Stage   Stage         `json:"stage"`
 	Active  *ActiveTask   `json:"active,omitempty"`
 	Blocked *plan.Blocked `json:"blocked,omitempty"`
 	// Problems counts what is wrong in the folder's files.
 	Problems int `json:"problems,omitempty"`
+}
+
+// Stage is which of its one-line forms a plan is in (plan.PanelLine's):
+// what a surface colours the line by, as the terminal UI's collapsed Task
+// Panel does.
+type Stage uint8
+
+const (
+	// StageEmpty: no task folders ("No tasks").
+	StageEmpty Stage = iota
+	// StagePlanning: tasks written, none started ("Planning…").
+	StagePlanning
+	// StageWorking: a task under way, or the next one due.
+	StageWorking
+	// StageBlocked: the task under way has a step reported blocked.
+	StageBlocked
+	// StageComplete: every task complete.
+	StageComplete
+)
+
+var stageNames = [...]string{StageEmpty: "empty", StagePlanning: "planning", StageWorking: "working", StageBlocked: "blocked", StageComplete: "complete"}
+
+func (s Stage) String() string {
+	if int(s) < len(stageNames) {
+		return stageNames[s]
+	}
+	return "unknown"
+}
+
+// MarshalText makes a stage its word in JSON.
+func (s Stage) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads the word MarshalText writes.
+func (s *Stage) UnmarshalText(b []byte) error {
+	for i, n := range stageNames {
+		if string(b) == n {
+			*s = Stage(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown plan stage %q", b)
 }
 
 // ActiveTask is the task under way and its current step.
@@ -56,6 +99,19 @@ func ViewOf(project string, pl *plan.Plan) View {
 			v.Blocked = &plan.Blocked{Step: e.Step, Reason: e.Reason, At: e.At}
 		}
 		break
+	}
+	// The forms of plan.PanelLine, in its order.
+	switch {
+	case len(pl.Folders) == 0:
+		v.Stage = StageEmpty
+	case total > 0 && done == total && len(pl.Invalid) == 0:
+		v.Stage = StageComplete
+	case v.Active == nil && done == 0:
+		v.Stage = StagePlanning
+	case v.Blocked != nil:
+		v.Stage = StageBlocked
+	default:
+		v.Stage = StageWorking
 	}
 	return v
 }

@@ -48,7 +48,7 @@ function fill(el, v, withProject) {
   part(el, 'fill').style.width = `${v.total ? (100 * v.done) / v.total : 0}%`;
   const now = part(el, 'now');
   setText(now, nowLine(v));
-  now.dataset.state = v.blocked ? 'blocked' : v.active ? 'active' : v.done === v.total && v.total > 0 ? 'done' : 'planned';
+  now.dataset.stage = v.stage || '';
   setTitle(el, `${v.line}\n${v.folder}`);
 }
 
