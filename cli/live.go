@@ -92,6 +92,6 @@ func (a *app) followNow(ctx context.Context, st tally.Store, progress func(index
 	changes := ix.Subscribe(changeBuffer)
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- ix.Run(runCtx) }()
+	go func() { done <- a.runLive(runCtx, ix) }()
 	return &follower{Changes: changes, Done: done, cancel: cancel}, ix.Ready(), nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/plan"
+	"github.com/tallyhq/tally/tui"
 )
 
 // planCapture is a real Claude Code session that planned into docs/por and
@@ -226,5 +227,70 @@ func TestPlan_liveCommandTellsPlanNews(t *testing.T) {
 	if strings.Join(kinds, " ") != strings.Join(want, " ") || !strings.Contains(texts[0], "is blocked at T001.S2: pytest is not installed") ||
 		!strings.Contains(texts[3], "completed its plan: all 2 tasks") {
 		t.Fatalf("news told:\n%s", strings.Join(texts, "\n"))
+	}
+}
+
+// The terminal UI's Task Panel of a session that follows its project's
+// plan (it writes markers) is the plan's line, in the plan's stage, and
+// follows the plan as markers move it; a session with a list of its own
+// and no markers keeps its list's headline.
+func TestPlan_taskPanelLine(t *testing.T) {
+	home, project, log := planHome(t, 2)
+	st := newStore(t)
+	env := map[string]string{"CLAUDE_CONFIG_DIR": home}
+	if code, _, errOut := run(t, st, env, "scan"); code != ExitOK {
+		t.Fatalf("scan: %s", errOut)
+	}
+	rec, err := st.Record(t.Context(), planSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{env: testEnv(st, &syncBuffer{}, &syncBuffer{}, env)}
+	plans, err := a.newPlanner(st, &diagnostics{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newPlanHeadliner(t.Context(), plans)
+	s := rec.Session(fixedNow)
+	if got, ok := h.Headline(&s); !ok || got.Line != "0/2 → T001 [S2]" || got.State != tui.PanelWorking || got.Done != 0 || got.Total != 2 {
+		t.Fatalf("the panel: %+v %v", got, ok)
+	}
+	withList := s
+	withList.Markers, withList.Progress = nil, tally.Progress{Done: 1, Total: 3}
+	if _, ok := h.Headline(&withList); ok {
+		t.Fatal("a session with its own list and no markers shows the plan")
+	}
+	elsewhere := s
+	elsewhere.Project = t.TempDir()
+	if _, ok := h.Headline(&elsewhere); ok {
+		t.Fatal("a project without a plan has a plan line")
+	}
+
+	// The rest of the session moves the plan: the panel follows.
+	data := bytes.ReplaceAll(must(os.ReadFile(mustGlob(t, planCapture+"/config/projects/*/*.jsonl"))),
+		[]byte("/tmp/capture-plan/cc/plan-markers/work"), []byte(project))
+	writeLines(t, log, data, 6)
+	ix, err := a.newIndexer(t.Context(), st, nil, &diagnostics{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Scan(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	// The store holds the markers the scan read; the headliner's planner
+	// applies them, as the dashboard's does.
+	if err := plans.ApplyPending(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, _ := h.Headline(&s)
+		if got.Line == "✓ 2/2 Complete" && got.State == tui.PanelComplete {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the panel after the session: %+v", got)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
