@@ -118,4 +118,12 @@ type Marker struct {
 	Step   string `json:"step,omitempty"`
 	Verb   string `json:"verb"`
 	Reason string `json:"reason,omitempty"`
+	// Offset is the byte offset of the log line the marker was read from
+	// (for a message an agent writes again, the line it was first written
+	// on), and Index its place among that line's markers: with the session
+	// and the file's list they tell one marker from every other, however
+	// often the line is read. At is when the line was written.
+	Offset int64     `json:"offset,omitempty"`
+	Index  int       `json:"index,omitempty"`
+	At     time.Time `json:"at,omitzero"`
 }

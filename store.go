@@ -51,6 +51,10 @@ type Batch struct {
 	// Removed names files (paths) and sessions (ids) that no longer exist.
 	RemovedFiles    []string
 	RemovedSessions []string
+	// Markers are the progress markers the batch's files gave. A
+	// MarkerStore records each key once, pending, with the files; another
+	// store leaves them to the caller.
+	Markers []FoundMarker
 }
 
 // SessionFilter selects records; zero fields select everything.

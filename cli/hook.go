@@ -220,6 +220,9 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 	opts := o.opts
 	opts.Now = start
 	opts.OwnReminders = ag.ownReminders
+	if ev.Name == hook.SessionStart {
+		opts.Protocol = o.planProtocol(ev.Cwd)
+	}
 	answer(ag.format.Encode(ev, decideHook(ctx, st, ev, sess, fold, ag.turn, opts, log)))
 	if st != nil && fold.read >= writeBackAfter {
 		wctx, cancel := context.WithTimeout(ctx, hookLockWait)

@@ -318,3 +318,29 @@ func TestHook_aLongTranscriptIsFoldedOnce(t *testing.T) {
 		t.Errorf("the session's record: %v %+v", err, rec)
 	}
 }
+
+// A session that starts in a project keeping a plan is told the plan
+// protocol by its SessionStart hook, naming the project's plan folder; a
+// session elsewhere is told nothing.
+func TestHook_sessionStartTellsThePlanProtocol(t *testing.T) {
+	st := newStore(t)
+	hs := newHookSession(t, "todo")
+	project := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(project, "docs", "por"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := func(dir string) func(map[string]any) { return func(m map[string]any) { m["cwd"] = dir } }
+	_, out, logged := hs.run(t, st, hs.payload(t, "todo", "SessionStart-startup", in(project)))
+	var ans struct {
+		HookSpecificOutput struct{ AdditionalContext string } `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &ans); err != nil || logged != "" {
+		t.Fatalf("answer %q (%v), log %q", out, err, logged)
+	}
+	if c := ans.HookSpecificOutput.AdditionalContext; !strings.HasPrefix(c, "## Task Management Protocol") || !strings.Contains(c, "`docs/por/T###-slug/task.yaml`") {
+		t.Fatalf("the agent was told:\n%s", c)
+	}
+	if _, out, _ = hs.run(t, newStore(t), hs.payload(t, "todo", "SessionStart-startup", in(t.TempDir()))); out != "" {
+		t.Fatalf("a project without a plan: %q", out)
+	}
+}

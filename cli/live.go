@@ -33,6 +33,7 @@ func (a *app) catchUp(ctx context.Context, st tally.Store) (*index.Indexer, *dia
 	if err != nil && ctx.Err() == nil {
 		diags.add(tally.Diagnostic{Msg: "scan: " + err.Error()})
 	}
+	a.applyPlans(ctx, diags)
 	diags.flush(a.env.Err)
 	diags.printLive(a.env.Err)
 	return ix, diags, nil
@@ -65,7 +66,7 @@ func (a *app) followLive(ctx context.Context, st tally.Store) (*follower, error)
 	changes := ix.Subscribe(changeBuffer)
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- ix.Run(runCtx) }()
+	go func() { done <- a.runLive(runCtx, ix) }()
 	a.nowLive()
 	return &follower{Changes: changes, Done: done, cancel: cancel}, nil
 }
@@ -91,6 +92,6 @@ func (a *app) followNow(ctx context.Context, st tally.Store, progress func(index
 	changes := ix.Subscribe(changeBuffer)
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- ix.Run(runCtx) }()
+	go func() { done <- a.runLive(runCtx, ix) }()
 	return &follower{Changes: changes, Done: done, cancel: cancel}, ix.Ready(), nil
 }

@@ -33,13 +33,23 @@ type following struct {
 // until it follows live.
 func startFollowing(t *testing.T, args ...string) *following {
 	t.Helper()
-	home := t.TempDir()
+	return startFollowingIn(t, t.TempDir(), nil, args...)
+}
+
+// startFollowingIn starts `tally args…` on the Claude home given, with
+// the environment variables vars, and waits until it follows live.
+func startFollowingIn(t *testing.T, home string, vars map[string]string, args ...string) *following {
+	t.Helper()
 	f := &following{t: t, proj: filepath.Join(home, "projects", "-tmp-capture-cc-todowrite-work"),
 		out: &syncBuffer{}, errOut: &syncBuffer{}, done: make(chan ExitCode, 1)}
 	if err := os.MkdirAll(f.proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := testEnv(newStore(t), f.out, f.errOut, map[string]string{"CLAUDE_CONFIG_DIR": home})
+	all := map[string]string{"CLAUDE_CONFIG_DIR": home}
+	for k, v := range vars {
+		all[k] = v
+	}
+	env := testEnv(newStore(t), f.out, f.errOut, all)
 	env.Now = func() time.Time { return captureTime }
 	a := &app{env: env, rescan: 200 * time.Millisecond, following: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -84,7 +84,8 @@ func runMCP(ctx context.Context, o *mcpOptions) error {
 	if in == nil {
 		in = os.Stdin
 	}
-	return mcp.ServeStdio(ctx, mcp.Options{Store: st, List: o.List, PlanFirst: o.PlanFirst, Project: o.env.Dir, Now: o.env.Now, Version: version.String()}, in, o.env.Out)
+	return mcp.ServeStdio(ctx, mcp.Options{Store: st, List: o.List, PlanFirst: o.PlanFirst, Project: o.env.Dir,
+		Protocol: o.planProtocol(o.env.Dir), Now: o.env.Now, Version: version.String()}, in, o.env.Out)
 }
 
 // mcpExtra is what tally serve mounts besides the dashboard: the same task

@@ -22,6 +22,9 @@ type TableOptions struct {
 	Now      time.Time
 	Home     string
 	Color    bool
+	// Plans are the plan lines of the listed projects that keep a plan
+	// (project path → "2/5 → T003 [S2]"), shown under a terminal's table.
+	Plans map[string]string
 }
 
 // minFlex is the narrowest the title and step columns are cut to, and
@@ -113,8 +116,28 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 	for i, r := range rows {
 		writeRow(r, sessions[i].Activity, false)
 	}
+	writePlans(&b, sessions, o, names, st)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writePlans lists the plans of the listed projects, in the order the
+// projects first appear: "plan  ~/src/shop  2/5 → T003 [S2]".
+func writePlans(b *strings.Builder, sessions []tally.Session, o TableOptions, names projectname.Names, st termstyle.Painter) {
+	seen := map[string]bool{}
+	var lines []string
+	for i := range sessions {
+		p := sessions[i].Project
+		line, ok := o.Plans[p]
+		if !ok || seen[p] {
+			continue
+		}
+		seen[p] = true
+		lines = append(lines, termstyle.Truncate(st.Paint(termstyle.Bold, "plan")+"  "+names.Name(p, maxProject)+"  "+line, o.Width))
+	}
+	if len(lines) > 0 {
+		b.WriteString("\n" + strings.Join(lines, "\n") + "\n")
+	}
 }
 
 func sessionRow(s *tally.Session, o TableOptions, names projectname.Names) [numColumns]string {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/plan"
 	"github.com/tallyhq/tally/termstyle"
 )
 
@@ -21,6 +22,12 @@ type ShowOptions struct {
 	Now   time.Time
 	Home  string
 	Color bool
+	// Plan is the plan line of the session's project ("2/5 → T003
+	// [S2]"), "" when it keeps none.
+	Plan string
+	// Markers are the session's progress markers and what became of
+	// each, when the store keeps them.
+	Markers []tally.MarkerState
 }
 
 // RenderShow writes one session: a header (the title whole, wrapped to the
@@ -46,6 +53,9 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	for _, l := range sharingLines(&s) {
 		line(termstyle.Truncate(l, o.Width))
 	}
+	if o.Plan != "" {
+		line(termstyle.Truncate(st.Paint(termstyle.Bold, "plan")+" "+o.Plan, o.Width))
+	}
 	line("")
 	switch {
 	case s.KeptNoList():
@@ -64,6 +74,7 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 		line(st.Paint(termstyle.Bold, termstyle.Truncate("Sub-agent "+oneLine(sub.Label())+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
 		renderItems(&b, sub.Items, o, st)
 	}
+	renderMarkers(&b, o, st)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -194,4 +205,31 @@ func openIDs(items []tally.ItemView) map[string]bool {
 		}
 	}
 	return open
+}
+
+// renderMarkers lists the session's progress markers and what became of
+// each in its project's plan: "✓ progress: T001.S1 done  applied".
+func renderMarkers(b *strings.Builder, o ShowOptions, st termstyle.Painter) {
+	if len(o.Markers) == 0 {
+		return
+	}
+	b.WriteString("\n" + st.Paint(termstyle.Bold, "Progress markers") + "\n")
+	for _, m := range o.Markers {
+		r := m.Result
+		icon := "✓"
+		switch r.Verdict {
+		case tally.MarkerPending:
+			icon = "…"
+		case tally.MarkerRejected, tally.MarkerNoPlan:
+			icon = "✗"
+		case tally.MarkerSkipped, tally.MarkerUnchanged:
+			icon = "–"
+		case tally.MarkerApplied:
+		}
+		text := itemIndent + icon + " " + plan.Text(m.Marker) + "  " + strings.ReplaceAll(r.Verdict.String(), "_", " ")
+		if r.Reason != "" && r.Verdict != tally.MarkerApplied {
+			text += ": " + oneLine(r.Reason)
+		}
+		b.WriteString(termstyle.Truncate(text, o.Width) + "\n")
+	}
 }

@@ -153,6 +153,15 @@ func TestRenderSessions(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the plans of the listed projects follow the table", func(t *testing.T) {
+		got := render(TableOptions{Terminal: true, Width: 120, Plans: map[string]string{"/home/dev/src/shop": "2/5 → T003 [S2]"}})
+		if !strings.HasSuffix(got, "\n\nplan  ~/src/shop  2/5 → T003 [S2]\n") {
+			t.Errorf("got\n%s", got)
+		}
+		if piped := render(TableOptions{Plans: map[string]string{"/home/dev/src/shop": "2/5 → T003 [S2]"}}); strings.Contains(piped, "plan") {
+			t.Errorf("a pipe's rows got a plan line:\n%s", piped)
+		}
+	})
 	fits := func(t *testing.T, got string, width int) {
 		t.Helper()
 		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {

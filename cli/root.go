@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,8 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/internal/version"
+	"github.com/tallyhq/tally/notify"
+	"github.com/tallyhq/tally/planner"
 )
 
 // globalOptions are the flags every command takes. An agent's directory
@@ -46,6 +49,12 @@ type app struct {
 	// commitEvery bounds how long a scan holds folded state before
 	// committing it (scan --commit-every).
 	commitEvery time.Duration
+	// plans applies the markers the indexer reads (set by newIndexer);
+	// notices, set while a live command runs, takes their news.
+	plans   *planner.Planner
+	notices atomic.Pointer[notify.Notifier]
+	// diags are the problems the indexing command reports (newIndexer's).
+	diags *diagnostics
 }
 
 // Run runs tally with args (without the program name) and returns its exit
@@ -154,9 +163,16 @@ func (a *app) openStore(ctx context.Context) (tally.Store, error) {
 	return st, nil
 }
 
-// newIndexer builds an indexer over every agent home onto st.
+// newIndexer builds an indexer over every agent home onto st, with the
+// planner that applies the markers it reads (a.plans).
 func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(index.ScanProgress), diags *diagnostics) (*index.Indexer, error) {
+	plans, err := a.newPlanner(st, diags)
+	if err != nil {
+		return nil, err
+	}
+	a.plans, a.diags = plans, diags
 	return index.New(ctx, index.Options{
+		Markers:      plans,
 		Adapters:     a.adapters(),
 		Store:        st,
 		Rescan:       a.rescan,

@@ -90,6 +90,7 @@ func (a *app) scanOnce(ctx context.Context, st tally.Store) (index.Summary, erro
 	}
 	sum, err := ix.Scan(ctx)
 	bar.finish()
+	a.applyPlans(ctx, diags)
 	diags.flush(a.env.Err)
 	return sum, err
 }

@@ -48,7 +48,9 @@ func (a *app) serveCommand() *cobra.Command {
   /                     the dashboard (a board of live session cards)
   /api/sessions         sessions as JSON (agent=, project=, activity=, active=1, q=, limit=)
   /api/sessions/ID      one session with its lists (id or unique prefix)
-  /api/events           Server-Sent Events: snapshot, session_updated, session_removed
+  /api/events           Server-Sent Events: snapshot, session_updated, session_removed,
+                        plan_updated, plan_removed
+  /api/plans            the plans (docs/por) of the listed sessions' projects
   /api/stats            counters: clients, events sent, drops, diagnostics
   POST /api/tasks/LIST/approve
                         approve a plan-mode list's plan, as 'tally tasks approve'
@@ -104,7 +106,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	lists, _ := st.(tasks.Updater) // a store that keeps no task lists has no plans to approve
 	srv := web.New(web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
 		ErrorLog: log.New(o.env.Err, "tally serve: ", log.LstdFlags),
-		Lists:    lists, Extra: mcpExtra(st, &o.env)})
+		Lists:    lists, Extra: mcpExtra(st, &o.env), Plans: o.plans})
 	hs := srv.HTTPServer()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -112,7 +114,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	stopped := make(chan error, 3)
 	for _, run := range []func() error{
 		func() error { return srv.Run(runCtx) },
-		func() error { return ix.Run(runCtx) },
+		func() error { return o.runLive(runCtx, ix) },
 		func() error {
 			if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 				return err

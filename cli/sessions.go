@@ -80,9 +80,15 @@ func runSessions(ctx context.Context, o *sessionsOptions) error {
 }
 
 func (a *app) renderTable(list []tally.Session) error {
-	return RenderSessions(a.env.Out, list, TableOptions{
-		Terminal: a.env.OutTTY, Width: a.env.width(), Now: a.now(), Home: a.env.Home, Color: a.env.color(),
-	})
+	o := TableOptions{Terminal: a.env.OutTTY, Width: a.env.width(), Now: a.now(), Home: a.env.Home, Color: a.env.color()}
+	if o.Terminal {
+		projects := make([]string, len(list))
+		for i := range list {
+			projects[i] = list[i].Project
+		}
+		o.Plans = a.planLines(projects...)
+	}
+	return RenderSessions(a.env.Out, list, o)
 }
 
 // explainEmpty says why nothing was listed, on stderr so that a pipe

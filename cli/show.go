@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tallyhq/tally"
 )
 
 type showOptions struct {
@@ -61,7 +63,12 @@ func runShow(ctx context.Context, o *showOptions) error {
 	if o.Full {
 		width = 0
 	}
-	return RenderShow(o.env.Out, s, ShowOptions{
-		Full: o.Full, Width: width, Now: o.now(), Home: o.env.Home, Color: o.env.color(),
-	})
+	so := ShowOptions{Full: o.Full, Width: width, Now: o.now(), Home: o.env.Home, Color: o.env.color(),
+		Plan: o.planLines(s.Project)[s.Project]}
+	if ms, ok := st.(tally.MarkerStore); ok {
+		if so.Markers, err = ms.SessionMarkers(ctx, s.ID); err != nil {
+			return err
+		}
+	}
+	return RenderShow(o.env.Out, s, so)
 }

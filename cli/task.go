@@ -16,6 +16,8 @@ import (
 type planOptions struct {
 	*app
 	Project string
+	// root is the project folder() found.
+	root string
 }
 
 func (o *planOptions) addFlags(cmd *cobra.Command) {
@@ -23,13 +25,25 @@ func (o *planOptions) addFlags(cmd *cobra.Command) {
 		"the project whose plan to use (default: the git root of the current directory, else the current directory)")
 }
 
-// folder is the project's plan folder.
+// folder is the project's plan folder: --project's, else that of the
+// git root of the working directory (else the working directory), as the
+// settings give it ([plans]).
 func (o *planOptions) folder() (plan.Folder, error) {
-	dir, err := projectDir(o.Project)
+	c, err := o.loadConfig(settingFlags{})
 	if err != nil {
 		return plan.Folder{}, err
 	}
-	return plan.Folder{Dir: filepath.Join(dir, filepath.FromSlash(plan.DefaultDir)), Now: o.env.Now}, nil
+	dir := o.env.Dir
+	if o.Project != "" {
+		if dir, err = filepath.Abs(o.Project); err != nil {
+			return plan.Folder{}, &tally.Error{Code: tally.CodeInvalid, Op: "find project", Err: err}
+		}
+	}
+	if dir == "" {
+		return plan.Folder{}, tally.Errorf(tally.CodeUnavailable, "find project", "the working directory is unknown: pass --project")
+	}
+	o.root = gitRoot(dir)
+	return plan.Folder{Dir: planFolderOf(c)(dir), Now: o.env.Now}, nil
 }
 
 // load reads the project's plan folder; a project without one is "not
@@ -41,24 +55,11 @@ func (o *planOptions) load() (*plan.Plan, error) {
 	}
 	p, err := f.Load()
 	if tally.ErrorCode(err) == tally.CodeNotFound {
+		rel, _ := filepath.Rel(o.root, f.Dir)
 		return nil, tally.Errorf(tally.CodeNotFound, "task", "no plan in %s: an agent plans into %s/T001-name/task.yaml (or: tally task new)",
-			filepath.Dir(filepath.Dir(f.Dir)), plan.DefaultDir)
+			o.root, filepath.ToSlash(rel))
 	}
 	return p, err
-}
-
-// projectDir is --project, or the git root of the working directory, or
-// the working directory. (The working directory is read here, as tally
-// mcp reads it, until Env carries it.)
-func projectDir(flag string) (string, error) {
-	if flag != "" {
-		return filepath.Abs(flag)
-	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return "", &tally.Error{Code: tally.CodeUnavailable, Op: "find project", Err: err}
-	}
-	return gitRoot(cwd), nil
 }
 
 // gitRoot is the nearest folder at or above dir holding .git (a folder,

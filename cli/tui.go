@@ -68,13 +68,16 @@ func runTUI(ctx context.Context, a *app) error {
 			env = append(env, k+"="+v)
 		}
 	}
+	hctx, stopHeadlines := context.WithCancel(ctx)
+	defer stopHeadlines()
 	p = tui.Program(ctx, tui.Options{
 		Now: a.env.Now, Home: a.env.Home, Color: a.env.color(), Records: first,
 		Load: func(ctx context.Context, limit int) ([]tally.Record, error) {
 			return st.Records(ctx, tally.SessionFilter{Limit: limit})
 		},
-		Approve: a.approver(st),
-		Looked:  a.looked(),
+		Approve:   a.approver(st),
+		Looked:    a.looked(),
+		Headliner: newPlanHeadliner(hctx, a.plans),
 	}, tui.Terminal{In: a.env.In, Out: a.env.Out, Environ: env})
 
 	feedCtx, stopFeed := context.WithCancel(ctx)

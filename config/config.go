@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -37,8 +38,9 @@ type Detect struct {
 // Notify says which events are sent, where, and how often.
 type Notify struct {
 	// Events names the events that are sent: needs_input, stalled, looping,
-	// no_progress, blocked, finished; list_created and item_completed are
-	// sent only when listed here.
+	// no_progress, blocked, finished; list_created and item_completed, and
+	// the plan news step_blocked, task_complete and plan_complete, are sent
+	// only when listed here.
 	Events []string `toml:"events"`
 	// Desktop sends to the desktop: notify-send where it is installed, a
 	// terminal notification in the terminal UI otherwise.
@@ -79,9 +81,38 @@ type Webhook struct {
 // blocks). It has no settings yet.
 type Hooks struct{}
 
-// Plans will configure plan folders: where each project's plan lives. It
-// has no settings yet.
-type Plans struct{}
+// Plans says where projects keep their plans: the folders of task files
+// agents write and Tally keeps up to date from their progress markers.
+type Plans struct {
+	// Folder is where a project keeps its plan, relative to the project's
+	// root (the agent's working directory). Markers are applied only in a
+	// project where this folder exists.
+	Folder string `toml:"folder"`
+	// Projects give some projects a folder of their own
+	// ([[plans.project]] tables).
+	Projects []PlanProject `toml:"project"`
+}
+
+// PlanProject is one project whose plan is kept elsewhere than Folder.
+type PlanProject struct {
+	// Path is the project's root, absolute, as its agents' working
+	// directory.
+	Path string `toml:"path"`
+	// Folder is its plan folder, relative to Path.
+	Folder string `toml:"folder"`
+}
+
+// PlanFolder is the plan folder of the project rooted at project: its own
+// from [[plans.project]], else Folder, joined to the project's path.
+func (p Plans) PlanFolder(project string) string {
+	folder := p.Folder
+	for _, pp := range p.Projects {
+		if filepath.Clean(pp.Path) == filepath.Clean(project) {
+			folder = pp.Folder
+		}
+	}
+	return filepath.Join(project, filepath.FromSlash(folder))
+}
 
 // Default is the one place every default is written down.
 func Default() *Config {
@@ -98,6 +129,7 @@ func Default() *Config {
 			Settle:       Duration{2 * time.Minute},
 			BurstWindow:  Duration{2 * time.Second},
 		},
+		Plans:   Plans{Folder: "docs/por"},
 		sources: map[string]Source{},
 	}
 	return c

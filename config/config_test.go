@@ -295,6 +295,10 @@ loop_repeats = 5
 [[notify.webhook]]
 url = "https://hooks.slack.com/services/T0/B0/secret"
 max_per_minute = 1
+
+[[plans.project]]
+path = "/home/u/src/api"
+folder = "planning"
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -347,6 +351,37 @@ func TestDuration_String(t *testing.T) {
 	} {
 		if got := (Duration{d}).String(); got != want {
 			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// A project's plan folder is its own when the settings name one, else the
+// one folder every project uses; a folder that would leave the project,
+// or a project named by a relative path, is an error naming the key.
+func TestConfig_Plans(t *testing.T) {
+	c, err := Parse("config.toml", []byte("[plans]\nfolder = \"plans\"\n\n[[plans.project]]\npath = \"/src/api/\"\nfolder = \"docs/tasks\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Plans.PlanFolder("/src/api"); got != "/src/api/docs/tasks" {
+		t.Errorf("api's plan folder %s", got)
+	}
+	if got := c.Plans.PlanFolder("/src/web"); got != "/src/web/plans" {
+		t.Errorf("web's plan folder %s", got)
+	}
+	if got := Default().Plans.PlanFolder("/src/web"); got != "/src/web/docs/por" {
+		t.Errorf("default plan folder %s", got)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{"[plans]\nfolder = \"../elsewhere\"\n", "plans.folder: want a folder inside the project"},
+		{"[plans]\nfolder = \"/abs\"\n", "plans.folder: want a folder inside the project"},
+		{"[plans]\nfolder = \"\"\n", "plans.folder: want a folder inside the project"},
+		{"[[plans.project]]\npath = \"src/api\"\nfolder = \"docs/por\"\n", "plans.project[1].path: want the project's absolute path"},
+		{"[[plans.project]]\npath = \"/src/api\"\n", "plans.project[1].folder: want a folder inside the project"},
+	} {
+		_, err := Parse("config.toml", []byte(tc.file))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.file, err, tc.want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -191,6 +192,18 @@ func (c *Config) validate(name string) error {
 	if c.Notify.MaxPerMinute < 0 {
 		return bad("notify.max_per_minute", "want 0 (no bound) or more, not %d", c.Notify.MaxPerMinute)
 	}
+	if err := checkFolder(c.Plans.Folder); err != nil {
+		return bad("plans.folder", "%v", err)
+	}
+	for i, pp := range c.Plans.Projects {
+		key := entryKey("plans.project", i)
+		if !filepath.IsAbs(pp.Path) {
+			return bad(key+".path", "want the project's absolute path, not %q", pp.Path)
+		}
+		if err := checkFolder(pp.Folder); err != nil {
+			return bad(key+".folder", "%v", err)
+		}
+	}
 	for i, w := range c.Notify.Webhooks {
 		key := entryKey("notify.webhook", i)
 		if err := checkURL(w.URL); err != nil {
@@ -199,6 +212,16 @@ func (c *Config) validate(name string) error {
 		if w.MaxPerMinute < 0 {
 			return bad(key+".max_per_minute", "want 0 (the [notify] bound) or more, not %d", w.MaxPerMinute)
 		}
+	}
+	return nil
+}
+
+// checkFolder accepts a plan folder: a path inside the project, written
+// with '/'.
+func checkFolder(f string) error {
+	clean := path.Clean(f)
+	if f == "" || path.IsAbs(f) || filepath.IsAbs(f) || clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
+		return fmt.Errorf("want a folder inside the project, such as \"docs/por\", not %q", f)
 	}
 	return nil
 }

@@ -16,7 +16,8 @@ func Decide(ev Event, s Session, st State, o Options) (Answer, State) {
 	st.observe(s)
 	switch ev.Name {
 	case SessionStart:
-		return restart(ev, s, st)
+		a, next := restart(ev, s, st)
+		return withProtocol(a, next, ev.Source, o.Protocol)
 	case Stop:
 		return guardStop(ev, s, st, o)
 	case UserPromptSubmit, PostToolUse:
@@ -46,6 +47,22 @@ func restart(ev Event, s Session, st State) (Answer, State) {
 	if a.Context != "" {
 		st.Injected = st.Fingerprint
 	}
+	return a, st
+}
+
+// withProtocol puts the plan protocol before a SessionStart answer when
+// the model's context lacks it: a new or cleared context, a compacted
+// one, or a resumed session that was never given it.
+func withProtocol(a Answer, st State, src Source, protocol string) (Answer, State) {
+	if protocol == "" || (src == SourceResume && st.Protocol && !st.Unavailable) {
+		return a, st
+	}
+	if a.Context == "" {
+		a.Context = protocol
+	} else {
+		a.Context = protocol + "\n\n" + a.Context
+	}
+	st.Protocol = true
 	return a, st
 }
 

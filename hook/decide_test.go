@@ -250,3 +250,36 @@ func TestDecide_verificationNudge(t *testing.T) {
 		t.Errorf("a list with a test step is nudged: %q", a.Context)
 	}
 }
+
+// In a project that keeps a plan, the agent learns the plan protocol when
+// its session starts and again whenever its context lost it (a compaction,
+// a clear), before any list it is given back; a resumed session that has
+// it is not told again. Where there is no plan nothing is added.
+func TestDecide_planProtocolAtSessionStart(t *testing.T) {
+	const protocol = "## Task Management Protocol\n\n(the block)"
+	s := Session{Lists: []List{ownList(t, "todo/transcript.jsonl")}}
+	o := Options{Protocol: protocol}
+	startup, compact, resume := payload(t, "todo/payloads/SessionStart-startup.json"),
+		payload(t, "todo/payloads/SessionStart-compact.json"), payload(t, "todo/payloads/SessionStart-resume.json")
+
+	a, st := Decide(startup, s, State{}, o)
+	if a.Context != protocol || !st.Protocol {
+		t.Fatalf("startup: %q, state %+v", a.Context, st)
+	}
+	if got := string(ClaudeFormat{}.Encode(startup, a)); !strings.Contains(got, `"additionalContext":"## Task Management Protocol`) {
+		t.Fatalf("the answer Claude Code reads: %s", got)
+	}
+	a, st = Decide(compact, s, st, o)
+	if !strings.HasPrefix(a.Context, protocol+"\n\n") || !strings.Contains(a.Context, "[in progress] Add unit test") {
+		t.Fatalf("compaction: %q", a.Context)
+	}
+	if a, _ := Decide(resume, s, st, o); strings.Contains(a.Context, protocol) {
+		t.Fatalf("a resumed session that has the protocol is told again: %q", a.Context)
+	}
+	if a, _ := Decide(resume, s, State{}, o); !strings.HasPrefix(a.Context, protocol) {
+		t.Fatalf("a resumed session never told is not told: %q", a.Context)
+	}
+	if a, _ := Decide(startup, s, State{}, Options{}); a.Context != "" {
+		t.Fatalf("no plan, yet startup says %q", a.Context)
+	}
+}

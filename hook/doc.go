@@ -12,6 +12,11 @@
 // tested with recorded payloads and nothing else.
 //
 // What it promises:
+//   - In a project that keeps a plan, SessionStart gives the plan protocol
+//     (Options.Protocol: how to plan into the plan folder and write
+//     progress markers) at the start and whenever the context lost it
+//     (compact, clear), before any list given back; a resumed session
+//     that has it is not told again.
 //   - Re-injection (SessionStart with source compact or resume) names only
 //     unfinished items — in progress, pending, blocked with what blocks
 //     them — of the agent's own list and of its Tally list, and says

@@ -26,6 +26,11 @@ type Options struct {
 	OwnReminders bool
 	// Now is the time of the call.
 	Now time.Time
+	// Protocol is how an agent keeps the plan of the session's project
+	// (planner.Protocol), "" where the project keeps none. It is given at
+	// the session's start, and again whenever the context that held it
+	// is gone (a compaction, a clear).
+	Protocol string
 }
 
 func (o Options) withDefaults() Options {

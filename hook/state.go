@@ -57,6 +57,9 @@ type State struct {
 	// Injected is the Fingerprint of the lists the model was last given
 	// back (compaction or resume).
 	Injected uint64 `json:"injected,omitempty,string"`
+	// Protocol: the plan protocol is in the model's context (given at a
+	// start, a clear or a compaction since).
+	Protocol bool `json:"protocol,omitempty"`
 	// Unavailable is set by a caller that could not read the saved state.
 	// Decide then gives only the answers that need no memory
 	// (re-injection, needs-input): never a block or a reminder it could

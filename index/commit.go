@@ -87,6 +87,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 		b.Files = append(b.Files, e.st)
 	}
 	var changes []Change
+	projects := make(map[string]string, len(touched))
 	for id := range touched {
 		var states []*tally.FileState
 		for p := range ix.bySess[id] {
@@ -102,6 +103,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 		if len(states) > 0 {
 			rec = tally.Merge(states)
 		}
+		projects[id] = rec.Project
 		if rec.Empty() {
 			// Files that said nothing make no session, and the removal of
 			// one that was never a session is no news.
@@ -118,8 +120,13 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 		b.Sessions = append(b.Sessions, rec)
 		changes = append(changes, Change{Kind: SessionUpdated, ID: id, Record: rec})
 	}
+	b.Markers = foundMarkers(changed, projects)
 	if err := ix.o.Store.Commit(ctx, b); err != nil {
 		return err
+	}
+	ix.committed = append(ix.committed, b.Markers...)
+	for _, e := range changed {
+		e.markers = nil
 	}
 	// Only now, with the store agreeing, does memory forget removed files.
 	for path := range removed {

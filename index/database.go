@@ -24,10 +24,14 @@ func (ix *Indexer) readDatabase(ctx context.Context, j job, db tally.DatabaseRea
 	e.st.Stats.Malformed = int64(len(diags))
 	res.before.Malformed = 0
 	res.parts = make(map[string]*tally.FileState, len(sessions))
+	res.partMarkers = make(map[string][]readMarker)
 	for id, events := range sessions {
 		st := &tally.FileState{Path: tally.PartPath(e.st.Path, id), Database: e.st.Path, Agent: e.st.Agent, Session: id, Identity: j.file.Identity, Now: ix.o.Now}
 		for _, ev := range events {
 			st.Apply(ev)
+			if ev.Kind == tally.EventMarker {
+				res.partMarkers[id] = append(res.partMarkers[id], readMarker{list: ev.List, m: ev.Marker})
+			}
 		}
 		if d, ok := st.TakeRepairs(0); ok {
 			d.Path = e.st.Path // the file on disk, for the session named in the message
@@ -44,8 +48,10 @@ func (ix *Indexer) readDatabase(ctx context.Context, j job, db tally.DatabaseRea
 }
 
 // replaceParts installs the sessions a database holds now: new
-// and changed ones are committed, vanished ones removed.
-func (ix *Indexer) replaceParts(parent *entry, parts map[string]*tally.FileState, pending map[string]*entry, gone *[]string) {
+// and changed ones are committed, with the markers they hold (the store
+// records a key once, so markers read again are no news), vanished ones
+// removed.
+func (ix *Indexer) replaceParts(parent *entry, parts map[string]*tally.FileState, partMarkers map[string][]readMarker, pending map[string]*entry, gone *[]string) {
 	for path, e := range ix.files {
 		if e.st.Database == parent.st.Path && parts[e.st.Session] == nil {
 			*gone = append(*gone, path)
@@ -56,7 +62,7 @@ func (ix *Indexer) replaceParts(parent *entry, parts map[string]*tally.FileState
 		if old != nil && sameState(old.st, st) {
 			continue
 		}
-		e := &entry{found: parent.found, st: st}
+		e := &entry{found: parent.found, st: st, markers: partMarkers[st.Session]}
 		ix.files[st.Path] = e
 		ix.link(st)
 		pending[st.Path] = e

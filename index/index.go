@@ -30,6 +30,10 @@ type Options struct {
 	Now          func() time.Time
 	OnProgress   func(ScanProgress)
 	OnDiagnostic func(tally.Diagnostic)
+	// Markers, when set, takes the progress markers of every round once
+	// they are committed (with a tally.MarkerStore, committed in the same
+	// transaction as their lines' offsets).
+	Markers MarkerSink
 }
 
 // Watcher is a store that says when records were committed, by this
@@ -82,7 +86,11 @@ type Indexer struct {
 	unsavedGone []string
 	// lists indexes the lists kept as directories by their tasks, to
 	// find the sessions that use them (see linkShared).
-	lists     *lists
+	lists *lists
+	// committed are the markers of this round's commits, for Markers at
+	// the end of the round: a scan's markers go together, so that those
+	// of one plan are applied in time order across sessions.
+	committed []tally.FoundMarker
 	ready     chan struct{}
 	readyOnce sync.Once
 	// mark is the store's change mark when New ran: Run publishes the
@@ -114,6 +122,9 @@ type entry struct {
 	// failed is the version of the file (tail.File) a read failed on: it
 	// is not tried, nor reported, again until the file changes.
 	failed tail.File
+	// markers are the progress markers read from the file and not
+	// committed yet: they are committed with its state.
+	markers []readMarker
 }
 
 // New loads the saved file states from the store, and takes its change

@@ -32,6 +32,10 @@ type result struct {
 	// allowed, not what its name says): a problem with the input, the
 	// other files go on. err is for Tally's own failures.
 	unreadable error
+	// markers are the progress markers read (partMarkers: a database's,
+	// by session).
+	markers     []readMarker
+	partMarkers map[string][]readMarker
 }
 
 // process folds the jobs in parallel and commits the results, together
@@ -97,6 +101,7 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 				continue
 			}
 			ix.tally(res, &sum, &prog, &errs)
+			res.e.markers = append(res.e.markers, res.markers...)
 			if res.changed {
 				pending[res.e.st.Path] = res.e
 				if res.e.st.Current {
@@ -104,7 +109,7 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 				}
 			}
 			if res.parts != nil {
-				ix.replaceParts(res.e, res.parts, pending, &gone)
+				ix.replaceParts(res.e, res.parts, res.partMarkers, pending, &gone)
 			}
 			if ix.o.OnProgress != nil {
 				ix.o.OnProgress(prog)
@@ -136,6 +141,7 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 			errs = append(errs, err)
 		}
 	}
+	ix.handMarkers()
 	if err := ctx.Err(); err != nil {
 		errs = append(errs, err)
 	}
@@ -176,6 +182,7 @@ func (ix *Indexer) release(results <-chan result) {
 	for res := range results {
 		ix.round.Lock()
 		res.e.busy = false
+		res.e.markers = append(res.e.markers, res.markers...)
 		if res.changed {
 			ix.unsaved[res.e.st.Path] = res.e
 			if res.e.st.Current {
@@ -183,7 +190,7 @@ func (ix *Indexer) release(results <-chan result) {
 			}
 		}
 		if res.parts != nil {
-			ix.replaceParts(res.e, res.parts, ix.unsaved, &ix.unsavedGone)
+			ix.replaceParts(res.e, res.parts, res.partMarkers, ix.unsaved, &ix.unsavedGone)
 		}
 		ix.round.Unlock()
 	}
@@ -243,8 +250,17 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 		res.err = tally.Errorf(tally.CodeInternal, "index", "the %s adapter matched a %s file it cannot read", e.found.Adapter.Agent(), info.Layout)
 		return res
 	}
-	newDec := func() (tally.Decoder, error) { return lr.NewDecoder(info, e.st.Decoder) }
+	newDec := func() (tally.Decoder, error) {
+		d, err := lr.NewDecoder(info, e.st.Decoder)
+		if err != nil {
+			return nil, err
+		}
+		return newTap(d), nil
+	}
 	e.dec, res.changed, res.diags, res.unreadable = r.Sync(e.st, j.file, info.Layout.Rewritten(), e.dec, newDec)
+	if t, ok := e.dec.(*tap); ok {
+		res.markers = t.take()
+	}
 	// The offset moved even when no list did: save it either way.
 	res.changed = res.changed || e.st.Stats.Bytes != res.before.Bytes || e.st.Stats.Resets != res.before.Resets
 	// A decoder holds parse buffers as big as the longest line it met:

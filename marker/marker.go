@@ -2,6 +2,7 @@ package marker
 
 import (
 	"bytes"
+	"time"
 
 	"github.com/tallyhq/tally"
 )
@@ -37,6 +38,25 @@ const MaxID = 64
 const MaxReason = 512
 
 var keyword = []byte("progress:")
+
+// Maybe is the cheap check an adapter makes on a raw log line before it
+// parses the line for its text: false means the line holds no marker, in
+// any JSON string of it. (The keyword is plain ASCII, so JSON writes it as
+// is.) It is one substring search, so the lines that hold no marker, which
+// are nearly all, cost no more than that.
+func Maybe(line []byte) bool { return bytes.Contains(line, keyword) }
+
+// Append appends the markers of text to dst, as read from the log line at
+// offset off, written at at. dst holds the markers already found in the
+// same line (in its earlier text blocks), so each new marker's Index is
+// its place among the line's markers.
+func Append(dst []tally.Marker, text []byte, off int64, at time.Time) []tally.Marker {
+	for _, m := range Scan(text) {
+		m.Offset, m.Index, m.At = off, len(dst), at
+		dst = append(dst, m)
+	}
+	return dst
+}
 
 // Scan returns the markers of text in order. It never fails: a line that is
 // not a marker is simply not one.
@@ -136,4 +156,48 @@ func takeWord(b []byte) (string, []byte) {
 		i++
 	}
 	return string(b[:i]), b[i:]
+}
+
+// MaxHeld bounds the unfinished line of streamed text a Chunks holds. A
+// marker is one short line; a longer run of text with no newline is cut
+// to this many bytes.
+const MaxHeld = 4096
+
+// Chunks finds the markers of a message that arrives in pieces (a streamed
+// reply): a marker is found once its line is complete, or when the message
+// ends (Flush). Each is placed at the line whose piece completed it. A
+// Chunks is plain data, so a decoder keeps it in its saved state.
+type Chunks struct {
+	// Held is the message's unfinished last line.
+	Held []byte `json:"held,omitempty"`
+	// Off and At are the offset and time of the line Held's last piece
+	// came from.
+	Off int64     `json:"off,omitempty"`
+	At  time.Time `json:"at,omitzero"`
+}
+
+// Add takes the next piece of the message, read from the line at offset
+// off written at at, and returns the markers of the lines it completes.
+func (c *Chunks) Add(piece []byte, off int64, at time.Time) []tally.Marker {
+	c.Held = append(c.Held, piece...)
+	c.Off, c.At = off, at
+	var found []tally.Marker
+	if last := bytes.LastIndexByte(c.Held, '\n'); last >= 0 {
+		found = Append(nil, c.Held[:last+1], off, at)
+		c.Held = append(c.Held[:0], c.Held[last+1:]...)
+	}
+	if len(c.Held) > MaxHeld {
+		c.Held = c.Held[:MaxHeld]
+	}
+	return found
+}
+
+// Flush ends the message: the markers of its unfinished line.
+func (c *Chunks) Flush() []tally.Marker {
+	if len(c.Held) == 0 {
+		return nil
+	}
+	found := Append(nil, c.Held, c.Off, c.At)
+	*c = Chunks{Held: c.Held[:0]}
+	return found
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,5 +104,31 @@ func TestKill9(t *testing.T) {
 	}
 	if len(ids) != len(byID) {
 		t.Errorf("duplicate ids after restart: %v", ids)
+	}
+}
+
+// `tally mcp` started by an agent in a project with a plan folder tells
+// the agent the plan protocol; started elsewhere it does not.
+func TestProcess_planProtocolWhereThereIsAPlan(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tally.db")
+	withPlan, without := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(withPlan, "docs", "por"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]bool{withPlan: true, without: false} {
+		cmd := exec.Command(tallyBinary(t), "--db", db, "mcp")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "TALLY_CONFIG=")
+		cmd.Stderr = os.Stderr
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "go-test", Version: "1"}, nil).
+			Connect(context.Background(), &sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(cs.InitializeResult().Instructions, "## Task Management Protocol")
+		cs.Close()
+		if got != want {
+			t.Errorf("in %s: protocol in the instructions %v, want %v", dir, got, want)
+		}
 	}
 }

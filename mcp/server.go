@@ -34,7 +34,11 @@ type Options struct {
 	PlanFirst bool
 	// Project is recorded on new lists (the server's working directory).
 	Project string
-	Now     func() time.Time
+	// Protocol, when set, follows the instructions: how an agent keeps the
+	// plan of a project that has a plan folder (planner.Protocol), so that
+	// it writes progress markers without being told by hand.
+	Protocol string
+	Now      func() time.Time
 	// Version is reported to clients.
 	Version string
 }
@@ -54,8 +58,12 @@ func NewServer(o Options) *sdk.Server {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
+	text := instructions
+	if o.Protocol != "" {
+		text += "\n\n" + o.Protocol
+	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "tally", Title: "Tally tasks", Version: o.Version},
-		&sdk.ServerOptions{Instructions: instructions})
+		&sdk.ServerOptions{Instructions: text})
 	t := &tools{o: o, fallback: "mcp-" + randomHex(4)}
 	t.register(srv)
 	return srv

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/plan"
 )
 
 func TestDecodeArgs(t *testing.T) {
@@ -96,5 +98,24 @@ func TestPlanFirst(t *testing.T) {
 	}
 	if l := liveTasks(t, st, "p"); len(l.Tasks) != 1 || l.Tasks[0].Title != "draft" {
 		t.Fatalf("refused todo_write changed the list: %+v", l.Tasks)
+	}
+}
+
+// In a project that keeps a plan, the server's instructions carry the
+// protocol that tells the agent to write progress markers; elsewhere they
+// do not ask for a plan at all.
+func TestInstructions_carryThePlanProtocol(t *testing.T) {
+	st := openStore(t, filepath.Join(t.TempDir(), "tally.db"))
+	for _, protocol := range []string{"", plan.ProtocolIn("planning")} {
+		cs := connect(t, Options{Store: st, Protocol: protocol})
+		got := cs.InitializeResult().Instructions
+		if !strings.HasPrefix(got, instructions) {
+			t.Fatalf("instructions lost the tools' own words:\n%s", got)
+		}
+		has := strings.Contains(got, "## Task Management Protocol") && strings.Contains(got, "progress: T001.S1 done") &&
+			strings.Contains(got, "`planning/T###-slug/task.yaml`")
+		if has != (protocol != "") {
+			t.Fatalf("protocol %v in the instructions, want %v:\n%s", has, protocol != "", got)
+		}
 	}
 }

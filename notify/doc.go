@@ -13,6 +13,9 @@
 //   - One notification per session per condition, until it changes. The
 //     same condition published again is not news; a condition that clears
 //     and comes back within the settle time is the same occurrence.
+//   - Plan news (PublishPlan): what an agent's progress marker did to its
+//     project's plan — a step blocked, a task complete, the plan complete —
+//     is news once, as the marker is applied once; opt-in, like list news.
 //   - Nothing for history. A condition that began before the notifier
 //     started, or a list change older than that, was already so: it is
 //     swallowed (Stats.History). So is the first list state of a session
@@ -58,12 +61,14 @@
 //	  "text":   "the title, then one line per event",
 //	  "events": [{
 //	    "kind":    "needs_input" | "stalled" | "looping" | "no_progress" |
-//	               "blocked" | "finished" | "list_created" | "item_completed",
+//	               "blocked" | "finished" | "list_created" | "item_completed" |
+//	               "step_blocked" | "task_complete" | "plan_complete",
 //	    "since":   "2026-11-22T14:03:00Z",   // when the condition began
 //	    "session": {"id", "parent"?, "agent"?, "project"?, "title"?},
 //	    "via":     "sub-agent id"?,           // whose condition it is
 //	    "done": 2, "total": 5,               // the session's list
 //	    "items":   ["…"]?,                   // item_completed: which
+//	    "plan":    {"task", "taskName", "step", "reason"}?, // plan news
 //	    "text":    "claude · tally · Fix login: needs your input"
 //	  }],
 //	  "more": 3?                             // events left out

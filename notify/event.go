@@ -25,6 +25,14 @@ const (
 	KindListCreated
 	// KindItemCompleted: an item of a session's list was completed. Opt-in.
 	KindItemCompleted
+	// KindStepBlocked: an agent said a step of its project's plan is
+	// blocked (progress: T001.S2 blocked: reason). Opt-in.
+	KindStepBlocked
+	// KindTaskComplete: a task of a project's plan was completed. Opt-in.
+	KindTaskComplete
+	// KindPlanComplete: the last task of a project's plan was completed.
+	// Opt-in.
+	KindPlanComplete
 
 	kindCount
 )
@@ -38,6 +46,9 @@ var kindNames = [kindCount]string{
 	KindFinished:      "finished",
 	KindListCreated:   "list_created",
 	KindItemCompleted: "item_completed",
+	KindStepBlocked:   "step_blocked",
+	KindTaskComplete:  "task_complete",
+	KindPlanComplete:  "plan_complete",
 }
 
 // flagKinds maps each detect flag to its kind.
@@ -155,6 +166,24 @@ type Event struct {
 	Done  int
 	Total int
 	Items []string
+	// Plan is what a plan event is about; nil for the other kinds.
+	Plan *PlanNews
+}
+
+// PlanNews is what an agent's progress marker did to its project's plan:
+// a step blocked, a task complete, the plan complete. Done and Total, on
+// the event, are the plan's tasks after it.
+type PlanNews struct {
+	Kind     Kind   `json:"-"`
+	Task     string `json:"task,omitempty"`
+	TaskName string `json:"taskName,omitempty"`
+	Step     string `json:"step,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Done     int    `json:"-"`
+	Total    int    `json:"-"`
+	// At is when the agent wrote the marker: a marker read from history
+	// (written before the notifier started) is not news.
+	At time.Time `json:"-"`
 }
 
 // Message is what a sink sends: the events of one burst, in the order they
@@ -282,6 +311,8 @@ func headline(e Event) string {
 		if len(e.Items) > 0 {
 			s = fmt.Sprintf("completed %s (%d/%d)", strings.Join(quoteAll(e.Items), ", "), e.Done, e.Total)
 		}
+	case KindStepBlocked, KindTaskComplete, KindPlanComplete:
+		s = planHeadline(e)
 	default:
 		s = e.Kind.String()
 	}
@@ -289,6 +320,29 @@ func headline(e Event) string {
 		s += " (sub-agent " + short(e.Via) + ")"
 	}
 	return s
+}
+
+// planHeadline says what a marker did to the plan.
+func planHeadline(e Event) string {
+	p := e.Plan
+	if p == nil {
+		p = &PlanNews{}
+	}
+	task := strings.TrimSpace(p.Task + " " + p.TaskName)
+	switch e.Kind {
+	case KindStepBlocked:
+		s := "is blocked at " + p.Task
+		if p.Step != "" {
+			s += "." + p.Step
+		}
+		if p.Reason != "" {
+			s += ": " + p.Reason
+		}
+		return s
+	case KindTaskComplete:
+		return fmt.Sprintf("completed %s (%d/%d tasks)", task, e.Done, e.Total)
+	}
+	return fmt.Sprintf("completed its plan: all %d tasks", e.Total)
 }
 
 func quoteAll(items []string) []string {

@@ -83,7 +83,7 @@ func (o *Options) defaults() {
 // sink sends from its own goroutine.
 type Notifier struct {
 	opts    Options
-	in      chan Update
+	in      chan news
 	closing chan struct{} // closed by Close: finish up
 	flush   chan struct{} // closed by the owner once its last burst is handed out
 	once    sync.Once
@@ -100,7 +100,7 @@ func New(ctx context.Context, opts Options) *Notifier {
 	opts.defaults()
 	n := &Notifier{
 		opts:    opts,
-		in:      make(chan Update, opts.Queue),
+		in:      make(chan news, opts.Queue),
 		closing: make(chan struct{}),
 		flush:   make(chan struct{}),
 		track:   newTracker(opts),
@@ -122,15 +122,32 @@ func New(ctx context.Context, opts Options) *Notifier {
 	return n
 }
 
+// news is what the queue carries: a session's update, or what a marker
+// did to a plan.
+type news struct {
+	u    Update
+	plan *PlanNews
+}
+
 // Publish hands an update to the notifier without waiting: when the queue
 // is full, or the notifier closed, the update is dropped and counted.
-func (n *Notifier) Publish(u Update) {
+func (n *Notifier) Publish(u Update) { n.put(news{u: u}) }
+
+// PublishPlan hands over what an agent's progress marker did to the plan
+// of session s's project, as Publish does: never waiting. Each is news
+// once (a marker is applied once), unless the marker was written before
+// the notifier started.
+func (n *Notifier) PublishPlan(s Session, p PlanNews) {
+	n.put(news{u: Update{Session: s, At: p.At}, plan: &p})
+}
+
+func (n *Notifier) put(x news) {
 	if n.closed.Load() {
 		n.stats.dropped.Add(1)
 		return
 	}
 	select {
-	case n.in <- u:
+	case n.in <- x:
 		n.stats.published.Add(1)
 	default:
 		n.stats.dropped.Add(1)
@@ -153,8 +170,13 @@ func (n *Notifier) own(ctx context.Context) {
 	var burst Message
 	var timer *time.Timer
 	var fire <-chan time.Time
-	take := func(u Update) {
-		evs := n.track.update(u, &n.stats)
+	take := func(x news) {
+		var evs []Event
+		if x.plan != nil {
+			evs = n.track.plan(x.u.Session, *x.plan, &n.stats)
+		} else {
+			evs = n.track.update(x.u, &n.stats)
+		}
 		if len(evs) == 0 {
 			return
 		}

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -305,5 +306,56 @@ func TestNotifier_forgetsTheLeastActiveSessionsToStayBounded(t *testing.T) {
 	// Read after Close: the owner goroutine has ended.
 	if len(n.track.roots) > 8 {
 		t.Errorf("%d sessions remembered, want at most 8", len(n.track.roots))
+	}
+}
+
+// What agents' markers do to their plans is news when asked for: a step
+// blocked, a task complete, the plan complete, each told once in words a
+// person reads, with the plan's facts in the JSON payload. A marker from
+// history (written before the notifier started) is not news, and plan
+// news not asked for is filtered.
+func TestNotifier_planNews(t *testing.T) {
+	rcv := newReceiver(t)
+	kinds := DefaultKinds().With(KindStepBlocked).With(KindTaskComplete).With(KindPlanComplete)
+	n, _ := newNotifier(t, Options{Burst: -1, Kinds: kinds}, rcv.webhook(t, "https://ci.example.test/hooks/tally", FormatAuto))
+	s := sess("aaaa1111")
+	n.PublishPlan(s, PlanNews{Kind: KindTaskComplete, Task: "T000", At: start.Add(-time.Minute), Done: 1, Total: 2})
+	n.PublishPlan(s, PlanNews{Kind: KindStepBlocked, Task: "T001", TaskName: "Greeting module", Step: "S2", Reason: "pytest is not installed",
+		At: after(time.Second), Done: 0, Total: 2})
+	n.PublishPlan(s, PlanNews{Kind: KindTaskComplete, Task: "T001", TaskName: "Greeting module", At: after(2 * time.Second), Done: 1, Total: 2})
+	n.PublishPlan(s, PlanNews{Kind: KindPlanComplete, At: after(3 * time.Second), Done: 2, Total: 2})
+	// A sink merges what piles up while it is busy: read until all three.
+	var lines []string
+	for len(lines) < 3 {
+		var m jsonMessage
+		q := rcv.next(t)
+		if err := json.Unmarshal(q.Body, &m); err != nil {
+			t.Fatalf("payload %s: %v", q.Body, err)
+		}
+		for _, e := range m.Events {
+			lines = append(lines, e.Kind.String()+" | "+e.Text)
+			if e.Kind == KindStepBlocked && (e.Plan == nil || e.Plan.Task != "T001" || e.Plan.Step != "S2" || e.Plan.Reason != "pytest is not installed") {
+				t.Errorf("the blocked event's plan facts: %+v", e.Plan)
+			}
+		}
+	}
+	want := []string{
+		"step_blocked | claude · tally · Session aaaa1111: is blocked at T001.S2: pytest is not installed",
+		"task_complete | claude · tally · Session aaaa1111: completed T001 Greeting module (1/2 tasks)",
+		"plan_complete | claude · tally · Session aaaa1111: completed its plan: all 2 tasks",
+	}
+	if !reflect.DeepEqual(lines, want) {
+		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	n.Close()
+	if st := n.Stats(); st.History != 1 || st.Events != 3 {
+		t.Errorf("stats %+v: want the history marker swallowed and three events", st)
+	}
+
+	quiet, _ := newNotifier(t, Options{Burst: -1}, rcv.webhook(t, "https://ci.example.test/hooks/tally", FormatAuto))
+	quiet.PublishPlan(s, PlanNews{Kind: KindTaskComplete, Task: "T001", At: after(time.Second), Done: 1, Total: 2})
+	quiet.Close()
+	if st := quiet.Stats(); st.Filtered != 1 || st.Events != 0 {
+		t.Errorf("plan news by default: %+v, want it filtered (opt-in)", st)
 	}
 }

@@ -82,6 +82,7 @@ type discordMentions struct {
 var kindColors = [kindCount]int{
 	KindNeedsInput: 0xE5484D, KindStalled: 0xF5A524, KindLooping: 0xF5A524, KindNoProgress: 0xF5A524,
 	KindBlocked: 0xE5484D, KindFinished: 0x30A46C, KindListCreated: 0x0090FF, KindItemCompleted: 0x30A46C,
+	KindStepBlocked: 0xE5484D, KindTaskComplete: 0x30A46C, KindPlanComplete: 0x30A46C,
 }
 
 func discordPayload(m Message) discordMessage {
@@ -89,7 +90,7 @@ func discordPayload(m Message) discordMessage {
 	for i, l := range lines {
 		lines[i] = "• " + discordEscape(l)
 	}
-	urgent := KindItemCompleted
+	urgent := kindCount - 1
 	for _, e := range m.Events {
 		urgent = min(urgent, e.Kind)
 	}
@@ -143,7 +144,9 @@ type jsonEvent struct {
 	Done    int       `json:"done"`
 	Total   int       `json:"total"`
 	Items   []string  `json:"items,omitempty"`
-	Text    string    `json:"text"`
+	// Plan: what a plan event is about (task, taskName, step, reason).
+	Plan *PlanNews `json:"plan,omitempty"`
+	Text string    `json:"text"`
 }
 
 func jsonPayload(m Message) jsonMessage {
@@ -151,7 +154,7 @@ func jsonPayload(m Message) jsonMessage {
 	for _, e := range m.Events {
 		out.Events = append(out.Events, jsonEvent{
 			Kind: e.Kind, Since: e.Since.UTC(), Session: e.Session, Via: e.Via,
-			Done: e.Done, Total: e.Total, Items: e.Items, Text: Line(e),
+			Done: e.Done, Total: e.Total, Items: e.Items, Plan: e.Plan, Text: Line(e),
 		})
 	}
 	return out

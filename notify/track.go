@@ -173,6 +173,17 @@ func (t *tracker) list(r *root, u Update, at time.Time, prevDone, prevTotal int,
 	return evs
 }
 
+// plan is the news in what a marker did to a plan: every such change is
+// news once, unless its marker was written before the notifier started.
+// It changes nothing the tracker keeps of sessions.
+func (t *tracker) plan(s Session, p PlanNews, st *counters) []Event {
+	if p.At.Before(t.start) {
+		st.history.Add(1)
+		return nil
+	}
+	return t.emit(nil, st, Event{Kind: p.Kind, Session: s, Since: p.At, Done: p.Done, Total: p.Total, Plan: &p})
+}
+
 func (t *tracker) emit(evs []Event, st *counters, e Event) []Event {
 	if !t.kinds.Has(e.Kind) {
 		st.filtered.Add(1)

@@ -13,6 +13,14 @@ import (
 	"github.com/tallyhq/tally"
 )
 
+// StaleAfter is how much older than the newest marker a plan has taken a
+// marker may be and still be judged: markers of agents working at once
+// reach the plan in the order their logs are read, not quite the order
+// they were written in, and the rules judge those fairly in any order
+// (a step done out of turn is still done). A marker older than that is
+// history read late, and is skipped: applying it could rewind the plan.
+const StaleAfter = time.Minute
+
 // Marker is a progress marker to apply and where it came from.
 type Marker struct {
 	tally.Marker
@@ -30,7 +38,7 @@ type Marker struct {
 // Key is a marker's identity: the session, the byte offset of the log line
 // that holds the message, and the marker's index within the message.
 func Key(session string, offset int64, index int) string {
-	return session + ":" + strconv.FormatInt(offset, 10) + ":" + strconv.Itoa(index)
+	return tally.MarkerKey(session, "", offset, index)
 }
 
 // Text is the marker as an agent writes it.
@@ -63,7 +71,8 @@ type Outcome struct {
 //
 // A marker is judged once: one whose key the ledger holds is a Duplicate
 // and leaves no entry; one older than the newest keyed marker the ledger
-// has taken is Skipped (history read late must not rewind the plan);
+// has taken, by more than StaleAfter, is Skipped (history read late must
+// not rewind the plan);
 // every other one is Applied, Unchanged or Rejected by the rules (see
 // Decide), and each of those verdicts is written to the ledger with the
 // key. Markers without a key are judged every time they are given and do
@@ -116,8 +125,9 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 		}
 		earliest = minTime(earliest, at)
 		var d Decision
-		if at.Before(newest) {
-			d = Decision{Verdict: Skipped, Reason: fmt.Sprintf("older than the newest marker the plan has taken (%s)", newest.UTC().Format(time.RFC3339))}
+		if at.Before(newest.Add(-StaleAfter)) {
+			d = Decision{Verdict: Skipped, Reason: fmt.Sprintf("older than the newest marker the plan has taken (%s) by more than %v",
+				newest.UTC().Format(time.RFC3339), StaleAfter)}
 		} else {
 			d = Decide(s, m.Marker)
 		}
@@ -156,7 +166,7 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 		}
 	}
 	for _, id := range changed {
-		t := p.Task(id)
+		t := p.Task(id).clone() // the loaded plan may be shared (Cache)
 		ts := s.task(id)
 		t.Status = ts.Status
 		for i := range t.Steps {
@@ -224,6 +234,7 @@ func (f Folder) lockExisting() (func(), error) {
 }
 
 func (f Folder) writeTask(t *Task) error {
+	removeTemps(filepath.Join(f.Dir, t.Dir))
 	data, err := t.render()
 	if err != nil {
 		return &tally.Error{Code: tally.CodeConflict, Op: "write " + t.fileName(), Err: err}

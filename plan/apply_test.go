@@ -188,6 +188,30 @@ func TestApply_olderMarkerIsSkippedNotReapplied(t *testing.T) {
 	}
 }
 
+// Two agents working at once: their markers reach the plan in the order
+// their logs are read, not quite the order they wrote them. One a few
+// seconds older than the newest the plan took is still judged, and the
+// rules take a step done out of turn; only history (older than
+// StaleAfter) is skipped.
+func TestApply_concurrentAgentsOutOfOrderBothCount(t *testing.T) {
+	f := newFolder(t, "T001-a:3")
+	apply(t, f, markers("a", 0, t0, "progress: T001 start"))
+	if outs := apply(t, f, markers("b", 100, t0.Add(10*time.Second), "progress: T001.S2 done")); verdicts(outs) != "applied" {
+		t.Fatalf("b's S2: %s %s", verdicts(outs), outs[0].Reason)
+	}
+	outs := apply(t, f, markers("a", 200, t0.Add(8*time.Second), "progress: T001.S1 done"))
+	if verdicts(outs) != "applied" {
+		t.Fatalf("a's S1, written two seconds before b's S2 but read after it: %s %s", verdicts(outs), outs[0].Reason)
+	}
+	p := load(t, f)
+	if done, _ := p.Task("T001").Progress(); done != 2 || p.Task("T001").Current().ID != "S3" {
+		t.Fatalf("T001 %+v", p.Task("T001").Steps)
+	}
+	if outs := apply(t, f, markers("c", 0, t0.Add(10*time.Second-StaleAfter-time.Second), "progress: T001.S3 done")); verdicts(outs) != "skipped" {
+		t.Fatalf("a marker older than StaleAfter: %s", verdicts(outs))
+	}
+}
+
 // Markers of one message share its time: the second is not older than
 // the first, so both apply.
 func TestApply_severalMarkersInOneMessage(t *testing.T) {
@@ -466,5 +490,23 @@ func TestApply_rejectedMarkerDoesNotMakeThePlan(t *testing.T) {
 	}
 	if load(t, f).HasScope {
 		t.Fatal("applying no marker made the plan")
+	}
+}
+
+// Writers take turns on the folder itself: applying leaves nothing in the
+// user's repository but the plan's own files.
+func TestApply_leavesOnlyThePlanFiles(t *testing.T) {
+	f := newFolder(t, "T001-a:2")
+	apply(t, f, markers("s", 0, t0, "progress: T001 start"))
+	des, err := os.ReadDir(f.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, de := range des {
+		names = append(names, de.Name())
+	}
+	if got := strings.Join(names, " "); got != "T001-a ledger.jsonl scope.yaml" {
+		t.Fatalf("the plan folder holds %s", got)
 	}
 }

@@ -7,7 +7,6 @@
 //	T001-slug/task.yaml   one task: id, name, goal, status and 2–8 steps
 //	scope.yaml            original and current task counts (Tally's)
 //	ledger.jsonl          what happened, one JSON entry a line (Tally's)
-//	.tally.lock           the lock writers take turns on
 //
 // What it promises:
 //
@@ -28,14 +27,16 @@
 //     folder): a crash leaves the old file or the new, never a mix. The
 //     ledger is append-only, synced after each append; a line cut short by
 //     a crash is ignored when read and the next append starts a fresh line.
-//   - Writers take turns on an flock of .tally.lock, in one process or
-//     many, so two agents' markers never lose each other's changes and the
-//     ledger is in the order they were applied.
+//   - Writers take turns on an flock of the plan folder itself (no lock
+//     file in the user's repository), in one process or many, so two
+//     agents' markers never lose each other's changes and the ledger is in
+//     the order they were applied.
 //   - Markers are applied by a pure rule table (Decide), in order, once:
 //     each carries a key (session, byte offset of its log line, index in
 //     the message); a key the ledger holds is not judged again, and a
-//     marker older than the newest one the plan has taken is skipped, so
-//     reading old history never rewinds a plan. Rejected and skipped
+//     marker older than the newest one the plan has taken (by more than
+//     StaleAfter, which leaves agents working at once their say) is
+//     skipped, so reading old history never rewinds a plan. Rejected and skipped
 //     markers are recorded with their reason.
 //   - scope.yaml is created when the plan goes into execution (the first
 //     marker applied), with original = current = the number of task

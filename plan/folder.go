@@ -23,8 +23,6 @@ const (
 	TaskFile   = "task.yaml"
 	ScopeFile  = "scope.yaml"
 	LedgerFile = "ledger.jsonl"
-	// LockFile is the empty file writers lock to take turns.
-	LockFile = ".tally.lock"
 )
 
 // taskDirPattern is a task folder's name: the task id, then an optional
@@ -37,6 +35,9 @@ type Folder struct {
 	// Now is the clock for entries that no marker dates (scope changes)
 	// and for markers given without a time; nil means time.Now.
 	Now func() time.Time
+	// Cache, when set, makes reading the folder again cost what changed
+	// since the last read (see Cache). Nil reads everything every time.
+	Cache *Cache
 }
 
 func (f Folder) now() time.Time {
@@ -85,13 +86,13 @@ func (f Folder) Load() (*Plan, error) {
 		return nil, tally.Errorf(tally.CodeInvalid, "read plan", "%s is not a folder", f.Dir)
 	}
 	p := &Plan{Dir: f.Dir, Invalid: map[string]string{}}
-	if err := p.readTasks(); err != nil {
+	if err := p.readTasks(f.Cache); err != nil {
 		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read plan", Err: err}
 	}
 	if err := p.readScope(); err != nil {
 		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read plan", Err: err}
 	}
-	ledger, probs, err := readLedger(filepath.Join(f.Dir, LedgerFile), LedgerFile)
+	ledger, probs, err := readLedger(filepath.Join(f.Dir, LedgerFile), LedgerFile, f.Cache)
 	if err != nil {
 		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read ledger", Err: err}
 	}
@@ -103,12 +104,13 @@ func (f Folder) Load() (*Plan, error) {
 	return p, nil
 }
 
-func (p *Plan) readTasks() error {
+func (p *Plan) readTasks(c *Cache) error {
 	des, err := os.ReadDir(p.Dir)
 	if err != nil {
 		return err
 	}
 	byID := map[string][]string{}
+	present := map[string]bool{}
 	for _, de := range des {
 		m := taskDirPattern.FindStringSubmatch(de.Name())
 		if m == nil || !de.IsDir() {
@@ -126,18 +128,19 @@ func (p *Plan) readTasks() error {
 			p.invalid(id, Problems{{Path: name, Msg: err.Error()}})
 			continue
 		}
-		t, err := Parse(name, data)
-		if err != nil {
-			p.invalid(id, err.(Problems))
+		present[de.Name()] = true
+		t, probs := c.task(de.Name(), name, data)
+		if probs != nil {
+			p.invalid(id, probs)
 			continue
 		}
 		if t.ID != id {
 			p.invalid(id, Problems{{Path: name, Line: t.src.lineOf("id"), Msg: fmt.Sprintf("task id %q does not match its folder %s", t.ID, de.Name())}})
 			continue
 		}
-		t.Dir = de.Name()
 		p.Tasks = append(p.Tasks, t)
 	}
+	c.keepTasks(present)
 	for id, dirs := range byID {
 		if len(dirs) < 2 {
 			continue

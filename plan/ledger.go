@@ -75,36 +75,53 @@ const MaxLedgerLine = 64 << 10
 
 // readLedger reads the ledger. A missing ledger is empty. A line that is
 // not an entry is a problem and is skipped; a last line with no newline is
-// a write in progress (or one cut short by a crash) and is ignored.
-func readLedger(path, name string) ([]Entry, Problems, error) {
+// a write in progress (or one cut short by a crash) and is ignored. With a
+// cache, only what was appended since the last read is read.
+func readLedger(path, name string, c *Cache) ([]Entry, Problems, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
+		c.keepLedger(ledgerRead{})
 		return nil, nil, nil
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	return decodeLedger(f, name)
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.readLedger(f, fi, name)
 }
 
-// decodeLedger reads ledger lines from r; see readLedger.
-func decodeLedger(in io.Reader, name string) ([]Entry, Problems, error) {
-	var (
-		entries []Entry
-		probs   Problems
-	)
+// ledgerChunk is what one read of the ledger found: the entries and
+// problems of its complete lines, how many bytes those lines take and how
+// many lines they are.
+type ledgerChunk struct {
+	entries []Entry
+	probs   Problems
+	size    int64
+	lines   int
+}
+
+// decodeLedger reads ledger lines from in, numbering them from line+1;
+// see readLedger.
+func decodeLedger(in io.Reader, name string, line int) (ledgerChunk, error) {
+	var c ledgerChunk
 	r := bufio.NewReaderSize(in, 64<<10)
-	for line := 1; ; line++ {
-		b, long, err := readLine(r)
+	for {
+		b, n, long, err := readLine(r)
 		if err == io.EOF {
-			return entries, probs, nil
+			return c, nil
 		}
 		if err != nil {
-			return nil, nil, err
+			return ledgerChunk{}, err
 		}
+		line++
+		c.lines++
+		c.size += n
 		if long {
-			probs = append(probs, Problem{Path: name, Line: line, Msg: fmt.Sprintf("line longer than %d bytes", MaxLedgerLine)})
+			c.probs = append(c.probs, Problem{Path: name, Line: line, Msg: fmt.Sprintf("line longer than %d bytes", MaxLedgerLine)})
 			continue
 		}
 		b = bytes.TrimSpace(b)
@@ -113,20 +130,21 @@ func decodeLedger(in io.Reader, name string) ([]Entry, Problems, error) {
 		}
 		var e Entry
 		if err := json.Unmarshal(b, &e); err != nil || e.Type == "" {
-			probs = append(probs, Problem{Path: name, Line: line, Msg: "not a ledger entry"})
+			c.probs = append(c.probs, Problem{Path: name, Line: line, Msg: "not a ledger entry"})
 			continue
 		}
-		entries = append(entries, e)
+		c.entries = append(c.entries, e)
 	}
 }
 
-// readLine returns the next complete line. A line longer than
-// MaxLedgerLine is read past and reported as long; an unterminated last
-// line is io.EOF.
-func readLine(r *bufio.Reader) (line []byte, long bool, err error) {
+// readLine returns the next complete line and its length in bytes,
+// newline included. A line longer than MaxLedgerLine is read past and
+// reported as long; an unterminated last line is io.EOF.
+func readLine(r *bufio.Reader) (line []byte, n int64, long bool, err error) {
 	var buf []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
+		n += int64(len(chunk))
 		if len(buf)+len(chunk) <= MaxLedgerLine {
 			buf = append(buf, chunk...)
 		} else {
@@ -134,11 +152,11 @@ func readLine(r *bufio.Reader) (line []byte, long bool, err error) {
 		}
 		switch {
 		case err == nil:
-			return buf, long, nil
+			return buf, n, long, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		default:
-			return nil, false, err
+			return nil, 0, false, err
 		}
 	}
 }

@@ -9,6 +9,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// openLock opens what writers lock: the plan folder itself, so that taking
+// turns leaves no file in the user's repository.
+func openLock(dir string) (*os.File, error) { return os.Open(dir) }
+
 func tryLock(f *os.File) error {
 	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
 	if errors.Is(err, unix.EWOULDBLOCK) {

@@ -320,11 +320,15 @@ func FuzzLedger(f *testing.F) {
 		`{"type":"scope_change","from":5,"to":6,"added":["T006-mfa"]}` + "\n" + `{"type":"step_compl`))
 	f.Add([]byte("not json\n\n{}\n{\"type\":\"x\",\"at\":\"nope\"}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, probs, err := decodeLedger(bytes.NewReader(data), LedgerFile)
+		c, err := decodeLedger(bytes.NewReader(data), LedgerFile, 0)
+		entries, probs := c.entries, c.probs
 		if err != nil {
 			t.Fatal(err)
 		}
 		lines := bytes.Count(data, []byte("\n"))
+		if c.lines != lines || c.size != int64(bytes.LastIndexByte(data, '\n')+1) {
+			t.Fatalf("read %d lines, %d bytes of %d lines", c.lines, c.size, lines)
+		}
 		if len(entries)+len(probs) > lines {
 			t.Fatalf("%d entries and %d problems from %d lines", len(entries), len(probs), lines)
 		}

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"regexp"
+	"slices"
 )
 
 // TaskStatus is where a task is in its life: planned, then active, then
@@ -80,6 +81,14 @@ type Task struct {
 	Dir string `json:"dir,omitempty"`
 
 	src *source // the file as read, so an edit keeps everything else
+}
+
+// clone is a copy of t whose statuses can be changed: the source it was
+// read from is shared, as nothing changes it.
+func (t *Task) clone() *Task {
+	c := *t
+	c.Steps = slices.Clone(t.Steps)
+	return &c
 }
 
 // Current is the first step not complete: the one being worked on, or

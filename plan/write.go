@@ -59,14 +59,14 @@ func writeAtomic(path string, data []byte) error {
 	return syncDir(dir)
 }
 
-// removeTemps removes what crashed writers left in the plan folder and its
-// task folders. Only the lock holder calls it.
+// removeTemps removes what crashed writers left in dir: the plan folder
+// when its lock is taken, a task folder before its file is written. Only
+// the lock holder calls it. A temporary file is hidden and never read, so
+// one left in a task folder Tally does not write again is harmless.
 func removeTemps(dir string) {
-	for _, pattern := range []string{".*" + tempSuffix, "T*/.*" + tempSuffix} {
-		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
-		for _, m := range matches {
-			os.Remove(m)
-		}
+	matches, _ := filepath.Glob(filepath.Join(dir, ".*"+tempSuffix))
+	for _, m := range matches {
+		os.Remove(m)
 	}
 }
 
@@ -74,11 +74,12 @@ func removeTemps(dir string) {
 // plan folder before giving up: writers hold the lock for milliseconds.
 const LockTimeout = 10 * time.Second
 
-// lock takes the plan folder's lock: an exclusive flock on LockFile, so
-// that writers in this process and in others take turns. The lock is
-// released by the returned function, or by the kernel if the process dies.
+// lock takes the plan folder's lock: an exclusive flock on the folder
+// itself (see openLock), so that writers in this process and in others
+// take turns. The lock is released by the returned function, or by the
+// kernel if the process dies.
 func lock(dir string) (unlock func(), err error) {
-	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openLock(dir)
 	if err != nil {
 		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "lock plan folder", Err: err}
 	}
@@ -92,7 +93,7 @@ func lock(dir string) (unlock func(), err error) {
 		if !errors.Is(err, errLocked) || time.Now().After(deadline) {
 			f.Close()
 			if errors.Is(err, errLocked) {
-				return nil, tally.Errorf(tally.CodeUnavailable, "lock plan folder", "%s is held by another writer for more than %v", filepath.Join(dir, LockFile), LockTimeout)
+				return nil, tally.Errorf(tally.CodeUnavailable, "lock plan folder", "%s is held by another writer for more than %v", dir, LockTimeout)
 			}
 			return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "lock plan folder", Err: err}
 		}

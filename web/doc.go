@@ -50,6 +50,13 @@
 //     visit to /?token=… sets. Every response carries a strict CSP (no
 //     inline script, no framing), nosniff and no-referrer. A refused
 //     request does not keep its connection.
+//   - Plans (Options.Plans): a snapshot carries the plans of its
+//     sessions' projects, /api/plans lists them, and a plan that changes
+//     (a marker applied, a task file written) reaches every stream as
+//     plan_updated with the whole plan (plan_removed when its folder
+//     went away). Plans are read off the hub's goroutine, so file IO
+//     never holds up the stream; like sessions, an event carries the
+//     whole plan, so one that repeats a snapshot changes nothing.
 //   - Writes are few and narrow: approving a plan-mode list's plan (POST
 //     /api/tasks/{name}/approve) does what `tally tasks approve` does,
 //     through the same tasks.SwitchMode. A write passes the token rule

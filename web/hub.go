@@ -51,6 +51,8 @@ type hub struct {
 	join  chan joinRequest
 	leave chan *client
 	done  chan struct{}
+	// plans brings plan changes, their views read (feedPlans).
+	plans chan planNews
 }
 
 // liveSession is a session that has not ended, with the activity last
@@ -91,6 +93,7 @@ func newHub(o *Options, stats *counters) *hub {
 		projects: newProjectSet(o.Home),
 		join:     make(chan joinRequest),
 		leave:    make(chan *client),
+		plans:    make(chan planNews),
 		done:     make(chan struct{}),
 	}
 	h.latest.Store(base)
@@ -126,6 +129,8 @@ func (h *hub) run(ctx context.Context) error {
 			r.reply <- h.add(r)
 		case c := <-h.leave:
 			h.remove(c)
+		case n := <-h.plans:
+			h.applyPlan(n)
 		case <-tick.C:
 			h.refresh()
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/broker"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/planner"
 	"github.com/tallyhq/tally/tasks"
 )
 
@@ -57,6 +58,10 @@ type Options struct {
 	// Lists, when set, are Tally's own task lists, whose plans the page
 	// may approve (POST /api/tasks/{name}/approve).
 	Lists tasks.Updater
+	// Plans, when set, are the plans of the sessions' projects: snapshots
+	// carry them, /api/plans lists them, and the stream tells their
+	// changes (plan_updated, plan_removed).
+	Plans Plans
 
 	// Heartbeat is the period of the ": ping" comment on idle streams.
 	Heartbeat time.Duration
@@ -105,6 +110,8 @@ type Server struct {
 	// streams counts the event streams open or being opened, against
 	// MaxStreams.
 	streams atomic.Int64
+	// planSub follows the plans' changes, when there are Plans.
+	planSub *broker.Subscription[planner.Change]
 }
 
 func orDefault[T int | int64 | time.Duration](v, def T) T {
@@ -190,13 +197,26 @@ func New(o Options) *Server {
 	o.MaxBody = orDefault(o.MaxBody, defaultMaxBody)
 	s := &Server{o: o, conns: connLimit{max: o.MaxConnsPerClient}}
 	s.hub = newHub(&s.o, &s.stats)
+	if o.Plans != nil {
+		// Subscribed now, as the hub is to the indexer: no change between
+		// New and Run is missed.
+		s.planSub = o.Plans.Subscribe(planBuffer)
+	}
 	s.mux = s.routes()
 	return s
 }
 
 // Run runs the hub until ctx ends; then every event stream ends, so that
 // http.Server.Shutdown does not wait for them.
-func (s *Server) Run(ctx context.Context) error { return s.hub.run(ctx) }
+func (s *Server) Run(ctx context.Context) error {
+	if s.planSub != nil {
+		fctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); s.feedPlans(fctx, s.planSub, s.hub.plans) }()
+		defer func() { cancel(); <-done }()
+	}
+	return s.hub.run(ctx)
+}
 
 // Handler is the whole site: API, stream, page and Extra, behind the
 // token check and security headers.
@@ -229,6 +249,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/sessions", s.listSessions)
 	mux.HandleFunc("GET /api/sessions/{id}", s.getSession)
 	mux.HandleFunc("GET /api/events", s.events)
+	mux.HandleFunc("GET /api/plans", s.listPlans)
 	if s.o.Lists != nil {
 		mux.HandleFunc("POST /api/tasks/{name}/approve", s.approvePlan)
 	}

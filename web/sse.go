@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/planner"
 )
 
 // retryFrame tells EventSource how long to wait before reconnecting.
@@ -22,9 +23,11 @@ type snapshotData struct {
 	Sessions []tally.Session `json:"sessions"`
 	// Projects names every project the hub names and those of Sessions,
 	// among one another (projects events change them later).
-	Projects   map[string]string `json:"projects"`
-	Now        time.Time         `json:"now"`
-	Thresholds thresholds        `json:"thresholds"`
+	Projects map[string]string `json:"projects"`
+	// Plans are the plans of the sessions' projects that keep one.
+	Plans      []planner.View `json:"plans"`
+	Now        time.Time      `json:"now"`
+	Thresholds thresholds     `json:"thresholds"`
 }
 
 // events is GET /api/events. The stream starts with what the client
@@ -157,6 +160,7 @@ func (s *Server) snapshot(ctx context.Context, id uint64) ([]byte, error) {
 		paths = append(paths, recs[i].Project)
 	}
 	d.Projects = projectNames(s.o.Home, paths)
+	d.Plans = s.views(d.Sessions)
 	data, err := json.Marshal(d)
 	if err != nil {
 		s.stats.encodeErrors.Add(1)

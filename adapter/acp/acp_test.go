@@ -135,11 +135,17 @@ func TestDecoder_markersAcrossChunks(t *testing.T) {
 	chunk := func(s string) string {
 		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + s + `"}}}}`
 	}
-	st := fold(t,
+	lines := []string{
 		chunk(`S1 and S2 are done.\n\nprogress: T001.S1 do`), chunk(`ne\nprogress: T001.S2 blocked: wait`), chunk(`ing for API key`),
 		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
-	)
-	want := []tally.Marker{{Task: "T001", Step: "S1", Verb: "done"}, {Task: "T001", Step: "S2", Verb: "blocked", Reason: "waiting for API key"}}
+	}
+	st := fold(t, lines...)
+	// A marker is read from the line whose chunk completes it; one still
+	// open when the message ends, from the line of its last chunk.
+	second := int64(len(lines[0]) + 1)
+	third := second + int64(len(lines[1])+1)
+	want := []tally.Marker{{Task: "T001", Step: "S1", Verb: "done", Offset: second},
+		{Task: "T001", Step: "S2", Verb: "blocked", Reason: "waiting for API key", Offset: third}}
 	if !reflect.DeepEqual(st.Markers, want) {
 		t.Errorf("markers %+v, want %+v", st.Markers, want)
 	}

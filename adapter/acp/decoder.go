@@ -2,6 +2,7 @@ package acp
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/marker"
@@ -24,42 +25,31 @@ const (
 	methodPermission = "session/request_permission"
 )
 
-// MaxPendingText bounds the unfinished line of assistant text held for
-// marker scanning. A marker is one short line; a longer run of text with
-// no newline is cut to this many bytes.
-const MaxPendingText = 4096
-
 const op = "acp.Decoder.Line"
 
 type decoder struct {
 	p fastjson.Parser
-	// text is the assistant text after the last newline of the message
-	// being streamed: the start of a line a later chunk may finish.
-	text []byte
-}
-
-// state is what survives a restart: only the held text.
-type state struct {
-	Text string `json:"text,omitempty"`
+	// text is the message being streamed, for its markers.
+	text marker.Chunks
+	// off is the offset of the line being decoded.
+	off int64
 }
 
 func newDecoder(saved []byte) (*decoder, error) {
 	d := &decoder{}
 	if len(saved) > 0 {
-		var s state
-		if err := json.Unmarshal(saved, &s); err != nil {
+		if err := json.Unmarshal(saved, &d.text); err != nil {
 			return nil, tally.Errorf(tally.CodeInvalid, "acp.NewDecoder", "bad saved state: %v", err)
 		}
-		d.text = []byte(s.Text)
 	}
 	return d, nil
 }
 
 func (d *decoder) State() []byte {
-	if len(d.text) == 0 {
+	if len(d.text.Held) == 0 {
 		return nil
 	}
-	b, _ := json.Marshal(state{Text: string(d.text)})
+	b, _ := json.Marshal(&d.text)
 	return b
 }
 
@@ -71,6 +61,7 @@ func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if v.Type() != fastjson.TypeObject || string(v.GetStringBytes("jsonrpc")) != "2.0" {
 		return tally.Errorf(tally.CodeInvalid, op, `not a JSON-RPC 2.0 message (no "jsonrpc":"2.0")`)
 	}
+	d.off = off
 	method := string(v.GetStringBytes("method"))
 	if method != methodUpdate || updateKind(v) != updAgentMessage {
 		d.flushText(emit) // the message being streamed has ended
@@ -143,35 +134,17 @@ func meta(session string, sig tally.Signal, emit func(tally.Event)) {
 	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: session, Signal: sig}})
 }
 
-// addText appends a chunk and scans every line it completes.
+// addText takes a chunk of the message being streamed. ACP lines carry
+// no time, so markers leave At zero: whoever applies them dates them when
+// they are read.
 func (d *decoder) addText(chunk []byte, emit func(tally.Event)) {
-	d.text = append(d.text, chunk...)
-	last := -1
-	for i := len(d.text) - 1; i >= 0; i-- {
-		if d.text[i] == '\n' {
-			last = i
-			break
-		}
-	}
-	if last >= 0 {
-		emitMarkers(d.text[:last+1], emit)
-		d.text = append(d.text[:0], d.text[last+1:]...)
-	}
-	if len(d.text) > MaxPendingText {
-		d.text = d.text[:MaxPendingText]
-	}
+	emitMarkers(d.text.Add(chunk, d.off, time.Time{}), emit)
 }
 
-func (d *decoder) flushText(emit func(tally.Event)) {
-	if len(d.text) == 0 {
-		return
-	}
-	emitMarkers(d.text, emit)
-	d.text = d.text[:0]
-}
+func (d *decoder) flushText(emit func(tally.Event)) { emitMarkers(d.text.Flush(), emit) }
 
-func emitMarkers(text []byte, emit func(tally.Event)) {
-	for _, m := range marker.Scan(text) {
+func emitMarkers(found []tally.Marker, emit func(tally.Event)) {
+	for _, m := range found {
 		emit(tally.Event{Kind: tally.EventMarker, Marker: m})
 	}
 }

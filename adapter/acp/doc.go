@@ -32,7 +32,7 @@
 //   - `agent_message_chunk` text is scanned for progress markers
 //     ("progress: T001.S1 done", package marker).
 //     Chunks split text anywhere, so the unfinished last line is held (in
-//     State, bounded by MaxPendingText) until its newline arrives or the
+//     State, bounded by marker.MaxHeld) until its newline arrives or the
 //     message ends — any line that is not another chunk.
 //   - params.sessionId is the session. A request for permission, and the
 //     response that ends a prompt turn (it has a stopReason), hand the turn

@@ -78,6 +78,8 @@ type Decoder struct {
 	stream bool
 	// parsed counts lines the prefilter let through to a full parse.
 	parsed int64
+	// off is the offset of the line being decoded.
+	off int64
 }
 
 var (
@@ -140,6 +142,7 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is JSON but not an object", off)
 	}
 	d.evs = d.evs[:0]
+	d.off = off
 	l := lineOf(v)
 	list := d.listOf(l, sel&selSidechain != 0)
 	if err := d.decode(l, list, sel); err != nil {
@@ -173,6 +176,9 @@ func (d *Decoder) decode(l line, list string, sel selection) error {
 	}
 	switch string(l.typ) {
 	case "assistant":
+		if sel&selMarker != 0 {
+			d.markers(l, list)
+		}
 		if sel&selTool != 0 {
 			return d.toolCalls(l, list)
 		}

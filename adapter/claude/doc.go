@@ -15,6 +15,9 @@
 //     lines carrying the start time, cwd and prompt). Transcripts are mostly tool output and
 //     text, and the fold must keep up with them live (seed 01, "SIMD
 //     pre-filters"; LIBRARIES.md measurements).
+//   - Progress markers are read from the text blocks of assistant lines
+//     whose bytes hold "progress:", placed at the line, so reading the
+//     line again gives the same markers.
 //   - Each list is one agent's: the main agent is "", a sub-agent is its
 //     agentId, and in 1.0.x transcripts (sidechains in the same file, no
 //     agentId) the uuid of the sidechain's root line.

@@ -1,6 +1,10 @@
 package claude
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/tallyhq/tally/marker"
+)
 
 // The prefilter decides from bytes alone whether a line can matter. Each
 // needle is searched by a byte that is rare in transcripts: bytes.Index
@@ -35,6 +39,12 @@ const headLen = 320
 
 func head(line []byte) []byte { return line[:min(len(line), headLen)] }
 
+// isAssistant tells an assistant line by its head.
+func isAssistant(line []byte) bool {
+	h := head(line)
+	return bytes.HasPrefix(h, assistantType) || bytes.Contains(h, assistantRole)
+}
+
 // hasToolNeedle reports whether line may hold a todo/task tool call or a
 // title. A mention in text is a false positive the parse then drops.
 func hasToolNeedle(line []byte) bool {
@@ -57,9 +67,8 @@ func hasToolNeedle(line []byte) bool {
 				return true
 			}
 			if assistant < 0 {
-				h := head(line)
 				assistant = 0
-				if bytes.HasPrefix(h, assistantType) || bytes.Contains(h, assistantRole) {
+				if isAssistant(line) {
 					assistant = 1
 				}
 			}
@@ -94,6 +103,7 @@ const (
 	selStart                           // the first line with a time: when the session started
 	selAgent                           // a stream's sub-agent line whose Agent call names it
 	selTools                           // a list of the tools the session was offered
+	selMarker                          // an assistant line whose text may hold a progress marker
 )
 
 var (
@@ -108,6 +118,9 @@ func (d *Decoder) selectLine(line []byte) selection {
 	var s selection
 	if hasToolNeedle(line) || bytes.HasPrefix(line, summaryPrefix) {
 		s |= selTool
+	}
+	if isAssistant(line) && marker.Maybe(line) {
+		s |= selMarker
 	}
 	if d.info.List == "" && isSidechain(line) && !bytes.Contains(line, agentIDNeedle) {
 		s |= selSidechain

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
 
@@ -64,6 +65,21 @@ func (d *Decoder) toolCalls(l line, list string) error {
 		}
 	}
 	return nil
+}
+
+// markers reads the progress markers in the text blocks of an assistant
+// line, in order; two blocks of one line number their markers on.
+func (d *Decoder) markers(l line, list string) {
+	var found []tally.Marker
+	at := l.at()
+	for _, b := range l.v.GetArray("message", "content") {
+		if string(b.GetStringBytes("type")) == "text" {
+			found = marker.Append(found, b.GetStringBytes("text"), d.off, at)
+		}
+	}
+	for _, m := range found {
+		d.add(tally.Event{Kind: tally.EventMarker, List: list, At: at, Marker: m})
+	}
 }
 
 // todos reads a TodoWrite input: {content, status, activeForm} items, or

@@ -1,11 +1,13 @@
 package codex
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/jsonl"
+	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
 
@@ -23,6 +25,7 @@ type decoder struct {
 	args    fastjson.Parser // update_plan arguments, a JSON string in the line
 	// planTool: Codex's config enables update_plan (Adapter.planTool).
 	planTool bool
+	off      int64 // the offset of the line being decoded
 }
 
 // state is what survives a restart (Decoder.State).
@@ -67,11 +70,12 @@ func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if !jsonl.Object(line) {
 		return invalid("line is not a JSON object (cut short or garbled?)")
 	}
+	d.off = off
 	switch execOf(line) {
 	case execThread, execTurn:
 		return d.execLine(line, off, emit)
 	case execItem:
-		if scan(line, nil)&hitTodo == 0 {
+		if scan(line, nil)&hitTodo == 0 && !(marker.Maybe(line) && bytes.Contains(line, agentMessage)) {
 			return nil
 		}
 		return d.execLine(line, off, emit)

@@ -16,6 +16,9 @@
 //     progress.
 //   - Turn end keeps the final list (unlike seed 02, which marks every item
 //     completed): a list the agent left unfinished is information.
+//   - Progress markers are read from the assistant's output_text in
+//     response items only (Codex copies each reply into an event_msg
+//     too), and from completed agent_message items of the exec stream.
 //   - Activity (last time, whose turn) is read from the newest lines only
 //     (tally.Recenter), so Line stays cheap.
 //

@@ -3,8 +3,10 @@ package codex
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
 
@@ -28,6 +30,16 @@ func (d *decoder) execLine(line []byte, off int64, emit func(tally.Event)) error
 	case "turn.completed", "turn.failed":
 		// The turn is over; the list stays as the agent left it.
 		emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{Signal: tally.SignalWaiting}})
+	case "item.completed":
+		if item := v.Get("item"); item != nil && string(item.GetStringBytes("type")) == "agent_message" {
+			// The message is final only when completed; earlier events
+			// of it would read its markers twice.
+			for _, m := range marker.Append(nil, item.GetStringBytes("text"), off, time.Time{}) {
+				emit(tally.Event{Kind: tally.EventMarker, Marker: m})
+			}
+			return nil
+		}
+		return d.execItem(v.Get("item"), off, emit)
 	default:
 		if strings.HasPrefix(typ, "item.") {
 			return d.execItem(v.Get("item"), off, emit)

@@ -3,6 +3,8 @@ package codex
 import (
 	"bytes"
 	"strings"
+
+	"github.com/tallyhq/tally/marker"
 )
 
 // hits says which needles a line holds; Line parses a line only if it has
@@ -15,6 +17,7 @@ const (
 	hitTodo                  // an exec todo_list item
 	hitCall                  // the output of a held update_plan call
 	hitUser                  // a user message (only looked for until the title is known)
+	hitText                  // an assistant message that may hold a progress marker
 )
 
 // The needles all hold '_', which is rarer than letters in the bulk of a
@@ -35,7 +38,11 @@ var needles = []struct {
 
 const callIDKey = `"call_id":"`
 
-var userRole = []byte(`"role":"user"`)
+var (
+	userRole      = []byte(`"role":"user"`)
+	assistantRole = []byte(`"role":"assistant"`)
+	agentMessage  = []byte(`"agent_message"`)
+)
 
 // execKind classifies a `codex exec --json` line by its first key, which
 // serde always writes first: {"type":"thread.started",…}.
@@ -160,6 +167,12 @@ func classify(line []byte, pending []pendingPlan, titled bool) hits {
 			}
 		}
 	case bytes.HasPrefix(body, []byte(`message"`)):
+		if bytes.Contains(body, assistantRole) {
+			if marker.Maybe(line) {
+				return hitText
+			}
+			return 0
+		}
 		if titled {
 			return 0
 		}
@@ -179,6 +192,9 @@ func fullScan(line []byte, pending []pendingPlan, titled bool) hits {
 	h := scan(line, pending)
 	if !titled && bytes.Contains(line, userRole) {
 		h |= hitUser
+	}
+	if marker.Maybe(line) && bytes.Contains(line, assistantRole) {
+		h |= hitText
 	}
 	return h
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
 
@@ -63,11 +64,31 @@ func (d *decoder) responseItem(item *fastjson.Value, at time.Time, emit func(tal
 	case "function_call_output":
 		return d.planOutput(item, at, emit)
 	case "message":
-		if !d.st.Titled && string(item.GetStringBytes("role")) == "user" {
-			d.title(item, at, emit)
+		switch string(item.GetStringBytes("role")) {
+		case "user":
+			if !d.st.Titled {
+				d.title(item, at, emit)
+			}
+		case "assistant":
+			d.markers(item, at, emit)
 		}
 	}
 	return nil
+}
+
+// markers reads the progress markers of an assistant message's output
+// text. Codex also copies the text into an agent_message event; only the
+// response item is read, so each marker is read once.
+func (d *decoder) markers(item *fastjson.Value, at time.Time, emit func(tally.Event)) {
+	var found []tally.Marker
+	for _, c := range item.GetArray("content") {
+		if string(c.GetStringBytes("type")) == "output_text" {
+			found = marker.Append(found, c.GetStringBytes("text"), d.off, at)
+		}
+	}
+	for _, m := range found {
+		emit(tally.Event{Kind: tally.EventMarker, At: at, Marker: m})
+	}
 }
 
 // planCall holds an update_plan call until Codex answers it.

@@ -129,8 +129,8 @@ func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, err
 		return nil, err
 	}
 	d.home = a.home
-	if root := a.Roots()[0]; f.Path != "" {
-		if rel, err := filepath.Rel(root, f.Path); err == nil {
+	if roots := a.Roots(); len(roots) > 0 && f.Path != "" {
+		if rel, err := filepath.Rel(roots[0], f.Path); err == nil {
 			parts := strings.Split(filepath.ToSlash(rel), "/")
 			if len(parts) >= 3 && parts[1] == "chats" && parts[0] != ".." {
 				d.projectID = parts[0]

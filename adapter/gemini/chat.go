@@ -24,6 +24,9 @@ const (
 	// maxTodoMsgs is how many write_todos-carrying messages are kept to
 	// go back to. A rewind past all of them empties the list.
 	maxTodoMsgs = 32
+	// maxMarkedMsgs is how many marker-carrying messages are remembered,
+	// so that one written again does not give its markers again.
+	maxMarkedMsgs = 64
 )
 
 // msgRef places one message: the hash of its id and its position.
@@ -44,10 +47,19 @@ type todoMsg struct {
 	Items []tally.Item `json:"items"`
 }
 
+// markedMsg is a message whose text held progress markers: where it was
+// first written and how many of its markers were given.
+type markedMsg struct {
+	H   uint64 `json:"h"`
+	Off int64  `json:"o"`
+	N   int    `json:"n"`
+}
+
 type chat struct {
-	Seq   uint32    `json:"seq,omitempty"`
-	IDs   []msgRef  `json:"ids,omitempty"`
-	Todos []todoMsg `json:"todos,omitempty"`
+	Seq    uint32      `json:"seq,omitempty"`
+	IDs    []msgRef    `json:"ids,omitempty"`
+	Todos  []todoMsg   `json:"todos,omitempty"`
+	Marked []markedMsg `json:"marked,omitempty"`
 	// Revs counts the versions of lists set so far (todoMsg.Rev).
 	Revs uint32 `json:"revs,omitempty"`
 	// Shown and ShownRev are the call and version of the list last
@@ -57,7 +69,32 @@ type chat struct {
 }
 
 func (c *chat) empty() bool {
-	return c.Seq == 0 && len(c.IDs) == 0 && len(c.Todos) == 0 && c.Revs == 0 && c.Shown == "" && c.ShownRev == 0
+	return c.Seq == 0 && len(c.IDs) == 0 && len(c.Todos) == 0 && len(c.Marked) == 0 && c.Revs == 0 && c.Shown == "" && c.ShownRev == 0
+}
+
+// newMarkers places the markers of message h, read at off, and returns
+// those not given before. A message written again (with its tool calls,
+// or by a checkpoint) keeps the place it was first written at, so its
+// markers are the same markers, given once.
+func (c *chat) newMarkers(h uint64, off int64, ms []tally.Marker) []tally.Marker {
+	i := slices.IndexFunc(c.Marked, func(m markedMsg) bool { return m.H == h })
+	if i < 0 {
+		c.Marked = append(c.Marked, markedMsg{H: h, Off: off})
+		if len(c.Marked) > maxMarkedMsgs {
+			c.Marked = slices.Delete(c.Marked, 0, len(c.Marked)-maxMarkedMsgs)
+		}
+		i = len(c.Marked) - 1
+	}
+	mm := &c.Marked[i]
+	if mm.N >= len(ms) {
+		return nil
+	}
+	out := slices.Clone(ms[mm.N:])
+	for j := range out {
+		out[j].Offset = mm.Off
+	}
+	mm.N = len(ms)
+	return out
 }
 
 func hashID(id string) uint64 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/jsonl"
+	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
 
@@ -29,6 +30,8 @@ type state struct {
 	HaveTitle bool `json:"title,omitempty"`
 	// Rank is how good the project already reported is.
 	Rank projectRank `json:"rank,omitempty"`
+	// Reply is the stream-json reply being streamed, for its markers.
+	Reply marker.Chunks `json:"reply,omitzero"`
 	// Parsed counts lines given to the JSON parser (ParseCounter).
 	Parsed int64 `json:"-"`
 }
@@ -77,7 +80,7 @@ func (d *Decoder) State() []byte {
 		return nil
 	}
 	s := &d.st
-	if s.chat.empty() && len(s.Pending) == 0 && len(s.Trackers) == 0 && s.Stream == "" && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 {
+	if s.chat.empty() && len(s.Pending) == 0 && len(s.Trackers) == 0 && s.Stream == "" && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 && len(s.Reply.Held) == 0 {
 		return nil
 	}
 	b, err := json.Marshal(s)
@@ -169,7 +172,7 @@ func (d *Decoder) value(v *fastjson.Value, off int64) error {
 	case v.Get("sessionId") != nil:
 		return d.header(v, off)
 	case v.Get("type") != nil:
-		return d.stream(v)
+		return d.stream(v, off)
 	}
 	return nil
 }

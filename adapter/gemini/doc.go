@@ -21,6 +21,9 @@
 //     files (tmp/<projectId>/<sessionId>/tracker/) are read as a full
 //     resync; where they cannot be found, the tasks the stream saw created
 //     are listed by title.
+//   - Progress markers are read from replies (gemini records; stream-json
+//     assistant deltas, joined). A reply written again under its id keeps
+//     the place it was first written at, so its markers are given once.
 //   - Gemini's statuses map one to one, blocked included; an unknown word
 //     is kept as RawStatus with StatusUnknown.
 //   - Most lines are never parsed: a record's first key gives its kind,

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
 
@@ -32,6 +33,9 @@ type message struct {
 	todos   *todoCall
 	tracker []trackerCall
 	prompt  string
+	// markers are the progress markers of a reply's text, numbered within
+	// the message; where they are placed is the decoder's to say.
+	markers []tally.Marker
 }
 
 type todoCall struct {
@@ -55,6 +59,9 @@ func readMessage(v *fastjson.Value, wantPrompt bool) (message, error) {
 		if m.prompt, err = promptOf(v.Get("content")); err != nil {
 			return message{}, err
 		}
+	}
+	if typ == "gemini" {
+		m.markers = replyMarkers(v.Get("content"), m.at)
 	}
 	for _, c := range v.GetArray("toolCalls") {
 		name := string(c.GetStringBytes("name"))
@@ -87,6 +94,27 @@ func readMessage(v *fastjson.Value, wantPrompt bool) (message, error) {
 	return m, nil
 }
 
+// replyMarkers reads the progress markers of a reply's content: a string,
+// or parts whose text is not a thought.
+func replyMarkers(c *fastjson.Value, at time.Time) []tally.Marker {
+	if c == nil {
+		return nil
+	}
+	switch c.Type() {
+	case fastjson.TypeString:
+		return marker.Append(nil, c.GetStringBytes(), 0, at)
+	case fastjson.TypeArray:
+		var found []tally.Marker
+		for _, p := range c.GetArray() {
+			if !p.GetBool("thought") {
+				found = marker.Append(found, p.GetStringBytes("text"), 0, at)
+			}
+		}
+		return found
+	}
+	return nil
+}
+
 // callTodos is the list a successful write_todos call set: its result
 // display (what the tool stored), else its arguments.
 func callTodos(c *fastjson.Value) ([]tally.Item, error) {
@@ -107,7 +135,7 @@ func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 // the line is parsed only if it can hold a list or a wanted prompt.
 func (d *Decoder) chatMessage(line []byte, off int64) error {
 	id, ok := fastID(line)
-	if !ok || mayHoldList(line) || (!d.st.HaveTitle && bytes.Contains(line, userTypeNeedle)) {
+	if !ok || mayHoldList(line) || marker.Maybe(line) || (!d.st.HaveTitle && bytes.Contains(line, userTypeNeedle)) {
 		v, err := d.parse(line)
 		if err != nil {
 			return err
@@ -132,6 +160,15 @@ func (d *Decoder) applyMessage(m message, off int64) {
 	}
 	for _, tc := range m.tracker {
 		d.applyTracker(tc, m.at)
+	}
+	if len(m.markers) > 0 {
+		place := off
+		if d.info.Layout == tally.LayoutWhole {
+			place = int64(r.S) // every message of a record rewritten whole is at offset 0
+		}
+		for _, mk := range d.st.newMarkers(r.H, place, m.markers) {
+			d.add(tally.Event{Kind: tally.EventMarker, At: mk.At, Marker: mk})
+		}
 	}
 	if m.prompt != "" && !d.st.HaveTitle {
 		d.st.HaveTitle = true

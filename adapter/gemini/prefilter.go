@@ -31,13 +31,15 @@ var (
 	trackerUseNeedle = []byte(`"tool_name":"` + trackerPrefix)
 	userTypeNeedle   = []byte(`"type":"user"`)
 	userRoleNeedle   = []byte(`"role":"user"`)
-	initNeedle       = []byte(`"type":"init"`)
-	resultNeedle     = []byte(`"type":"tool_result"`)
-	dollarNeedle     = []byte(`"$`)
-	sessionNeedle    = []byte(`"sessionId"`)
-	idNeedle         = []byte(`"id":"`)
-	timeNeedle       = []byte(`"timestamp":"`)
-	updatedNeedle    = []byte(`"lastUpdated":"`)
+	// A stream-json reply delta: its text may hold part of a marker.
+	replyNeedle   = []byte(`"role":"assistant"`)
+	initNeedle    = []byte(`"type":"init"`)
+	resultNeedle  = []byte(`"type":"tool_result"`)
+	dollarNeedle  = []byte(`"$`)
+	sessionNeedle = []byte(`"sessionId"`)
+	idNeedle      = []byte(`"id":"`)
+	timeNeedle    = []byte(`"timestamp":"`)
+	updatedNeedle = []byte(`"lastUpdated":"`)
 )
 
 func kindOf(line []byte) kind {
@@ -89,6 +91,9 @@ func (d *Decoder) wanted(k kind, line []byte) bool {
 		bytes.Contains(line, sessionNeedle):
 		return true
 	case !d.st.HaveTitle && bytes.Contains(line, userRoleNeedle):
+		return true
+	case len(d.st.Reply.Held) > 0 || bytes.Contains(line, replyNeedle):
+		// A reply's delta, or the line after one that ends it.
 		return true
 	case bytes.Contains(line, resultNeedle):
 		for _, p := range d.st.Pending {

@@ -31,9 +31,14 @@ const (
 // the tool_use's parameters (its tool_result carries no output for
 // write_todos) and is applied only when the result says success: a failed
 // call left the list as it was.
-func (d *Decoder) stream(v *fastjson.Value) error {
+func (d *Decoder) stream(v *fastjson.Value, off int64) error {
 	at := timeOf(v, "timestamp")
-	switch string(v.GetStringBytes("type")) {
+	typ := string(v.GetStringBytes("type"))
+	role := string(v.GetStringBytes("role"))
+	if typ != streamMessage || role != "assistant" {
+		d.markers(d.st.Reply.Flush()) // the reply being streamed has ended
+	}
+	switch typ {
 	case streamInit:
 		sid, err := str(v, "session_id")
 		if err != nil {
@@ -44,7 +49,12 @@ func (d *Decoder) stream(v *fastjson.Value) error {
 			d.add(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{SessionID: sid}})
 		}
 	case streamMessage:
-		if d.st.HaveTitle || string(v.GetStringBytes("role")) != "user" {
+		if role == "assistant" {
+			// A reply comes in deltas that split its text anywhere.
+			d.markers(d.st.Reply.Add(v.GetStringBytes("content"), off, at))
+			return nil
+		}
+		if d.st.HaveTitle || role != "user" {
 			return nil
 		}
 		title, err := promptOf(v.Get("content"))
@@ -107,4 +117,10 @@ func (d *Decoder) stream(v *fastjson.Value) error {
 		}
 	}
 	return nil
+}
+
+func (d *Decoder) markers(found []tally.Marker) {
+	for _, m := range found {
+		d.add(tally.Event{Kind: tally.EventMarker, At: m.At, Marker: m})
+	}
 }

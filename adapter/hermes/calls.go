@@ -44,7 +44,10 @@ type message struct {
 	calls    []wireCall // todo calls only
 	callID   string     // a tool message's tool_call_id
 	content  []byte     // a tool message's content
-	at       time.Time
+	// markers are an assistant message's progress markers, numbered
+	// within it; where the message is, is its reader's to say.
+	markers []tally.Marker
+	at      time.Time
 	// session and row locate a message of state.db (messages.session_id
 	// and messages.id) for diagnostics; both are zero elsewhere.
 	session string

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
+	"github.com/tallyhq/tally/marker"
 )
 
 // stateDB is Hermes' state.db, which holds every session.
@@ -21,6 +22,12 @@ var stateDB = agentdb.DB{Name: "Hermes", Pkg: "hermes"}
 //
 //go:embed sql/todo_messages.sql
 var todoMessagesSQL string
+
+// markerMessagesSQL selects the assistant rows whose text may hold a
+// progress marker.
+//
+//go:embed sql/marker_messages.sql
+var markerMessagesSQL string
 
 // lastMessageSQL gives each session's newest message: whose turn it is.
 //
@@ -58,6 +65,7 @@ type dbState struct {
 	sessions map[string]*sessionRow
 	order    []string // session ids by started_at
 	msgs     map[string][]message
+	markers  map[string][]tally.Marker
 	last     map[string]lastRow
 	prompt   map[string]string
 }
@@ -86,6 +94,9 @@ func (st *dbState) Read(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) e
 		return err
 	}
 	if err := st.readMessages(ctx, tx, diags); err != nil {
+		return err
+	}
+	if err := st.readMarkers(ctx, tx); err != nil {
 		return err
 	}
 	return st.readLast(ctx, tx)
@@ -136,6 +147,28 @@ func (st *dbState) readMessages(ctx context.Context, tx *sql.Tx, diags *agentdb.
 			continue
 		}
 		st.msgs[sid] = append(st.msgs[sid], m)
+	}
+	return rows.Err()
+}
+
+// readMarkers reads the progress markers of assistant rows. A row has no
+// byte offset: its id, which orders the messages table, places it.
+func (st *dbState) readMarkers(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, markerMessagesSQL)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	st.markers = make(map[string][]tally.Marker)
+	for rows.Next() {
+		var sid string
+		var rowID int64
+		var ts float64
+		var content []byte
+		if err := rows.Scan(&sid, &rowID, &ts, &content); err != nil {
+			return err
+		}
+		st.markers[sid] = append(st.markers[sid], marker.Append(nil, content, rowID, unixTime(ts))...)
 	}
 	return rows.Err()
 }
@@ -232,6 +265,11 @@ func (st *dbState) chainEvents(root string, rows []*sessionRow, diags *agentdb.D
 	evs := []tally.Event{{Kind: tally.EventMeta, Meta: meta, At: unixTime(rows[0].started)}}
 	todo, probs := todoEvents(msgs)
 	evs = append(evs, todo...)
+	for _, r := range rows {
+		for _, m := range st.markers[r.id] {
+			evs = append(evs, tally.Event{Kind: tally.EventMarker, At: m.At, Marker: m})
+		}
+	}
 	for _, p := range probs {
 		diags.Add(p.msg.row, "messages", p.msg.name(), p.String())
 	}

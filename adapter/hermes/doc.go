@@ -26,6 +26,9 @@
 // their own. Titles and cwd come from the columns later schemas add; a
 // session without a title is named, weakly, by its first prompt.
 //
+// Progress markers are read from assistant messages' text: in state.db
+// from the rows whose content holds "progress:", placed by the row's id.
+//
 // sessions/session_<id>.json logs are read only when there is no
 // state.db: since the database exists Hermes writes them only on request,
 // and they repeat what it holds.

@@ -35,13 +35,15 @@ func (d *logDecoder) Line(data []byte, _ int64, emit func(tally.Event)) error {
 	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: id}, At: start})
 	msgs := make([]message, 0, len(f.Messages))
 	bad := 0
-	for _, raw := range f.Messages {
+	for i, raw := range f.Messages {
 		m, _, err := decodeMessage(raw, last)
 		if err != nil {
 			bad++
 			continue
 		}
 		msgs = append(msgs, m)
+		// The log is rewritten whole: a message is placed by its number.
+		emitMarkers(m.markers, int64(i), emit)
 	}
 	evs, probs := todoEvents(msgs)
 	unreadable := 0

@@ -39,12 +39,13 @@ func (d *streamDecoder) State() []byte {
 	return b
 }
 
-func (d *streamDecoder) Line(line []byte, _ int64, emit func(tally.Event)) error {
+func (d *streamDecoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	m, w, err := decodeMessage(line, time.Time{})
 	if err != nil {
 		return tally.Errorf(tally.CodeInvalid, "hermes.Line", "%v", err)
 	}
 	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: w.SessionID, Signal: signalOf(m.role, m.hasCalls)}, At: m.at})
+	emitMarkers(m.markers, off, emit)
 	for _, c := range m.calls {
 		ev, ok, err := callEvent(c, m.at)
 		if err != nil {
@@ -81,4 +82,13 @@ func (d *streamDecoder) Line(line []byte, _ int64, emit func(tally.Event)) error
 	// the result must not be taken for a second read of them.
 	emit(tally.Event{Kind: tally.EventSnapshot, Items: items, ToolUseID: m.callID + "/result", At: m.at})
 	return nil
+}
+
+// emitMarkers gives a message's markers, placed at place: a stream line's
+// offset, a log's message number, a database row's id.
+func emitMarkers(ms []tally.Marker, place int64, emit func(tally.Event)) {
+	for _, m := range ms {
+		m.Offset = place
+		emit(tally.Event{Kind: tally.EventMarker, At: m.At, Marker: m})
+	}
 }

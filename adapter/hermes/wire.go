@@ -6,6 +6,8 @@ import (
 	"errors"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tallyhq/tally/marker"
 )
 
 // wireMessage is one chat message as Hermes writes it in its session logs
@@ -41,6 +43,9 @@ func decodeMessage(raw []byte, at time.Time) (message, wireMessage, error) {
 	m.hasCalls = len(calls) > 0 && string(calls) != "null" && string(calls) != "[]"
 	switch w.Role {
 	case "assistant":
+		if marker.Maybe(w.Content) {
+			m.markers = marker.Append(nil, unwrapString(w.Content), 0, m.at)
+		}
 		if m.hasCalls {
 			var err error
 			if m.calls, err = todoCalls(unwrapString(calls)); err != nil {

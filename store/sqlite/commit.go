@@ -32,7 +32,11 @@ func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 	if err != nil {
 		return err
 	}
-	if len(files)+len(sessions)+len(b.RemovedFiles)+len(b.RemovedSessions) == 0 {
+	markers, err := encodeMarkers(b.Markers)
+	if err != nil {
+		return err
+	}
+	if len(files)+len(sessions)+len(markers)+len(b.RemovedFiles)+len(b.RemovedSessions) == 0 {
 		return nil // no need to take the write lock
 	}
 	tx, err := s.beginWrite(ctx)
@@ -70,6 +74,9 @@ func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 			timeCol(rec.StartedAt), timeCol(rec.LastActivity), r.json, now); err != nil {
 			return s.wrap(op, err)
 		}
+	}
+	if err := s.putMarkers(ctx, tx, markers, now); err != nil {
+		return s.wrap(op, err)
 	}
 	return s.wrap(op, tx.Commit())
 }

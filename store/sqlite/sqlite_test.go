@@ -20,10 +20,13 @@ func TestStore(t *testing.T) {
 	}
 	storetest.Run(t, temp)
 	storetest.RunTasks(t, temp)
-	storetest.RunShared(t, func(t *testing.T) storetest.Opener {
+	storetest.RunMarkers(t, temp)
+	shared := func(t *testing.T) storetest.Opener {
 		path := filepath.Join(t.TempDir(), "tally.db")
 		return func(t *testing.T) tally.Store { return openTemp(t, path) }
-	})
+	}
+	storetest.RunShared(t, shared)
+	storetest.RunSharedMarkers(t, shared)
 }
 
 func openTemp(t testing.TB, path string) *Store {

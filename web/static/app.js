@@ -5,6 +5,7 @@
 //   live.js       the event stream and its reconnection
 //   board.js      columns and the cards in them
 //   groupings.js  the ways to group the board, as a table
+//   plans.js      projects' plans above their sessions
 //   card.js       one session's card
 //   approve.js    the button that approves a plan-mode list
 //   items.js      a list as rows, compact or full
@@ -22,6 +23,7 @@ import { now } from './clock.js';
 import { initDetail, openDetail, sessionChanged, sessionRemoved, tickDetail } from './detail.js';
 import { initFilters, initGrouping } from './filters.js';
 import { connect } from './live.js';
+import { renderPlans } from './plans.js';
 import { cards, sessions } from './state.js';
 
 const board = document.getElementById('board');
@@ -61,8 +63,14 @@ board.addEventListener('keydown', (e) => {
 
 onSession(sessionChanged, sessionRemoved);
 initDetail();
-initFilters(layoutAll);
-initGrouping(regroup);
+initFilters(() => {
+  layoutAll();
+  renderPlans();
+});
+initGrouping(() => {
+  regroup();
+  renderPlans();
+});
 regroup();
 connect();
 setInterval(() => {

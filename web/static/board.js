@@ -1,11 +1,12 @@
 // The board: one column per group of the chosen grouping, cards in them
 // newest first. A card moves only when its column or order changes, so
 // scroll position and focus survive every event.
-import { h, button, setHidden, setText } from './dom.js';
+import { h, button, named, setHidden, setText } from './dom.js';
 import { activityOf, now } from './clock.js';
 import { Card } from './card.js';
 import { countWithoutList, matches, noteFilterValues, renameProjectOptions } from './filters.js';
 import { grouping } from './groupings.js';
+import { columnPlan } from './plans.js';
 import { cards, sessions, ui } from './state.js';
 import { idIsName, ms, plural, shortIds } from './words.js';
 
@@ -33,10 +34,13 @@ function makeColumn(key) {
   if (g.hint(key)) name.title = g.hint(key);
   const count = h('span', 'column-count', '0');
   head.append(name, count);
+  // Grouped by project, the project's plan heads its sessions.
+  const plan = named('plan', 'div', 'column-plan');
+  columnPlan(plan, key);
   const list = h('div', 'cards');
   const more = button('column-more', '', 'column-more');
   more.hidden = true;
-  el.append(head, list, more);
+  el.append(head, plan, list, more);
   const col = { key, el, cards: list, count, more };
   columns.set(key, col);
   return col;

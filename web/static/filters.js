@@ -10,12 +10,14 @@ const fQ = document.getElementById('f-q');
 const fNoList = document.getElementById('f-nolist');
 const noListCount = document.getElementById('nolist-count');
 
-// hasList tells whether a session has a list: items of its own or of a
-// sub-agent, or tasks in a list it shares with others. Sessions without
-// one (an agent that kept none, a chat that never got going) are hidden
-// unless the person asks for them.
+// hasList tells whether a session shows a list: items of its own or of a
+// sub-agent, tasks in a list it shares with others, or progress markers,
+// which say it works through its project's plan. Sessions without one (an
+// agent that kept none, a chat that never got going) are hidden unless the
+// person asks for them.
 function hasList(s) {
-  return (s.items || []).length > 0 || (s.subAgents || []).some((sub) => (sub.items || []).length > 0) || !!s.tasksIn;
+  return (s.items || []).length > 0 || (s.subAgents || []).some((sub) => (sub.items || []).length > 0) ||
+    !!s.tasksIn || (s.markers || []).length > 0;
 }
 
 // chosen tells whether s passes the filters the person set.

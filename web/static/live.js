@@ -4,6 +4,7 @@ import { getJSON } from './api.js';
 import { noteServer } from './clock.js';
 import { setText } from './dom.js';
 import { remove, renameProjects, replaceAll, upsert } from './board.js';
+import { removePlan, renderPlans, replacePlans, upsertPlan } from './plans.js';
 import { nameProjects } from './projects.js';
 
 const conn = document.getElementById('conn');
@@ -46,6 +47,7 @@ export function connect(delay = 1000) {
     const renamed = nameProjects(d.projects, true);
     replaceAll(d.sessions);
     if (renamed) renameProjects();
+    replacePlans(d.plans);
     setConn('live');
   });
   es.addEventListener('projects', (e) => {
@@ -60,6 +62,13 @@ export function connect(delay = 1000) {
     const d = parse(e);
     if (d && d.id) remove(d.id);
   });
+  es.addEventListener('plan_updated', (e) => {
+    upsertPlan(parse(e));
+  });
+  es.addEventListener('plan_removed', (e) => {
+    const d = parse(e);
+    if (d && d.project) removePlan(d.project);
+  });
 }
 
 // loadOnce shows the list from the plain API while the stream is down.
@@ -72,6 +81,8 @@ async function loadOnce() {
     const renamed = nameProjects(body.projects, true);
     replaceAll(body.sessions);
     if (renamed) renameProjects();
+    const plans = await getJSON('/api/plans');
+    if (plans.body) replacePlans(plans.body.plans);
   } catch (err) {
     console.warn('tally: session list', err);
   }

@@ -21,6 +21,7 @@ export function store(key, value) {
 
 export const sessions = new Map(); // id → Session, as last received
 export const cards = new Map(); // id → Card
+export const plans = new Map(); // project path → its plan, as last received
 
 export const ui = {
   group: '', // a key of GROUPINGS, set at start

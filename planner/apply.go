@@ -1,0 +1,212 @@
+package planner
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/plan"
+)
+
+// maxRound bounds the markers one round reads from the store.
+const maxRound = 1024
+
+// ApplyPending applies every marker pending now, oldest first, and
+// records what became of each. A plan that cannot be written keeps its
+// markers pending (a diagnostic says why); the error is for a store that
+// cannot be read or written.
+func (p *Planner) ApplyPending(ctx context.Context) error {
+	p.applying.Lock()
+	defer p.applying.Unlock()
+	for {
+		ms, err := p.pending(ctx)
+		if err != nil || len(ms) == 0 {
+			return err
+		}
+		results, wait := p.applyAll(ms)
+		if err := p.settle(ctx, results, wait); err != nil {
+			return err
+		}
+		if len(results) == 0 || p.ms == nil || len(ms) < maxRound {
+			return nil
+		}
+	}
+}
+
+// pending is what waits to be applied, oldest first.
+func (p *Planner) pending(ctx context.Context) ([]tally.FoundMarker, error) {
+	if p.ms != nil {
+		return p.ms.PendingMarkers(ctx, maxRound)
+	}
+	p.mu.Lock()
+	ms := p.queue
+	p.queue = nil
+	p.mu.Unlock()
+	slices.SortStableFunc(ms, func(a, b tally.FoundMarker) int {
+		return cmp.Or(a.Marker.At.Compare(b.Marker.At), cmp.Compare(a.Key, b.Key))
+	})
+	return ms, nil
+}
+
+// settleTimeout bounds how long recording the results of markers already
+// applied may outlast the command's end.
+const settleTimeout = 5 * time.Second
+
+// settle records the results; markers still waiting go back to the queue
+// when there is no store to keep them. The results of markers the plans
+// took are recorded even as the command ends: left pending, they would be
+// judged again by the next start (which finds them in the ledger, so
+// nothing is applied twice, but why repeat it).
+func (p *Planner) settle(ctx context.Context, results []tally.MarkerResult, wait []tally.FoundMarker) error {
+	if p.ms != nil {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+		defer cancel()
+		return p.ms.SettleMarkers(sctx, results)
+	}
+	if len(wait) > 0 {
+		p.mu.Lock()
+		p.queue = append(wait, p.queue...)
+		p.mu.Unlock()
+	}
+	return nil
+}
+
+// group is the markers of one round bound for one plan folder.
+type group struct {
+	project, dir string
+	markers      []tally.FoundMarker
+}
+
+// applyAll applies ms, each plan's markers in one write, and returns the
+// results and the markers that must wait (their plan could not be
+// written).
+func (p *Planner) applyAll(ms []tally.FoundMarker) (results []tally.MarkerResult, wait []tally.FoundMarker) {
+	var groups []*group
+	byDir := map[string]*group{}
+	for _, m := range ms {
+		dir := ""
+		if m.Project != "" {
+			dir = p.o.Folder(m.Project)
+		}
+		g := byDir[dir]
+		if g == nil {
+			g = &group{project: m.Project, dir: dir}
+			byDir[dir] = g
+			groups = append(groups, g)
+		}
+		g.markers = append(g.markers, m)
+	}
+	now := p.o.Now()
+	for _, g := range groups {
+		switch {
+		case g.dir == "":
+			results = appendAll(results, g.markers, tally.MarkerResult{Verdict: tally.MarkerNoPlan, Reason: "the session names no project", At: now})
+		case !isDir(g.dir):
+			results = appendAll(results, g.markers, tally.MarkerResult{Verdict: tally.MarkerNoPlan, Reason: "no plan folder " + g.dir, Plan: g.dir, At: now})
+		default:
+			rs, err := p.applyGroup(g, now)
+			p.failure(g.dir, err)
+			if err != nil {
+				wait = append(wait, g.markers...)
+				continue
+			}
+			results = append(results, rs...)
+		}
+	}
+	return results, wait
+}
+
+func appendAll(rs []tally.MarkerResult, ms []tally.FoundMarker, r tally.MarkerResult) []tally.MarkerResult {
+	for _, m := range ms {
+		r.Key = m.Key
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+// applyGroup applies one plan's markers in one locked write.
+func (p *Planner) applyGroup(g *group, now time.Time) ([]tally.MarkerResult, error) {
+	f := p.folder(g.project, g.dir)
+	in := make([]plan.Marker, len(g.markers))
+	for i, m := range g.markers {
+		in[i] = plan.Marker{Marker: m.Marker, Key: m.Key, At: m.Marker.At, By: m.Session}
+	}
+	outs, err := f.Apply(in)
+	if err != nil {
+		return nil, err
+	}
+	var ledger []plan.Entry // read only when a marker was judged before
+	results := make([]tally.MarkerResult, len(outs))
+	var news []plan.Entry
+	changed := false
+	for i, o := range outs {
+		r := tally.MarkerResult{Key: g.markers[i].Key, Verdict: verdictOf(o.Verdict), Reason: o.Reason, Plan: g.dir, At: now}
+		if o.Verdict == plan.Duplicate {
+			if ledger == nil {
+				if pl, err := f.Load(); err == nil {
+					ledger = pl.Ledger
+				}
+			}
+			r.Verdict, r.Reason = judged(ledger, o.Marker.Key)
+		}
+		results[i] = r
+		changed = changed || len(o.Entries) > 0
+		for _, e := range o.Entries {
+			if eventKinds[e.Type] != 0 {
+				e.By = g.markers[i].Session
+				news = append(news, e)
+			}
+		}
+	}
+	if changed {
+		p.changed(g.project, g.dir)
+	}
+	if len(news) > 0 && p.o.OnEvent != nil {
+		pl, err := f.Load()
+		if err == nil {
+			for _, e := range news {
+				p.o.OnEvent(eventOf(g.project, pl, e))
+			}
+		}
+	}
+	return results, nil
+}
+
+// verdictOf is the store's word for the plan's verdict.
+func verdictOf(v plan.Verdict) tally.MarkerVerdict {
+	switch v {
+	case plan.Applied:
+		return tally.MarkerApplied
+	case plan.Unchanged:
+		return tally.MarkerUnchanged
+	case plan.Rejected:
+		return tally.MarkerRejected
+	case plan.Skipped:
+		return tally.MarkerSkipped
+	case plan.Duplicate:
+	}
+	return tally.MarkerApplied
+}
+
+// judged is the verdict the ledger recorded for key: a marker applied
+// before (by another process, or before a crash that kept its result out
+// of the store) is found by its key.
+func judged(ledger []plan.Entry, key string) (tally.MarkerVerdict, string) {
+	for _, e := range ledger {
+		if e.Key != key {
+			continue
+		}
+		switch e.Type {
+		case plan.EntryRejected:
+			return tally.MarkerRejected, e.Reason
+		case plan.EntrySkipped:
+			return tally.MarkerSkipped, e.Reason
+		case plan.EntryUnchanged:
+			return tally.MarkerUnchanged, e.Reason
+		}
+		return tally.MarkerApplied, ""
+	}
+	return tally.MarkerApplied, "applied before"
+}

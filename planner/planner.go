@@ -1,0 +1,208 @@
+package planner
+
+import (
+	"context"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/broker"
+	"github.com/tallyhq/tally/plan"
+)
+
+// Options configure a Planner. Folder is required.
+type Options struct {
+	// Folder is the plan folder of the project rooted at a path
+	// (config.Plans.PlanFolder).
+	Folder func(project string) string
+	// Store, when it is a tally.MarkerStore, holds the markers until they
+	// are applied and their results after; with another store they wait
+	// in memory, and a crash before they are applied loses them.
+	Store tally.Store
+	// Now dates what markers do not (nil: time.Now).
+	Now func() time.Time
+	// Poll is how often the plans Planner follows are looked at for
+	// changes no marker made (0: 2 s).
+	Poll         time.Duration
+	OnDiagnostic func(tally.Diagnostic)
+	// OnEvent receives a plan's news as markers make it: a task
+	// completed, a step blocked, the plan complete. It is called from
+	// Planner's goroutine and must not block.
+	OnEvent func(Event)
+}
+
+// maxFollowed bounds the plan folders Planner remembers (caches, what was
+// last seen); past it the least recently used are forgotten.
+const maxFollowed = 256
+
+// Planner applies markers and keeps the surfaces' view of plans.
+type Planner struct {
+	o      Options
+	ms     tally.MarkerStore // nil: markers wait in queue
+	wake   chan struct{}
+	broker *broker.Broker[Change]
+
+	mu    sync.Mutex
+	queue []tally.FoundMarker // markers waiting, when there is no MarkerStore
+	// followed are the plan folders Planner has met, by folder path.
+	followed map[string]*followed
+	// failed says, by folder, the last error reported, so it is said once.
+	failed map[string]string
+
+	applying sync.Mutex // one round of applying at a time
+}
+
+// followed is a plan folder Planner has met: its cache, and what its
+// files looked like when last looked at.
+type followed struct {
+	project string
+	cache   *plan.Cache
+	sig     string
+	used    time.Time
+}
+
+// Change says that a project's plan changed.
+type Change struct {
+	Project string
+	Folder  string
+}
+
+// New builds a Planner; Run applies markers as they come.
+func New(o Options) *Planner {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Poll <= 0 {
+		o.Poll = 2 * time.Second
+	}
+	p := &Planner{o: o, wake: make(chan struct{}, 1), broker: broker.New[Change](),
+		followed: map[string]*followed{}, failed: map[string]string{}}
+	p.ms, _ = o.Store.(tally.MarkerStore)
+	return p
+}
+
+// Subscribe receives the changes of plans from now on (see the broker
+// package for what a full buffer does).
+func (p *Planner) Subscribe(buf int) *broker.Subscription[Change] { return p.broker.Subscribe(buf) }
+
+// FolderOf is the plan folder of the project rooted at project.
+func (p *Planner) FolderOf(project string) string { return p.o.Folder(project) }
+
+// Load reads the plan of the project rooted at project, through the
+// folder's cache; nil when the project has no plan folder.
+func (p *Planner) Load(project string) (*plan.Plan, error) {
+	if project == "" {
+		return nil, nil
+	}
+	dir := p.o.Folder(project)
+	if !isDir(dir) {
+		return nil, nil
+	}
+	pl, err := p.folder(project, dir).Load()
+	if tally.ErrorCode(err) == tally.CodeNotFound {
+		return nil, nil
+	}
+	return pl, err
+}
+
+// folder is the plan.Folder of dir, with its cache, following it.
+func (p *Planner) folder(project, dir string) plan.Folder {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f := p.followed[dir]
+	if f == nil {
+		if len(p.followed) >= maxFollowed {
+			p.forgetOldest()
+		}
+		f = &followed{project: project, cache: &plan.Cache{}}
+		p.followed[dir] = f
+	}
+	f.used = p.o.Now()
+	return plan.Folder{Dir: dir, Now: p.o.Now, Cache: f.cache}
+}
+
+func (p *Planner) forgetOldest() {
+	var oldest string
+	var at time.Time
+	for dir, f := range p.followed {
+		if oldest == "" || f.used.Before(at) {
+			oldest, at = dir, f.used
+		}
+	}
+	delete(p.followed, oldest)
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// Committed hands over the markers of a round the indexer committed. It
+// never blocks: with a MarkerStore the markers are already in the store
+// and Planner is only woken; without one they are queued.
+func (p *Planner) Committed(ms []tally.FoundMarker) {
+	if len(ms) == 0 {
+		return
+	}
+	if p.ms == nil {
+		p.mu.Lock()
+		p.queue = append(p.queue, ms...)
+		p.mu.Unlock()
+	}
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run applies markers as they are committed, and what a crash left
+// pending, until ctx ends; every Poll it looks at the plans it follows
+// for changes no marker made.
+func (p *Planner) Run(ctx context.Context) error {
+	tick := time.NewTicker(p.o.Poll)
+	defer tick.Stop()
+	p.apply(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-p.wake:
+			p.apply(ctx)
+		case <-tick.C:
+			p.Look()
+		}
+	}
+}
+
+func (p *Planner) apply(ctx context.Context) {
+	if err := p.ApplyPending(ctx); err != nil && ctx.Err() == nil {
+		p.diag(tally.Diagnostic{Msg: "plans: " + err.Error()})
+	}
+}
+
+func (p *Planner) diag(d tally.Diagnostic) {
+	if p.o.OnDiagnostic != nil {
+		p.o.OnDiagnostic(d)
+	}
+}
+
+// failure reports a plan folder that cannot be written, once until what
+// is wrong changes; ok clears it.
+func (p *Planner) failure(dir string, err error) {
+	p.mu.Lock()
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	said := p.failed[dir] == msg
+	if msg == "" {
+		delete(p.failed, dir)
+	} else {
+		p.failed[dir] = msg
+	}
+	p.mu.Unlock()
+	if msg != "" && !said {
+		p.diag(tally.Diagnostic{Path: dir, Msg: "plan not updated, its markers wait: " + msg})
+	}
+}

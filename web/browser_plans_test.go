@@ -1,0 +1,87 @@
+package web_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// A project's plan on the page, as a person sees it: an agent's replies
+// move its plan along, and the Blueprint box above the project's sessions
+// says how far — "0/2 · 0%" and the task and step under way — then, as
+// the rest of the session arrives, "2/2 · 100%", without a reload.
+func TestDashboard_planBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped in -short mode")
+	}
+	requireChromium(t)
+	srv := startServe(t)
+
+	project := t.TempDir()
+	if err := os.CopyFS(project, os.DirFS(filepath.Join(planCapture, "work"))); err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob(planCapture + "/config/projects/*/*.jsonl")
+	data, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.ReplaceAll(data, []byte("/tmp/capture-plan/cc/plan-markers/work"), []byte(project))
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	cut := 0 // after the reply saying "progress: T001.S1 done"
+	for i, l := range lines {
+		if bytes.Contains(l, []byte(`"type":"assistant"`)) && bytes.Contains(l, []byte("progress: T001.S1 done")) {
+			cut = i + 1
+		}
+	}
+	log := filepath.Join(srv.claude, "projects", "-project", filepath.Base(logs[0]))
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	b := startBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.url))
+	b.poll(t, "the stream is live", `document.getElementById('conn').dataset.state === 'live'`)
+	b.do(t, chromedp.Evaluate[chromedp.Void](`window.__tallyMarker = 'no reload'`))
+	dashAppend(t, log, strings.Split(strings.TrimSuffix(string(bytes.Join(lines[:cut], nil)), "\n"), "\n"))
+
+	box := `document.querySelector('#plans .plan')`
+	b.poll(t, "the plan shows above the board", box+` !== null && !document.getElementById('plans').hidden`)
+	if got := b.eval(t, box+`.querySelector('.plan-count').textContent`); got != "0/2 · 0%" {
+		t.Errorf("Blueprint header %q, want 0/2 · 0%%", got)
+	}
+	if got := b.eval(t, box+`.querySelector('.plan-now').textContent`); got != "→ T001 Greeting module 1/2 · S2 Add a unit test" {
+		t.Errorf("the task under way reads %q", got)
+	}
+	if got := b.eval(t, box+`.querySelector('.plan-project').title`); got != project {
+		t.Errorf("the plan is named for %q, want %s", got, project)
+	}
+
+	// Grouped by project, the plan heads its project's column.
+	b.do(t, chromedp.Click(chromedp.CSS(`#group-by input[value="project"]`)))
+	col := `document.querySelector('.column .column-plan .plan')`
+	b.poll(t, "the plan heads the project's column", col+` !== null && document.getElementById('plans').hidden`)
+	if got := b.eval(t, col+`.closest('.column').dataset.key`); got != project {
+		t.Errorf("the plan heads the column of %q, want %s", got, project)
+	}
+	// The session follows the plan, so it is no session "without a list".
+	if got := b.eval(t, col+`.closest('.column').querySelector('.card:not([hidden])') !== null`); got != "true" {
+		t.Error("the session that writes the plan's markers is hidden as one without a list")
+	}
+	b.shot(t, "dashboard-blueprint-1280x800.png")
+
+	// The rest of the session: the plan completes, live.
+	dashAppend(t, log, strings.Split(strings.TrimSuffix(string(bytes.Join(lines[cut:], nil)), "\n"), "\n"))
+	b.poll(t, "the plan completes", col+` !== null && `+col+`.querySelector('.plan-count').textContent === '2/2 · 100%'`)
+	if got := b.eval(t, col+`.querySelector('.plan-now').textContent`); got != "✓ 2/2 Complete" {
+		t.Errorf("a complete plan reads %q", got)
+	}
+	b.wantMarker(t)
+	if out := srv.tally(t, "task", "--project", project); !strings.HasPrefix(out, "Progress: 2/2 (100%)") {
+		t.Errorf("tally task after the session:\n%s", out)
+	}
+}
