@@ -278,7 +278,7 @@ func decideHook(ctx context.Context, st hookStore, ev hook.Event, sess hook.Sess
 func signalOf(a hook.Answer) tally.Signal {
 	switch {
 	case a.NeedsInput:
-		return tally.SignalWaiting
+		return tally.SignalAsking
 	case a.Active:
 		return tally.SignalWorking
 	}

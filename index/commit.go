@@ -86,6 +86,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 	var changes []Change
 	for id := range touched {
 		var states []*tally.FileState
+		var files []*entry
 		for p := range ix.bySess[id] {
 			if removed[p] {
 				continue
@@ -94,6 +95,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 				return err
 			}
 			states = append(states, ix.files[p].st)
+			files = append(files, ix.files[p])
 		}
 		var rec tally.Record
 		if len(states) > 0 {
@@ -112,11 +114,16 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 			}
 			continue
 		}
+		ix.sum(&rec, files)
 		b.Sessions = append(b.Sessions, rec)
-		changes = append(changes, Change{Kind: SessionUpdated, ID: id, Record: rec})
 	}
 	if err := ix.o.Store.Commit(ctx, b); err != nil {
 		return err
+	}
+	// Published as stored: the store may have kept a hook's mark that the
+	// session waits for its user over what the logs said.
+	for _, rec := range b.Sessions {
+		changes = append(changes, Change{Kind: SessionUpdated, ID: rec.ID, Record: rec})
 	}
 	// Only now, with the store agreeing, does memory forget removed files.
 	for path := range removed {
@@ -130,7 +137,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 		}
 	}
 	for _, c := range changes {
-		ix.broker.Publish(c)
+		ix.publish(c)
 	}
 	for id := range touched {
 		for p := range ix.bySess[id] {

@@ -26,9 +26,11 @@ func (ix *Indexer) readDatabase(ctx context.Context, j job, db tally.DatabaseRea
 	res.parts = make(map[string]*tally.FileState, len(sessions))
 	for id, events := range sessions {
 		st := &tally.FileState{Path: tally.PartPath(e.st.Path, id), Database: e.st.Path, Agent: e.st.Agent, Session: id, Identity: j.file.Identity, Now: ix.o.Now}
+		w := ix.watch(st, "")
 		for _, ev := range events {
 			st.Apply(ev)
 		}
+		w.unwatch(st)
 		if d, ok := st.TakeRepairs(0); ok {
 			d.Path = e.st.Path // the file on disk, for the session named in the message
 			d.Msg = "session " + id + ": " + d.Msg

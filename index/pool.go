@@ -224,8 +224,27 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 		res.err = tally.Errorf(tally.CodeInternal, "index", "the %s adapter matched a %s file it cannot read", e.found.Adapter.Agent(), info.Layout)
 		return res
 	}
-	newDec := func() (tally.Decoder, error) { return lr.NewDecoder(info, e.st.Decoder) }
+	// Tool calls of sessions over by the clock tell nothing any more: the
+	// decoder passes them over unread (a cold scan is mostly history).
+	from := ix.o.Now().Add(-tally.EndedAfter)
+	window := func(d tally.Decoder) {
+		if cw, ok := d.(tally.CallWindow); ok {
+			cw.CallsFrom(from)
+		}
+	}
+	newDec := func() (tally.Decoder, error) {
+		d, err := lr.NewDecoder(info, e.st.Decoder)
+		if err == nil {
+			window(d)
+		}
+		return d, err
+	}
+	if e.dec != nil {
+		window(e.dec)
+	}
+	w := ix.watch(e.st, info.List)
 	e.dec, res.changed, res.diags, res.unreadable = r.Sync(e.st, j.file, info.Layout.Rewritten(), e.dec, newDec)
+	w.unwatch(e.st)
 	// The offset moved even when no list did: save it either way.
 	res.changed = res.changed || e.st.Stats.Bytes != res.before.Bytes || e.st.Stats.Resets != res.before.Resets
 	// A decoder holds parse buffers as big as the longest line it met:
