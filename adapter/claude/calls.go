@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/jsonl"
 	"github.com/tallyhq/tally/detect"
 )
 
@@ -21,7 +22,6 @@ var (
 	roleKey      = []byte(`"role":"`)
 	assistantVal = []byte(`assistant"`)
 	contentKey   = []byte(`"content":[`)
-	typeToolUse  = []byte(`"type":"tool_use"`)
 	toolUseBlock = []byte(`{"type":"tool_use",`)
 )
 
@@ -106,13 +106,11 @@ func (d *Decoder) callEvents(line []byte, emit func(tally.Event)) {
 		if i < 0 {
 			break
 		}
-		n, fp, isCall := block(line[pos+i:])
-		if n < 0 {
+		n, fp, ok := block(line[pos+i:])
+		if !ok {
 			return
 		}
-		if isCall {
-			calls = append(calls, fp)
-		}
+		calls = append(calls, fp)
 		pos += i + n
 	}
 	if len(calls) == 0 {
@@ -127,128 +125,20 @@ func (d *Decoder) callEvents(line []byte, emit func(tally.Event)) {
 	}
 }
 
-// block reads one content block (an object) from its '{': its length, and
-// for a tool_use block with a name and an input, the call's fingerprint.
-// n is -1 when the block does not end.
-func block(b []byte) (n int, fp uint64, isCall bool) {
-	if len(b) == 0 || b[0] != '{' {
-		return -1, 0, false
+// block reads a tool_use block (an object) from its '{': the call's
+// fingerprint, and where its input ends, from which the next block is
+// looked for. ok is false when it has no name or input, or they do not
+// read as JSON.
+func block(b []byte) (end int, fp uint64, ok bool) {
+	name, _, ok := jsonl.Field(b[1:], "name")
+	if !ok || len(name) < 2 || name[0] != '"' {
+		return 0, 0, false
 	}
-	toolUse := bytes.HasPrefix(b[1:], typeToolUse)
-	var name, input []byte
-	i := 1
-	for i < len(b) {
-		switch b[i] {
-		case '}':
-			if toolUse && name != nil && input != nil {
-				return i + 1, detect.Fingerprint(name, input), true
-			}
-			return i + 1, 0, false
-		case ',', ' ':
-			i++
-			continue
-		case '"':
-		default:
-			return -1, 0, false
-		}
-		k := stringEnd(b[i+1:])
-		if k < 0 {
-			return -1, 0, false
-		}
-		key := b[i+1 : i+1+k]
-		i += k + 2
-		if i >= len(b) || b[i] != ':' {
-			return -1, 0, false
-		}
-		i++
-		v := valueLen(b[i:])
-		if v < 0 {
-			return -1, 0, false
-		}
-		switch string(key) {
-		case "name":
-			if v >= 2 && b[i] == '"' {
-				name = b[i+1 : i+v-1]
-			}
-		case "input":
-			input = b[i : i+v]
-		}
-		i += v
+	input, end, ok := jsonl.Field(b[1:], "input")
+	if !ok {
+		return 0, 0, false
 	}
-	return -1, 0, false
-}
-
-// valueLen is the length of the JSON value that starts b, -1 if it does
-// not end. Scalars end at the next ',', '}' or ']'.
-func valueLen(b []byte) int {
-	if len(b) == 0 {
-		return -1
-	}
-	switch b[0] {
-	case '"':
-		k := stringEnd(b[1:])
-		if k < 0 {
-			return -1
-		}
-		return k + 2
-	case '{', '[':
-		return valueEnd(b)
-	}
-	for i, c := range b {
-		if c == ',' || c == '}' || c == ']' {
-			return i
-		}
-	}
-	return -1
-}
-
-// valueEnd is the length of the JSON object or array that starts b, -1 if
-// b does not start with one or it does not end. Strings are skipped whole
-// (a brace inside one counts for nothing), by jumping from quote to quote.
-func valueEnd(b []byte) int {
-	if len(b) == 0 || (b[0] != '{' && b[0] != '[') {
-		return -1
-	}
-	depth := 0
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		case '"':
-			j := stringEnd(b[i+1:])
-			if j < 0 {
-				return -1
-			}
-			i += j + 1
-		}
-	}
-	return -1
-}
-
-// stringEnd is the index of the quote that closes a JSON string whose
-// contents start b, -1 if none does.
-func stringEnd(b []byte) int {
-	for i := 0; ; {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return -1
-		}
-		i += j
-		// An odd run of backslashes before it escapes the quote.
-		bs := 0
-		for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
-			bs++
-		}
-		if bs%2 == 0 {
-			return i
-		}
-		i++
-	}
+	return 1 + end, detect.Fingerprint(name[1:len(name)-1], input), true
 }
 
 // timeTail is how far from a line's end its timestamp is looked for: it

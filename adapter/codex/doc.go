@@ -17,7 +17,14 @@
 //   - Turn end keeps the final list (unlike seed 02, which marks every item
 //     completed): a list the agent left unfinished is information.
 //   - Activity (last time, whose turn) is read from the newest lines only
-//     (tally.Recenter), so Line stays cheap.
+//     (tally.Recenter), so Line stays cheap. An approval request or a
+//     request for the user's input is the agent asking (SignalAsking).
+//   - Every tool call of a rollout (function_call, custom_tool_call,
+//     local_shell_call) is fingerprinted from its name and the bytes of its
+//     arguments as written, unparsed (EventToolCall); the calls of lines
+//     before the window the indexer sets (tally.CallWindow) are passed
+//     over. The exec stream's items are not fingerprinted: it is read by
+//     normalize and follow, which show lists, not conditions.
 //
 // Why it is shaped so: rollout files are mostly large response_item lines
 // (reasoning, tool output) that say nothing about the plan. Codex writes
