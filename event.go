@@ -1,6 +1,9 @@
 package tally
 
-import "time"
+import (
+	"bytes"
+	"time"
+)
 
 // EventKind says what an Event does to a list or a session.
 type EventKind uint8
@@ -55,6 +58,15 @@ const (
 	// is the user's, but the agent said so.
 	SignalAsking
 )
+
+// Asks tells a reply that ends its turn with a question for the user, which
+// an adapter reports as SignalAsking: its last character, spaces, closing
+// quotes and markdown emphasis aside, is a question mark (or the
+// full-width one). A question answered in the same reply does not count.
+func Asks(reply []byte) bool {
+	t := bytes.TrimRight(reply, " \t\r\n\"')*_`")
+	return bytes.HasSuffix(t, []byte("?")) || bytes.HasSuffix(t, []byte("？"))
+}
 
 // RuntimeList is the list key of runtime progress: tool calls as the
 // agent's runtime reports them (ACP tool_call / tool_call_update). It is

@@ -61,7 +61,7 @@ func (d *Decoder) Recent(raw []byte, emit func(tally.Event)) bool {
 				text = b.GetStringBytes("text")
 			}
 		}
-		if sig == tally.SignalWaiting && asks(text) {
+		if sig == tally.SignalWaiting && tally.Asks(text) {
 			sig = tally.SignalAsking
 		}
 	case "user":
@@ -75,12 +75,4 @@ func (d *Decoder) Recent(raw []byte, emit func(tally.Event)) bool {
 	}
 	emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Signal: sig}})
 	return true
-}
-
-// asks tells a reply that ends with a question for the user: its last
-// character, spaces, closing quotes and markdown emphasis aside, is a
-// question mark (or the full-width one).
-func asks(text []byte) bool {
-	t := bytes.TrimRight(text, " \t\r\n\"')*_`")
-	return bytes.HasSuffix(t, []byte("?")) || bytes.HasSuffix(t, []byte("？"))
 }

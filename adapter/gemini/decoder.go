@@ -24,6 +24,9 @@ type state struct {
 	HaveTitle bool `json:"title,omitempty"`
 	// Rank is how good the project already reported is.
 	Rank projectRank `json:"rank,omitempty"`
+	// Calls are the ids (hashed) of the newest tool calls fingerprinted,
+	// so that a message appended again is not counted again.
+	Calls []uint64 `json:"calls,omitempty"`
 	// Parsed counts lines given to the JSON parser (ParseCounter).
 	Parsed int64 `json:"-"`
 }
@@ -40,12 +43,16 @@ type Decoder struct {
 	// evs collects a line's events so that a line found bad half-way
 	// emits nothing.
 	evs []tally.Event
+	// callsFrom: tool calls of lines stamped before it (as text, see
+	// CallsFrom) are not fingerprinted; "" fingerprints all.
+	callsFrom string
 }
 
 var (
 	_ tally.Decoder      = (*Decoder)(nil)
 	_ tally.Recenter     = (*Decoder)(nil)
 	_ tally.ParseCounter = (*Decoder)(nil)
+	_ tally.CallWindow   = (*Decoder)(nil)
 )
 
 func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
@@ -70,7 +77,7 @@ func (d *Decoder) State() []byte {
 		return nil
 	}
 	s := &d.st
-	if s.chat.empty() && len(s.Pending) == 0 && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 {
+	if s.chat.empty() && len(s.Pending) == 0 && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 && len(s.Calls) == 0 {
 		return nil
 	}
 	b, err := json.Marshal(s)
@@ -117,8 +124,12 @@ func (d *Decoder) line(line []byte, off int64) error {
 	}
 	switch k := kindOf(line); k {
 	case kindMessage:
+		d.messageCalls(line)
 		return d.chatMessage(line, off)
-	case kindSet, kindRewind, kindHeader, kindOther:
+	case kindOther:
+		d.streamCall(line)
+		fallthrough
+	case kindSet, kindRewind, kindHeader:
 		if !d.wanted(k, line) {
 			return nil
 		}

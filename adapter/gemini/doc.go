@@ -15,6 +15,11 @@
 //     {"$set":{"messages":…}} replaces every message before it. The
 //     decoder keeps in its State just the message order and the lists
 //     needed for that, bounded, so a restart resumes exactly.
+//   - Every tool call is fingerprinted from its name and the bytes of its
+//     arguments, unparsed (EventToolCall): a chat record's toolCalls, once
+//     per call id however often the message is appended again, and
+//     stream-json's tool_use lines. A call awaiting approval, or a reply
+//     that ends on a question, is the agent asking (SignalAsking).
 //   - Gemini's statuses map one to one, blocked included; an unknown word
 //     is kept as RawStatus with StatusUnknown.
 //   - Most lines are never parsed: a record's first key gives its kind,
