@@ -38,7 +38,7 @@ func TestDecoder_toolCallsAsParsed(t *testing.T) {
 				Timestamp time.Time
 				Type      string
 				Payload   struct {
-					Type, Name                string
+					Type, Name               string
 					Arguments, Input, Action json.RawMessage
 				}
 			}

@@ -26,6 +26,13 @@
 // their own. Titles and cwd come from the columns later schemas add; a
 // session without a title is named, weakly, by its first prompt.
 //
+// Every tool call is fingerprinted from its name and its arguments as
+// written (EventToolCall), to tell a conversation calling the same thing
+// again and again: in the logs and the stream, every call; in state.db,
+// the calls of the last half hour before its newest message, since the
+// database is read whole at every change and older calls tell nothing
+// any more.
+//
 // sessions/session_<id>.json logs are read only when there is no
 // state.db: since the database exists Hermes writes them only on request,
 // and they repeat what it holds.
