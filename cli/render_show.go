@@ -36,6 +36,11 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	line(termstyle.Truncate(strings.Join([]string{s.Agent.String(), projectPath(s.Project, o.Home), "session " + s.ID}, " · "), o.Width))
 	facts := termstyle.Truncate(termstyle.ActivityLabel(s.Activity)+" · "+doneText(s.Progress)+" · last activity "+ago(s.LastActivity, o.Now), o.Width)
 	line(strings.Replace(facts, termstyle.ActivityLabel(s.Activity), st.Activity(s.Activity), 1))
+	for _, f := range s.Flags.List() {
+		// What needs a person, most urgent first, each with since when.
+		text := termstyle.Truncate("! "+termstyle.FlagLabel(f)+" since "+ago(s.Flags.Since(f), o.Now), o.Width)
+		line(strings.Replace(text, termstyle.FlagLabel(f), st.Paint(termstyle.Fg(termstyle.FlagColor(f)), termstyle.FlagLabel(f)), 1))
+	}
 	line("")
 	if len(s.Items) == 0 && len(s.SubAgents) == 0 {
 		line("No todo list yet.")

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/internal/version"
 )
@@ -46,6 +47,8 @@ type app struct {
 	// commitEvery bounds how long a scan holds folded state before
 	// committing it (scan --commit-every).
 	commitEvery time.Duration
+	// cfg are the settings, once loaded (see settings).
+	cfg *config.Config
 }
 
 // Run runs tally with args (without the program name) and returns its exit
@@ -156,15 +159,44 @@ func (a *app) openStore(ctx context.Context) (tally.Store, error) {
 
 // newIndexer builds an indexer over every agent home onto st.
 func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(index.ScanProgress), diags *diagnostics) (*index.Indexer, error) {
+	cfg, err := a.settings()
+	if err != nil {
+		return nil, err
+	}
 	return index.New(ctx, index.Options{
 		Adapters:     a.adapters(),
 		Store:        st,
 		Rescan:       a.rescan,
 		CommitEvery:  a.commitEvery,
+		Detect:       detectRules(cfg),
 		Now:          a.env.Now,
 		OnProgress:   progress,
 		OnDiagnostic: diags.add,
 	})
+}
+
+// settings are the settings the command runs with: those a command that
+// takes setting flags loaded (useSettings), else the settings file's.
+func (a *app) settings() (*config.Config, error) {
+	if a.cfg == nil {
+		c, err := a.loadConfig(settingFlags{})
+		if err != nil {
+			return nil, err
+		}
+		a.cfg = c
+	}
+	return a.cfg, nil
+}
+
+// useSettings loads the settings with a command's setting flags, for
+// everything the command does.
+func (a *app) useSettings(s settingFlags) (*config.Config, error) {
+	c, err := a.loadConfig(s)
+	if err != nil {
+		return nil, err
+	}
+	a.cfg = c
+	return c, nil
 }
 
 func (a *app) now() time.Time { return a.env.Now() }

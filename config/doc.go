@@ -22,7 +22,7 @@
 //
 // The package knows the shape and syntax of settings, not what other
 // packages do with them: event and format names are checked where they are
-// used (package notify parses them), and the sections [hooks] and [plans]
-// are declared, empty, so that the features that will fill them have their
-// place and a key written there today is reported rather than dropped.
+// used (package notify parses them), and the section [plans] is declared,
+// empty, so that the feature that will fill it has its place and a key
+// written there today is reported rather than dropped.
 package config

@@ -49,6 +49,9 @@ type Options struct {
 	// Lists, when set, are Tally's own task lists, whose plans the page
 	// may approve (POST /api/tasks/{name}/approve).
 	Lists tasks.Updater
+	// Hooks, when set, answers agents' hook calls posted to
+	// /api/hook/{agent}, as `tally hook AGENT` answers them on stdin.
+	Hooks Hooks
 
 	// Heartbeat is the period of the ": ping" comment on idle streams.
 	Heartbeat time.Duration
@@ -223,6 +226,9 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/events", s.events)
 	if s.o.Lists != nil {
 		mux.HandleFunc("POST /api/tasks/{name}/approve", s.approvePlan)
+	}
+	if s.o.Hooks != nil {
+		mux.HandleFunc("POST /api/hook/{agent}", s.hook)
 	}
 	mux.HandleFunc("GET /api/stats", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, s.Stats()) })
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
