@@ -3,6 +3,7 @@ package tally
 import (
 	"context"
 	"io"
+	"time"
 )
 
 // Adapter knows where one agent keeps its sessions: the directories, and
@@ -163,6 +164,16 @@ type WholeReader interface {
 // passed to Recent, newest first, until it returns true.
 type Recenter interface {
 	Recent(line []byte, emit func(Event)) bool
+}
+
+// CallWindow is implemented by decoders that emit EventToolCall: tool calls
+// made before from are history and not wanted, and are passed over without
+// being read. Fingerprinting every call of every log costs what reading the
+// calls' arguments costs, and a cold scan is mostly history whose calls no
+// longer tell anything (a session over cannot be looping); the indexer asks
+// for the calls of sessions that may still be going.
+type CallWindow interface {
+	CallsFrom(from time.Time)
 }
 
 // Diagnostic is a counted problem with the input: where it is, what is

@@ -1,6 +1,9 @@
 package tally
 
-import "time"
+import (
+	"bytes"
+	"time"
+)
 
 // EventKind says what an Event does to a list or a session.
 type EventKind uint8
@@ -29,6 +32,11 @@ const (
 	// EventMarker is a progress marker found in message text
 	// ("progress: T001.S1 done", see package marker).
 	EventMarker
+	// EventToolCall is a tool call the agent made: Call is its fingerprint
+	// (its name and arguments hashed, see package detect). It changes no
+	// list; it is what tells an agent calling the same thing again and
+	// again.
+	EventToolCall
 )
 
 // Signal is what the last line said about the agent's turn; Activity is
@@ -44,7 +52,21 @@ const (
 	SignalWaiting
 	// SignalEnded: the log says the session is over.
 	SignalEnded
+	// SignalAsking: the agent asked its user something and waits for the
+	// answer — a permission prompt, a question that ends its turn, a hook's
+	// notification that it needs its user. Like SignalWaiting the next move
+	// is the user's, but the agent said so.
+	SignalAsking
 )
+
+// Asks tells a reply that ends its turn with a question for the user, which
+// an adapter reports as SignalAsking: its last character, spaces, closing
+// quotes and markdown emphasis aside, is a question mark (or the
+// full-width one). A question answered in the same reply does not count.
+func Asks(reply []byte) bool {
+	t := bytes.TrimRight(reply, " \t\r\n\"')*_`")
+	return bytes.HasSuffix(t, []byte("?")) || bytes.HasSuffix(t, []byte("？"))
+}
 
 // RuntimeList is the list key of runtime progress: tool calls as the
 // agent's runtime reports them (ACP tool_call / tool_call_update). It is
@@ -76,6 +98,8 @@ type Event struct {
 	// (encoding/json turns invalid UTF-8 into U+FFFD): the fold counts
 	// and reports it as it does its own repairs.
 	Repair string
+	// Call is an EventToolCall's fingerprint.
+	Call uint64
 }
 
 // TaskPatch is a TaskCreate or TaskUpdate: nil fields are not changed.

@@ -1,6 +1,7 @@
 package tally
 
 import (
+	"encoding/json"
 	"sort"
 	"time"
 )
@@ -59,6 +60,23 @@ type FileState struct {
 	Now func() time.Time `json:"-"`
 	// repairs are what Apply repaired since TakeRepairs last ran.
 	repairs []string
+	// Detect is what detection keeps of the file, folded up to Offset and
+	// saved with it (package detect's State; the indexer reads and writes
+	// it, the fold only carries it). Reset forgets it.
+	Detect json.RawMessage `json:"detect,omitempty"`
+
+	// Observer, when set, sees every event Apply folds, in order, as
+	// repaired. It is not saved.
+	Observer Observer `json:"-"`
+}
+
+// Observer follows a file's fold event by event: the indexer feeds
+// detection through it. Observe is called after the event is applied,
+// with f as it is then and whether anything a reader sees changed; Reset
+// when the file is folded again from the start.
+type Observer interface {
+	Observe(f *FileState, ev Event, changed bool)
+	Reset()
 }
 
 // MaxMarkers bounds the progress markers a file keeps: the newest win.
@@ -69,6 +87,14 @@ const MaxMarkers = 32
 // the future, is repaired rather than dropped (see TakeRepairs).
 func (f *FileState) Apply(ev Event) bool {
 	f.repair(&ev)
+	changed := f.apply(ev)
+	if f.Observer != nil {
+		f.Observer.Observe(f, ev, changed)
+	}
+	return changed
+}
+
+func (f *FileState) apply(ev Event) bool {
 	changed := false
 	if !ev.At.IsZero() {
 		if f.StartedAt.IsZero() || ev.At.Before(f.StartedAt) {
@@ -94,6 +120,8 @@ func (f *FileState) Apply(ev Event) bool {
 			f.Markers = append(f.Markers[:0], f.Markers[len(f.Markers)-MaxMarkers:]...)
 		}
 		return true
+	case EventToolCall:
+		return changed
 	case EventSnapshot, EventTaskCreate, EventTaskAssign, EventTaskUpdate, EventTaskResync, EventMerge:
 	}
 	if ev.List != RuntimeList && f.ListTools != ListToolsOffered {
@@ -150,8 +178,11 @@ func (f *FileState) applyMeta(m Meta) bool {
 // file shrank or was replaced and will be folded again from offset 0.
 func (f *FileState) Reset() {
 	resets := f.Stats.Resets + 1
-	*f = FileState{Path: f.Path, Agent: f.Agent, Session: f.Session, Database: f.Database, Now: f.Now}
+	*f = FileState{Path: f.Path, Agent: f.Agent, Session: f.Session, Database: f.Database, Now: f.Now, Observer: f.Observer}
 	f.Stats.Resets = resets
+	if f.Observer != nil {
+		f.Observer.Reset()
+	}
 }
 
 // Merge builds the Record of one session from the states of its files: its

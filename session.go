@@ -78,7 +78,7 @@ func DeriveActivity(sig Signal, last, now time.Time) Activity {
 		return ActivityEnded
 	}
 	switch sig {
-	case SignalWaiting:
+	case SignalWaiting, SignalAsking:
 		return ActivityNeedsInput
 	case SignalNone, SignalWorking, SignalEnded:
 	}
@@ -124,6 +124,13 @@ type Record struct {
 	// kept in, when that list is not its own: they are shown there, once,
 	// and not here.
 	TasksIn string `json:"tasksIn,omitempty"`
+	// Flags are what detection found as of the last change, each since
+	// when; stalled is not among them, since the clock alone makes it
+	// (StallAt). Session derives the flags at a given time.
+	Flags Flags `json:"flags,omitzero"`
+	// StallAt is when the session counts as stalled if nothing new comes:
+	// zero when it is not working.
+	StallAt time.Time `json:"stallAt,omitzero"`
 }
 
 // OwnList says which of Tally's own task lists (kept through tally mcp) a
@@ -211,6 +218,43 @@ type Session struct {
 	Shared        bool           `json:"shared,omitempty"`
 	Writers       []string       `json:"writers,omitempty"`
 	TasksIn       string         `json:"tasksIn,omitempty"`
+	// Flags are the conditions that call a person back, each with when it
+	// began: {"needs_input": "2026-11-22T14:03:00Z"}; {} when none.
+	Flags Flags `json:"flags"`
+	// StallAt is when a working session counts as stalled if nothing new
+	// comes, so that a page can age it between updates; absent when it is
+	// not working.
+	StallAt time.Time `json:"stallAt,omitzero"`
+}
+
+// FlagsAt derives the session's flags at time now from what detection
+// found and what the record says now:
+//   - needs input while the signal is SignalAsking (a hook's mark sets it
+//     on the stored record), since detection saw the request, else since
+//     the last activity; never otherwise, as the signal is the newest word;
+//   - stalled from StallAt on, while the signal says neither that the
+//     user is awaited nor that the session ended, until it ends by the
+//     clock (EndedAfter).
+func (r *Record) FlagsAt(now time.Time) Flags {
+	f := r.Flags.Without(FlagStalled)
+	if r.Signal == SignalAsking {
+		if !f.Has(FlagNeedsInput) {
+			f = f.With(FlagNeedsInput, r.LastActivity)
+		}
+	} else {
+		f = f.Without(FlagNeedsInput)
+	}
+	if !r.StallAt.IsZero() && !now.Before(r.StallAt) && !r.stopped() &&
+		DeriveActivity(r.Signal, r.LastActivity, now) != ActivityEnded {
+		f = f.With(FlagStalled, r.StallAt)
+	}
+	return f
+}
+
+// stopped: the newest word is that the user is awaited or the session is
+// over, so it cannot be stalled.
+func (r *Record) stopped() bool {
+	return r.Signal == SignalWaiting || r.Signal == SignalAsking || r.Signal == SignalEnded
 }
 
 // SubAgentList is one sub-agent's own list within a session.
@@ -233,6 +277,10 @@ func (r *Record) Session(now time.Time) Session {
 		Progress: ProgressOf(items), Items: items, Markers: r.Markers, Stats: r.Stats,
 		ListTools: r.ListTools, ListToolsHint: r.ListToolsHint,
 		Shared: r.Shared, Writers: append([]string(nil), r.Writers...), TasksIn: r.TasksIn,
+		Flags: r.FlagsAt(now),
+	}
+	if s.Activity != ActivityEnded && !r.stopped() {
+		s.StallAt = r.StallAt
 	}
 	if r.TaskList != nil {
 		own := *r.TaskList

@@ -20,6 +20,9 @@ type Store interface {
 	// its offset and the session records land, or none does. A crash in
 	// the middle of a scan therefore resumes from a consistent point. An
 	// error wrapping ErrStoreGone means no commit can succeed any more.
+	// When it succeeds, b.Sessions holds the records as stored: a store
+	// that keeps hooks' needs-input marks keeps a mark over a record whose
+	// activity is not after it (signal asking, last activity the mark's).
 	Commit(ctx context.Context, b Batch) error
 	// Records lists session records, newest activity first.
 	Records(ctx context.Context, f SessionFilter) ([]Record, error)

@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/hook"
 )
 
@@ -101,6 +103,9 @@ func hookAgentNames() string {
 type hookOptions struct {
 	*app
 	opts hook.Options
+	// store, when set, is the store calls are answered with (serve's);
+	// else each call opens it.
+	store hookStore
 }
 
 func (a *app) hookCommand() *cobra.Command {
@@ -119,27 +124,80 @@ and printing the answer in the agent's hook format. tally setup installs it.
 The session's list is read from the transcript the call names, from where the
 index left off. It needs no tally server. Tally never breaks the agent: any
 error, or an answer not ready within a second, prints nothing, exits 0 and is
-written to Tally's log (` + "$XDG_STATE_HOME/tally/tally.log" + `).`,
+written to Tally's log (` + "$XDG_STATE_HOME/tally/tally.log" + `).
+
+The reminder and the stop guard's limits come from [hooks] in the settings
+file (see 'tally config'); the flags override them. 'tally serve' answers
+the same calls over HTTP at POST /api/hook/AGENT (?guard-stop=1 for the
+guard), for agents whose hooks can post to a URL.`,
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: strings.Split(hookAgentNames(), "|"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.opts = o.hookSettings(cmd.Flags(), o.hookLog(args[0]))
 			runHook(cmd.Context(), o, args[0])
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.opts.GuardStop, "guard-stop", false, "refuse a stop while unfinished, unblocked items remain")
-	f.IntVar(&o.opts.StopBlocks, "stop-blocks", hook.DefaultStopBlocks, "stops refused within --stop-window before the agent may stop anyway")
-	f.DurationVar(&o.opts.StopWindow, "stop-window", hook.DefaultStopWindow, "the window --stop-blocks counts in")
-	f.IntVar(&o.opts.RemindAfter, "remind-after", hook.DefaultRemindAfter, "assistant turns without a list update before a reminder (negative: never)")
+	f.IntVar(&o.opts.StopBlocks, "stop-blocks", hook.DefaultStopBlocks, "stops refused within --stop-window before the agent may stop anyway (hooks.stop_blocks)")
+	f.DurationVar(&o.opts.StopWindow, "stop-window", hook.DefaultStopWindow, "the window --stop-blocks counts in (hooks.stop_window)")
+	f.IntVar(&o.opts.RemindAfter, "remind-after", hook.DefaultRemindAfter, "assistant turns without a list update before a reminder, 0 never (hooks.remind_after)")
 	return cmd
 }
 
-// runHook answers one hook call. Whatever goes wrong, it prints nothing
-// and returns: the failure goes to Tally's log, never to the agent.
+// hookSettings are the rules' options: [hooks] from the settings file,
+// then the flags given. A settings file that cannot be read is logged and
+// the defaults used: a broken setting must not break the agent.
+func (o *hookOptions) hookSettings(flags *pflag.FlagSet, log *hookLogger) hook.Options {
+	opts := hook.Options{GuardStop: o.opts.GuardStop}
+	c, err := o.loadConfig(settingFlags{})
+	if err != nil {
+		log.printf("the settings file cannot be read (%v): hooks use the defaults", unwrap(err))
+		c = config.Default()
+	}
+	opts = hookOptionsOf(c.Hooks, opts.GuardStop)
+	if flags.Changed("stop-blocks") {
+		opts.StopBlocks = o.opts.StopBlocks
+	}
+	if flags.Changed("stop-window") {
+		opts.StopWindow = o.opts.StopWindow
+	}
+	if flags.Changed("remind-after") {
+		opts.RemindAfter = o.opts.RemindAfter
+		if opts.RemindAfter == 0 {
+			opts.RemindAfter = -1
+		}
+	}
+	return opts
+}
+
+// hookOptionsOf are the rules' options [hooks] gives (0 reminders: none).
+func hookOptionsOf(h config.Hooks, guardStop bool) hook.Options {
+	opts := hook.Options{GuardStop: guardStop, StopBlocks: h.StopBlocks, StopWindow: h.StopWindow.Duration, RemindAfter: h.RemindAfter}
+	if opts.RemindAfter == 0 {
+		opts.RemindAfter = -1
+	}
+	return opts
+}
+
+// runHook answers one hook call on standard input. Whatever goes wrong,
+// it prints nothing and returns: the failure goes to Tally's log, never to
+// the agent.
 func runHook(ctx context.Context, o *hookOptions, name string) {
 	start := o.now()
-	log := o.hookLog(name)
+	o.callHook(ctx, name, start, o.hookLog(name), func() ([]byte, error) { return hook.ReadPayload(o.env.In) }, func(out []byte) error {
+		_, err := o.env.Out.Write(out)
+		return err
+	})
+}
+
+// callHook is the one path of every hook call, on a command line or over
+// HTTP: it reads the call, decides as of start, hands answer what to answer
+// (nothing when there is nothing to say or anything failed) within
+// hookDeadline, then lets a long fold be saved in what is left of the
+// deadline. Failures go to log.
+func (o *hookOptions) callHook(ctx context.Context, name string, start time.Time, log *hookLogger, read func() ([]byte, error), answer func([]byte) error) {
 	ag, ok := hookAgents[name]
 	if !ok {
 		log.printf("no hooks for agent %q (known: %s)", name, hookAgentNames())
@@ -151,7 +209,7 @@ func runHook(ctx context.Context, o *hookOptions, name string) {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		answerHook(ctx, o, ag, start, log, func(out []byte) { answers <- out })
+		answerHook(ctx, o, ag, start, log, read, func(out []byte) { answers <- out })
 	}()
 	var out []byte
 	select {
@@ -166,7 +224,7 @@ func runHook(ctx context.Context, o *hookOptions, name string) {
 		return
 	}
 	if len(out) > 0 {
-		if _, err := o.env.Out.Write(out); err != nil {
+		if err := answer(out); err != nil {
 			log.printf("writing the answer: %v", err)
 		}
 	}
@@ -177,6 +235,27 @@ func runHook(ctx context.Context, o *hookOptions, name string) {
 	}
 }
 
+// hookServer answers the hook calls serve receives over HTTP, with serve's
+// store and settings, on the path tally hook takes.
+type hookServer struct {
+	o *hookOptions
+}
+
+// AnswerHook answers one call; known is false for an agent Tally has no
+// hooks for.
+func (h hookServer) AnswerHook(ctx context.Context, agent string, guardStop bool, payload []byte) (answer []byte, known bool) {
+	if _, ok := hookAgents[agent]; !ok {
+		return nil, false
+	}
+	o := *h.o
+	o.opts.GuardStop = guardStop
+	o.callHook(ctx, agent, o.now(), o.hookLog(agent), func() ([]byte, error) { return payload, nil }, func(out []byte) error {
+		answer = out
+		return nil
+	})
+	return answer, true
+}
+
 // hookLockWait bounds each wait for the store's write lock: another
 // process may hold it (an indexer's commit, a long transaction), and the
 // answer must still come in time.
@@ -185,8 +264,8 @@ const hookLockWait = 250 * time.Millisecond
 // answerHook reads the call, the session's lists and the hooks' memory,
 // decides, saves the memory, and gives answer the bytes to print; then it
 // saves a long fold for the next call. On any failure it answers nothing.
-func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Time, log *hookLogger, answer func([]byte)) {
-	payload, err := hook.ReadPayload(o.env.In)
+func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Time, log *hookLogger, read func() ([]byte, error), answer func([]byte)) {
+	payload, err := read()
 	if err != nil {
 		log.printf("reading the call: %v", err)
 		return
@@ -200,7 +279,10 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 	if ev.AgentID != "" {
 		return // a sub-agent's call: the lists are the main agent's
 	}
-	st := o.openHookStore(ctx, log)
+	st := o.store
+	if st == nil {
+		st = o.openHookStore(ctx, log)
+	}
 	fold, err := foldTranscript(ctx, st, ag.decoders(o.agentDirs()), ev)
 	if err != nil {
 		log.printf("%v", err)
@@ -281,7 +363,7 @@ func decideHook(ctx context.Context, st hookStore, ev hook.Event, sess hook.Sess
 func signalOf(a hook.Answer) tally.Signal {
 	switch {
 	case a.NeedsInput:
-		return tally.SignalWaiting
+		return tally.SignalAsking
 	case a.Active:
 		return tally.SignalWorking
 	}

@@ -58,10 +58,17 @@ type follower struct {
 }
 
 // followLive catches up, then follows the agents' homes until stop.
-func (a *app) followLive(ctx context.Context, st tally.Store) (*follower, error) {
+// caughtUp, when set, runs between the two: what it subscribes to the
+// indexer is news from then on.
+func (a *app) followLive(ctx context.Context, st tally.Store, caughtUp func(*index.Indexer) error) (*follower, error) {
 	ix, _, err := a.catchUp(ctx, st)
 	if err != nil {
 		return nil, err
+	}
+	if caughtUp != nil {
+		if err := caughtUp(ix); err != nil {
+			return nil, err
+		}
 	}
 	changes := ix.Subscribe(changeBuffer)
 	runCtx, cancel := context.WithCancel(ctx)

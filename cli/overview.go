@@ -23,7 +23,7 @@ func runOverview(ctx context.Context, o *overviewOptions) error {
 		return err
 	}
 	defer st.Close()
-	f, err := o.followLive(ctx, st)
+	f, err := o.followLive(ctx, st, nil)
 	if err != nil {
 		return err
 	}

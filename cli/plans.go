@@ -23,11 +23,7 @@ func planFolderOf(c *config.Config) func(dir string) string {
 // newPlanner builds what applies the markers an indexer reads to the
 // plans of their projects, reporting problems to diags, and their news to
 // the notifier a live command starts (runLive).
-func (a *app) newPlanner(st tally.Store, diags *diagnostics) (*planner.Planner, error) {
-	c, err := a.loadConfig(settingFlags{})
-	if err != nil {
-		return nil, err
-	}
+func (a *app) newPlanner(c *config.Config, st tally.Store, diags *diagnostics) (*planner.Planner, error) {
 	return planner.New(planner.Options{Folder: planFolderOf(c), Store: st, Now: a.env.Now, OnDiagnostic: diags.add,
 		OnEvent: func(e planner.Event) {
 			if n := a.notices.Load(); n != nil {
@@ -83,9 +79,11 @@ func (a *app) applyPlans(ctx context.Context, diags *diagnostics) {
 // commits, telling their news when the settings ask for it, until ctx
 // ends.
 func (a *app) runLive(ctx context.Context, ix *index.Indexer) error {
-	if n := a.planNotifier(ctx, a.diags); n != nil {
-		a.notices.Store(n)
-		defer n.Close()
+	if a.notices.Load() == nil { // else the command's notifier takes them (startNotifying)
+		if n := a.planNotifier(ctx, a.diags); n != nil {
+			a.notices.Store(n)
+			defer n.Close()
+		}
 	}
 	pctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)

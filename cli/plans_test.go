@@ -246,7 +246,11 @@ func TestPlan_taskPanelLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &app{env: testEnv(st, &syncBuffer{}, &syncBuffer{}, env)}
-	plans, err := a.newPlanner(st, &diagnostics{})
+	cfg, err := a.settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, err := a.newPlanner(cfg, st, &diagnostics{})
 	if err != nil {
 		t.Fatal(err)
 	}

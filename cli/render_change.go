@@ -57,18 +57,33 @@ func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 		parts = append(parts, t)
 	}
 	text := strings.Join(parts, " ") + "  " + fraction(s.Progress.Done, s.Progress.Total)
+	// What needs a person ends the line, where a truncated line keeps its
+	// start: it is cut last.
+	flags := ""
+	if !s.Flags.Empty() {
+		flags = "  ! " + termstyle.FlagsText(s.Flags)
+	}
+	write := func(text string) error {
+		room := 0 // no limit
+		if o.Width > 0 {
+			room = max(o.Width-9-termstyle.Width(flags), 1)
+		}
+		line := termstyle.Truncate(text, room) + flags
+		if flags != "" {
+			line = strings.Replace(line, termstyle.FlagsText(s.Flags), st.Flags(s.Flags), 1)
+		}
+		_, err := io.WriteString(w, stamp+" "+line+"\n")
+		return err
+	}
 	if o.Previous != nil {
 		if changed := sessionChanges(o.Previous, &s); len(changed) > 0 {
-			text += "  " + strings.Join(changed, "; ")
-			_, err := io.WriteString(w, stamp+" "+termstyle.Truncate(text, max(o.Width-9, 0))+"\n")
-			return err
+			return write(text + "  " + strings.Join(changed, "; "))
 		}
 	}
 	if cur := s.Progress.Current; cur != nil {
 		text += "  ▸ " + oneLine(cur.Label())
 	}
-	_, err := io.WriteString(w, stamp+" "+termstyle.Truncate(text, max(o.Width-9, 0))+"\n")
-	return err
+	return write(text)
 }
 
 // changeJSON is one line of `tally watch --json`.

@@ -45,10 +45,17 @@ const (
 	colProgress
 	colStep
 	colLast
+	// colFlags is last in the data (a column added for programs goes at
+	// the end) and follows the activity on a terminal (see order).
+	colFlags
 	numColumns
 )
 
-var headers = [numColumns]string{"ID", "AGENT", "PROJECT", "TITLE", "ACTIVITY", "DONE", "STEP", "LAST"}
+var headers = [numColumns]string{"ID", "AGENT", "PROJECT", "TITLE", "ACTIVITY", "DONE", "STEP", "LAST", "FLAGS"}
+
+// order is the columns' order on a terminal: what needs a person beside
+// what the session is doing.
+var order = [numColumns]column{colID, colAgent, colProject, colTitle, colActivity, colFlags, colProgress, colStep, colLast}
 
 // RenderSessions writes one row per session, in the order given.
 func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error {
@@ -79,7 +86,16 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	widths := columnWidths(rows, o.Width, func() int { return names.DistinctWidth(minProject, maxProject) })
+	// The flags column shows when some session has a flag: a table of
+	// sessions that need nobody keeps its room for titles.
+	var omit [numColumns]bool
+	omit[colFlags] = true
+	for i := range sessions {
+		if !sessions[i].Flags.Empty() {
+			omit[colFlags] = false
+		}
+	}
+	widths := columnWidths(rows, o.Width, omit, func() int { return names.DistinctWidth(minProject, maxProject) })
 	for i := range rows {
 		if termstyle.Width(rows[i][colProject]) > widths[colProject] {
 			// Named again for the narrower column: which parts tell the
@@ -88,22 +104,24 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		}
 	}
 	st := termstyle.Painter{On: o.Color}
-	writeRow := func(r [numColumns]string, act tally.Activity, header bool) {
+	writeRow := func(r [numColumns]string, s *tally.Session) {
 		var line strings.Builder
-		for c := range numColumns {
+		for i, c := range order {
 			if widths[c] == 0 {
 				continue // left out to fit
 			}
 			cell := termstyle.Truncate(r[c], widths[c])
-			if c < numColumns-1 {
+			if i < len(order)-1 {
 				cell = termstyle.Pad(cell, widths[c]) + "  "
 			}
 			switch {
-			case header:
+			case s == nil:
 				cell = st.Paint(termstyle.Bold, cell)
 			case c == colActivity:
-				cell = strings.Replace(cell, r[c], st.Activity(act), 1)
-			case c == colID || c == colLast:
+				cell = strings.Replace(cell, r[c], st.Activity(s.Activity), 1)
+			case c == colFlags && !s.Flags.Empty():
+				cell = strings.Replace(cell, r[c], st.Paint(termstyle.Fg(termstyle.FlagCellColor(s.Flags)), r[c]), 1)
+			case c == colID || c == colLast || c == colFlags:
 				cell = st.Paint(termstyle.Fg(termstyle.Gray), cell)
 			}
 			line.WriteString(cell)
@@ -112,9 +130,9 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		// cut rather than wrapped, which would break every row in two.
 		b.WriteString(termstyle.Truncate(strings.TrimRight(line.String(), " "), o.Width) + "\n")
 	}
-	writeRow(headers, 0, true)
+	writeRow(headers, nil)
 	for i, r := range rows {
-		writeRow(r, sessions[i].Activity, false)
+		writeRow(r, &sessions[i])
 	}
 	writePlans(&b, sessions, o, names, st)
 	_, err := io.WriteString(w, b.String())
@@ -153,6 +171,10 @@ func sessionRow(s *tally.Session, o TableOptions, names projectname.Names) [numC
 	r[colProgress] = fraction(s.Progress.Done, s.Progress.Total)
 	r[colStep] = step
 	if o.Terminal {
+		r[colFlags] = termstyle.FlagCell(s.Flags)
+		if r[colFlags] == "" {
+			r[colFlags] = "-"
+		}
 		r[colProject] = names.Name(s.Project, maxProject)
 		r[colLast] = ago(s.LastActivity, o.Now)
 		if r[colTitle] == "" {
@@ -166,6 +188,7 @@ func sessionRow(s *tally.Session, o TableOptions, names projectname.Names) [numC
 			r[colStep] = "-"
 		}
 	} else {
+		r[colFlags] = s.Flags.String()
 		r[colProject] = s.Project
 		if !s.LastActivity.IsZero() {
 			r[colLast] = s.LastActivity.UTC().Format(time.RFC3339)
@@ -181,21 +204,25 @@ func sessionRow(s *tally.Session, o TableOptions, names projectname.Names) [numC
 // leaves either narrower than minFlex (an 80-column terminal), the project
 // gives up cells first, down to leastProject() (no fewer than its names
 // stay different in), then the step column is left out (width 0): `tally show`
-// has it, and a title cut to a few letters names nothing.
-func columnWidths(rows [][numColumns]string, total int, leastProject func() int) [numColumns]int {
+// has it, and a title cut to a few letters names nothing. Columns in omit
+// are left out (width 0) from the start.
+func columnWidths(rows [][numColumns]string, total int, omit [numColumns]bool, leastProject func() int) [numColumns]int {
 	var w [numColumns]int
+	shown := 0
 	for c := range numColumns {
+		if omit[c] {
+			continue
+		}
+		shown++
 		w[c] = termstyle.Width(headers[c])
-	}
-	for _, r := range rows {
-		for c := range numColumns {
+		for _, r := range rows {
 			w[c] = max(w[c], termstyle.Width(r[c]))
 		}
 	}
 	if total <= 0 {
 		return w
 	}
-	fixed := 2 * (int(numColumns) - 1)
+	fixed := 2 * (shown - 1)
 	for c := range numColumns {
 		if c != colTitle && c != colStep {
 			fixed += w[c]

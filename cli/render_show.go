@@ -56,6 +56,11 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	if o.Plan != "" {
 		line(termstyle.Truncate(st.Paint(termstyle.Bold, "plan")+" "+o.Plan, o.Width))
 	}
+	for _, f := range s.Flags.List() {
+		// What needs a person, most urgent first, each with since when.
+		text := termstyle.Truncate("! "+termstyle.FlagLabel(f)+" since "+ago(s.Flags.Since(f), o.Now), o.Width)
+		line(strings.Replace(text, termstyle.FlagLabel(f), st.Paint(termstyle.Fg(termstyle.FlagColor(f)), termstyle.FlagLabel(f)), 1))
+	}
 	line("")
 	switch {
 	case s.KeptNoList():

@@ -213,6 +213,30 @@ func TestRenderSessions(t *testing.T) {
 			seen[project] = true
 		}
 	})
+	t.Run("flags show at 80 columns, most urgent first, and to a program in full", func(t *testing.T) {
+		list := sessionsFixture()
+		list[0].Flags = tally.Flags{}.With(tally.FlagLooping, fixedNow.Add(-time.Minute)).With(tally.FlagNeedsInput, fixedNow)
+		list[2].Flags = tally.Flags{}.With(tally.FlagFinished, fixedNow.Add(-time.Hour))
+		var b strings.Builder
+		if err := RenderSessions(&b, list, TableOptions{Terminal: true, Width: 80, Now: fixedNow, Home: "/home/dev", Color: true}); err != nil {
+			t.Fatal(err)
+		}
+		got := b.String()
+		golden(t, "sessions_flags_80", termstyle.Strip(got))
+		fits(t, got, 80)
+		for _, want := range []string{"FLAGS", "input+1", "finished", "1/5"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("missing %q in\n%s", want, got)
+			}
+		}
+		b.Reset()
+		if err := RenderSessions(&b, list, TableOptions{Now: fixedNow}); err != nil {
+			t.Fatal(err)
+		}
+		if first := strings.Split(strings.Split(b.String(), "\n")[0], "\t"); first[len(first)-1] != "needs_input,looping" {
+			t.Errorf("a program reads the flags as %q, want needs_input,looping", first[len(first)-1])
+		}
+	})
 	t.Run("a terminal narrower than the columns cuts rows, never wraps them", func(t *testing.T) {
 		fits(t, render(TableOptions{Terminal: true, Width: 50, Color: true}), 50)
 	})
@@ -220,7 +244,7 @@ func TestRenderSessions(t *testing.T) {
 		got := render(TableOptions{})
 		golden(t, "sessions_plain", got)
 		first := strings.Split(strings.Split(got, "\n")[0], "\t")
-		want := []string{"7c1e2a90-1b2c-4d5e-8f90-123456789abc", "claude", "/home/dev/src/shop", "Build the orders API", "working", "1/5", "Creating API endpoints", "2026-11-22T14:59:20Z"}
+		want := []string{"7c1e2a90-1b2c-4d5e-8f90-123456789abc", "claude", "/home/dev/src/shop", "Build the orders API", "working", "1/5", "Creating API endpoints", "2026-11-22T14:59:20Z", ""}
 		if strings.Join(first, "|") != strings.Join(want, "|") {
 			t.Errorf("first row = %q, want %q", first, want)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/internal/version"
 	"github.com/tallyhq/tally/notify"
@@ -55,6 +56,8 @@ type app struct {
 	notices atomic.Pointer[notify.Notifier]
 	// diags are the problems the indexing command reports (newIndexer's).
 	diags *diagnostics
+	// cfg are the settings, once loaded (see settings).
+	cfg *config.Config
 }
 
 // Run runs tally with args (without the program name) and returns its exit
@@ -166,7 +169,11 @@ func (a *app) openStore(ctx context.Context) (tally.Store, error) {
 // newIndexer builds an indexer over every agent home onto st, with the
 // planner that applies the markers it reads (a.plans).
 func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(index.ScanProgress), diags *diagnostics) (*index.Indexer, error) {
-	plans, err := a.newPlanner(st, diags)
+	cfg, err := a.settings()
+	if err != nil {
+		return nil, err
+	}
+	plans, err := a.newPlanner(cfg, st, diags)
 	if err != nil {
 		return nil, err
 	}
@@ -177,10 +184,35 @@ func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(inde
 		Store:        st,
 		Rescan:       a.rescan,
 		CommitEvery:  a.commitEvery,
+		Detect:       detectRules(cfg),
 		Now:          a.env.Now,
 		OnProgress:   progress,
 		OnDiagnostic: diags.add,
 	})
+}
+
+// settings are the settings the command runs with: those a command that
+// takes setting flags loaded (useSettings), else the settings file's.
+func (a *app) settings() (*config.Config, error) {
+	if a.cfg == nil {
+		c, err := a.loadConfig(settingFlags{})
+		if err != nil {
+			return nil, err
+		}
+		a.cfg = c
+	}
+	return a.cfg, nil
+}
+
+// useSettings loads the settings with a command's setting flags, for
+// everything the command does.
+func (a *app) useSettings(s settingFlags) (*config.Config, error) {
+	c, err := a.loadConfig(s)
+	if err != nil {
+		return nil, err
+	}
+	a.cfg = c
+	return c, nil
 }
 
 func (a *app) now() time.Time { return a.env.Now() }

@@ -29,9 +29,10 @@ const (
 
 type serveOptions struct {
 	*app
-	Addr  string
-	Token string
-	Open  bool
+	Addr     string
+	Token    string
+	Open     bool
+	settings settingFlags
 }
 
 func (a *app) serveCommand() *cobra.Command {
@@ -56,7 +57,17 @@ func (a *app) serveCommand() *cobra.Command {
                         approve a plan-mode list's plan, as 'tally tasks approve'
                         does (the dashboard's Approve plan button); writes are
                         accepted only from the dashboard's own origin
+  POST /api/hook/AGENT  an agent's hook call, answered as 'tally hook AGENT'
+                        answers it (for hooks that post to a URL, such as
+                        Claude Code's "http" hooks; ?guard-stop=1 for the
+                        stop guard); a write, token and origin rules alike
   /mcp                  tally mcp's task tools over streamable HTTP
+
+Sessions that need a person (waiting for input, stalled, looping, making no
+progress, blocked, finished) are notified once each, as they happen: to
+--notify-webhook URLs, to the desktop, and as the settings file says (see
+'tally config'). Nothing is notified for what the logs held when serve
+started.
 
 It listens on 127.0.0.1:7600 (--addr, env TALLY_ADDR). Listening on an
 address that is not loopback (a name counts by the addresses it resolves
@@ -74,6 +85,7 @@ one's clients, and the task lists at /mcp are shared.`,
 	f.StringVar(&o.Addr, "addr", addr, "host:port to listen on (env TALLY_ADDR)")
 	f.StringVar(&o.Token, "token", "", "require this token of every request (env TALLY_TOKEN); needed off loopback")
 	f.BoolVar(&o.Open, "open", false, "open the dashboard in a browser")
+	addSettingFlags(cmd, &o.settings)
 	return cmd
 }
 
@@ -82,6 +94,10 @@ func runServe(ctx context.Context, o *serveOptions) error {
 		o.Token = o.env.Getenv("TALLY_TOKEN")
 	}
 	bind, err := bindAddress(ctx, o.env.Resolver, o.Addr, o.Token)
+	if err != nil {
+		return err
+	}
+	cfg, err := o.useSettings(o.settings)
 	if err != nil {
 		return err
 	}
@@ -102,11 +118,20 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil || ctx.Err() != nil {
 		return err
 	}
+	nf, err := o.startNotifying(ctx, cfg, nil, ix)
+	if err != nil {
+		return err
+	}
+	defer nf.stop()
 
 	lists, _ := st.(tasks.Updater) // a store that keeps no task lists has no plans to approve
-	srv := web.New(web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
+	wo := web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
 		ErrorLog: log.New(o.env.Err, "tally serve: ", log.LstdFlags),
-		Lists:    lists, Extra: mcpExtra(st, &o.env), Plans: o.plans})
+		Lists:    lists, Extra: mcpExtra(st, &o.env), Plans: o.plans}
+	if hs, ok := st.(hookStore); ok { // a store that cannot keep the hooks' memory answers no hooks
+		wo.Hooks = hookServer{o: &hookOptions{app: o.app, opts: hookOptionsOf(cfg.Hooks, false), store: hs}}
+	}
+	srv := web.New(wo)
 	hs := srv.HTTPServer()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -11,7 +11,8 @@ import (
 
 type watchOptions struct {
 	*app
-	JSON bool
+	JSON     bool
+	settings settingFlags
 	// last is each session as the last line about it showed it, so that
 	// the next line can say what changed; projects are those named so far.
 	last     map[string]tally.Session
@@ -35,27 +36,47 @@ or, when no item changed, the step being worked on:
 The id is the shortest prefix (8 characters at least) that no other
 session named so far shares; 'tally show' takes it.
 
+A session that needs a person says so at the end of its line, most urgent
+first: needs input, stalled, looping, no progress, blocked, finished. It is
+printed again the moment it stalls, with nothing new in its log.
+
 With --json, one JSON object per change instead:
   {"type":"session_updated","session":{…}} or {"type":"session_removed","id":"…"}
+(the session's "flags" say the same; see SessionJSON.md).
+
+Sessions that need a person are notified once each, as they happen: to
+--notify-webhook URLs, to the desktop (notify-send), and as the settings file
+says (see 'tally config'). Nothing is notified for what the logs held when
+watch started.
 
 Runs until interrupted (Ctrl-C), then exits 0.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runWatch(cmd.Context(), o) },
 	}
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object per change")
+	addSettingFlags(cmd, &o.settings)
 	return cmd
 }
 
 func runWatch(ctx context.Context, o *watchOptions) error {
+	cfg, err := o.useSettings(o.settings)
+	if err != nil {
+		return err
+	}
 	st, err := o.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	f, err := o.followLive(ctx, st)
+	var nf *notifying
+	f, err := o.followLive(ctx, st, func(ix *index.Indexer) (err error) {
+		nf, err = o.startNotifying(ctx, cfg, nil, ix)
+		return err
+	})
 	if err != nil {
 		return err
 	}
+	defer nf.stop()
 	if err := o.remember(ctx, st); err != nil {
 		f.stop()
 		return err

@@ -75,11 +75,21 @@ type Webhook struct {
 	MaxPerMinute int `toml:"max_per_minute"`
 }
 
-// Hooks will configure the agent hooks `tally setup` installs: the reminder
-// after N assistant turns with no todo update, and the stop guard that keeps
-// an agent from stopping while unblocked items remain (giving way after K
-// blocks). It has no settings yet.
-type Hooks struct{}
+// Hooks configure what the agents' hooks `tally setup` installs answer
+// (tally hook): the reminder after many turns with no list update, and the
+// stop guard (turned on per agent by `tally setup --guard-stop`), which
+// keeps an agent from stopping while unblocked items remain but gives way
+// after a few refusals.
+type Hooks struct {
+	// RemindAfter is how many assistant turns with unfinished items and no
+	// list update make a reminder due. 0 turns reminders off.
+	RemindAfter int `toml:"remind_after"`
+	// StopBlocks is how many stops the guard refuses within StopWindow
+	// before it lets the agent stop whatever remains; at least 1.
+	StopBlocks int `toml:"stop_blocks"`
+	// StopWindow is the window StopBlocks counts in.
+	StopWindow Duration `toml:"stop_window"`
+}
 
 // Plans says where projects keep their plans: the folders of task files
 // agents write and Tally keeps up to date from their progress markers.
@@ -121,6 +131,11 @@ func Default() *Config {
 			StalledAfter:    Duration{5 * time.Minute},
 			LoopRepeats:     4,
 			NoProgressCalls: 30,
+		},
+		Hooks: Hooks{
+			RemindAfter: 10,
+			StopBlocks:  2,
+			StopWindow:  Duration{5 * time.Minute},
 		},
 		Notify: Notify{
 			Events:       []string{"needs_input", "stalled", "looping", "no_progress", "blocked", "finished"},

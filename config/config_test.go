@@ -145,8 +145,14 @@ func TestParse_errors(t *testing.T) {
 		want       []string
 	}{
 		{"unknown keys are each reported with file:line:col",
-			"[detect]\nstalled_afer = \"10m\"\n\n[hooks]\nremind_after = 3\n",
-			[]string{"config.toml:2:1: unknown key detect.stalled_afer", "config.toml:5:1: unknown key hooks.remind_after"}},
+			"[detect]\nstalled_afer = \"10m\"\n\n[hooks]\nremind_aftr = 3\n",
+			[]string{"config.toml:2:1: unknown key detect.stalled_afer", "config.toml:5:1: unknown key hooks.remind_aftr"}},
+		{"a stop guard that never refuses is refused",
+			"[hooks]\nstop_blocks = 0\n",
+			[]string{"hooks.stop_blocks: want 1 or more, not 0"}},
+		{"a negative reminder count is refused",
+			"[hooks]\nremind_after = -1\n",
+			[]string{"hooks.remind_after: want 0 (off) or more, not -1"}},
 		{"an unknown section is reported",
 			"[alerts]\non = true\n",
 			[]string{"config.toml:1:2: unknown key alerts"}},

@@ -22,7 +22,6 @@
 //
 // The package knows the shape and syntax of settings, not what other
 // packages do with them: event and format names are checked where they are
-// used (package notify parses them), and the section [hooks] is declared,
-// empty, so that the feature that will fill it has its place and a key
-// written there today is reported rather than dropped.
+// used (package notify parses them; the hook and plan commands read their
+// sections).
 package config

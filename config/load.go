@@ -189,6 +189,15 @@ func (c *Config) validate(name string) error {
 	if d.NoProgressCalls < 0 {
 		return bad("detect.no_progress_calls", "want 0 (off) or more, not %d", d.NoProgressCalls)
 	}
+	if c.Hooks.RemindAfter < 0 {
+		return bad("hooks.remind_after", "want 0 (off) or more, not %d", c.Hooks.RemindAfter)
+	}
+	if c.Hooks.StopBlocks < 1 {
+		return bad("hooks.stop_blocks", "want 1 or more, not %d: a guard that never refuses is no guard (leave --guard-stop out instead)", c.Hooks.StopBlocks)
+	}
+	if c.Hooks.StopWindow.Duration <= 0 {
+		return bad("hooks.stop_window", "want a duration above 0, not %s", c.Hooks.StopWindow)
+	}
 	if c.Notify.MaxPerMinute < 0 {
 		return bad("notify.max_per_minute", "want 0 (no bound) or more, not %d", c.Notify.MaxPerMinute)
 	}

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,12 +46,23 @@ func BenchmarkRules_Flags(b *testing.B) {
 	}
 }
 
-// BenchmarkFingerprint hashes a typical Bash call.
+// BenchmarkFingerprint hashes a typical Bash call, and a Write of a 16 KB
+// file: arguments that large are why the hash is a CRC the CPU computes.
 func BenchmarkFingerprint(b *testing.B) {
-	args := []byte(`{"command":"go test -race ./...","description":"Run the tests","timeout":600000}`)
-	b.ReportAllocs()
-	b.SetBytes(int64(len(args)))
-	for b.Loop() {
-		_ = Fingerprint("Bash", args)
+	write := []byte(`{"file_path":"/src/main.go","content":"` + strings.Repeat("x := f(y)\\n", 1600) + `"}`)
+	for _, c := range []struct {
+		name, tool string
+		args       []byte
+	}{
+		{"bash", "Bash", []byte(`{"command":"go test -race ./...","description":"Run the tests","timeout":600000}`)},
+		{"write-16KB", "Write", write},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.args)))
+			for b.Loop() {
+				_ = Fingerprint(c.tool, c.args)
+			}
+		})
 	}
 }

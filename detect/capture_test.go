@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally"
 )
 
 // claudeObservations reads a Claude Code session log into observations the
@@ -106,8 +108,8 @@ func TestRules_realClaudeLoop(t *testing.T) {
 	}
 	// The turn ended with text: a person is next, so no stall however long.
 	got := r.Flags(&s, end.Add(time.Hour))
-	if want := (Flags{}).With(FlagLooping, fourthLs); got != want {
-		t.Errorf("flags = %s %v, want looping since the fourth ls (%v)", got, got.since, fourthLs)
+	if want := (tally.Flags{}).With(tally.FlagLooping, fourthLs); got != want {
+		t.Errorf("flags = %s, want looping since the fourth ls (%v)", detail(got), fourthLs)
 	}
 
 	// With a lower no-progress threshold the same calls are no progress
@@ -117,7 +119,7 @@ func TestRules_realClaudeLoop(t *testing.T) {
 	for _, o := range obs {
 		r.Observe(&s, o)
 	}
-	if got := r.Flags(&s, end); !got.Has(FlagNoProgress) || !got.Since(FlagNoProgress).Equal(calls[6]) {
+	if got := r.Flags(&s, end); !got.Has(tally.FlagNoProgress) || !got.Since(tally.FlagNoProgress).Equal(calls[6]) {
 		t.Errorf("flags = %s, want no_progress since the fifth ls", got)
 	}
 
@@ -129,7 +131,7 @@ func TestRules_realClaudeLoop(t *testing.T) {
 			r.Observe(&s, o)
 		}
 	}
-	if got := r.Flags(&s, fourthLs); got.Has(FlagLooping) {
+	if got := r.Flags(&s, fourthLs); got.Has(tally.FlagLooping) {
 		t.Errorf("three calls flagged: %s", got)
 	}
 }

@@ -80,6 +80,7 @@ func (r Rules) Observe(s *State, o Observation) {
 		}
 	case KindTurnEnded:
 		s.stop(o.At)
+	case KindSeen:
 	case KindEnded:
 		s.stop(o.At)
 		s.needs = time.Time{}
@@ -158,19 +159,32 @@ func (s *State) listChanged(l ListState, at time.Time) {
 }
 
 // Flags are the session's flags at time now.
-func (r Rules) Flags(s *State, now time.Time) Flags {
-	var f Flags
-	f.add(FlagNeedsInput, s.needs)
+func (r Rules) Flags(s *State, now time.Time) tally.Flags {
+	f := s.flags()
 	if r.stalled(s, now) {
-		f.add(FlagStalled, s.last.Add(r.StalledAfter))
+		f = f.With(tally.FlagStalled, s.last.Add(r.StalledAfter))
 	}
-	f.add(FlagLooping, s.loopSince)
-	if s.list.Open > 0 {
-		f.add(FlagNoProgress, s.noProgressSince)
-	}
-	f.add(FlagBlocked, s.blockedSince)
-	f.add(FlagFinished, s.finishedSince)
 	return f
+}
+
+// flags are the flags that time alone does not change: all but stalled.
+func (s *State) flags() tally.Flags {
+	var f tally.Flags
+	add(&f, tally.FlagNeedsInput, s.needs)
+	add(&f, tally.FlagLooping, s.loopSince)
+	if s.list.Open > 0 {
+		add(&f, tally.FlagNoProgress, s.noProgressSince)
+	}
+	add(&f, tally.FlagBlocked, s.blockedSince)
+	add(&f, tally.FlagFinished, s.finishedSince)
+	return f
+}
+
+// add puts fl in the set if since is set.
+func add(f *tally.Flags, fl tally.Flag, since time.Time) {
+	if !since.IsZero() {
+		*f = f.With(fl, since)
+	}
 }
 
 func (r Rules) stalled(s *State, now time.Time) bool {

@@ -57,10 +57,10 @@ func list(total, open, blocked int, when time.Duration) Observation {
 	return ListChanged(ListState{Total: total, Open: open, Blocked: blocked}, at(when))
 }
 
-type want map[Flag]time.Duration
+type want map[tally.Flag]time.Duration
 
-func (w want) flags() Flags {
-	var f Flags
+func (w want) flags() tally.Flags {
+	var f tally.Flags
 	for fl, d := range w {
 		f = f.With(fl, at(d))
 	}
@@ -89,7 +89,7 @@ func runCases(t *testing.T, cases []detectCase) {
 			}
 			got := r.Flags(&s, at(tc.now))
 			if want := tc.want.flags(); got != want {
-				t.Errorf("flags = %s %v\nwant    %s %v", got, got.since, want, want.since)
+				t.Errorf("flags = %s\nwant    %s", detail(got), detail(want))
 			}
 		})
 	}
@@ -105,17 +105,17 @@ func TestRules_stalled(t *testing.T) {
 	runCases(t, []detectCase{
 		{name: "a working session silent for 5m is stalled, since then",
 			obs: seq(Prompt(at(0)), ToolCall(callA, at(10*time.Second)), Output(at(20*time.Second))),
-			now: 20*time.Second + 5*m, want: want{FlagStalled: 20*time.Second + 5*m}},
+			now: 20*time.Second + 5*m, want: want{tally.FlagStalled: 20*time.Second + 5*m}},
 		{name: "silent 4m59s is not yet stalled",
 			obs: seq(Output(at(0))), now: 5*m - time.Second, want: want{}},
 		{name: "a long test run is not a stall while its output flows",
 			obs: testRun, now: 21 * m, want: want{}},
 		{name: "the same test run is a stall once its output stops",
-			obs: testRun, now: 25 * m, want: want{FlagStalled: 25 * m}},
+			obs: testRun, now: 25 * m, want: want{tally.FlagStalled: 25 * m}},
 		{name: "a session that ended its turn waits for the person; it has not stalled",
 			obs: seq(Output(at(0)), TurnEnded(at(time.Second))), now: 10 * m, want: want{}},
 		{name: "a prompt after the turn ended is work again, and can stall",
-			obs: seq(TurnEnded(at(0)), Prompt(at(m))), now: 7 * m, want: want{FlagStalled: 6 * m}},
+			obs: seq(TurnEnded(at(0)), Prompt(at(m))), now: 7 * m, want: want{tally.FlagStalled: 6 * m}},
 		{name: "silent past EndedAfter is over, not stalled",
 			obs: seq(Output(at(0))), now: 31 * m, want: want{}},
 		{name: "a session that said it ended is not stalled",
@@ -129,15 +129,15 @@ func TestRules_stalled(t *testing.T) {
 func TestRules_looping(t *testing.T) {
 	runCases(t, []detectCase{
 		{name: "one call 4 times in a row is a loop, since the 4th; the results between do not break the run",
-			obs: calls(0, 4, callA), now: time.Minute, want: want{FlagLooping: 30 * time.Second}},
+			obs: calls(0, 4, callA), now: time.Minute, want: want{tally.FlagLooping: 30 * time.Second}},
 		{name: "3 times is not a loop",
 			obs: calls(0, 3, callA), now: time.Minute, want: want{}},
 		{name: "A-B-A-B until each has come 4 times is a ping-pong loop",
-			obs: calls(0, 8, callA, callB), now: 2 * time.Minute, want: want{FlagLooping: 70 * time.Second}},
+			obs: calls(0, 8, callA, callB), now: 2 * time.Minute, want: want{tally.FlagLooping: 70 * time.Second}},
 		{name: "A-B-A-B with each 3 times and a half is not yet",
 			obs: calls(0, 7, callA, callB), now: 2 * time.Minute, want: want{}},
 		{name: "a loop keeps the time it began while it goes on",
-			obs: calls(0, 9, callA), now: 2 * time.Minute, want: want{FlagLooping: 30 * time.Second}},
+			obs: calls(0, 9, callA), now: 2 * time.Minute, want: want{tally.FlagLooping: 30 * time.Second}},
 		{name: "a different call ends the loop",
 			obs: seq(calls(0, 5, callA), ToolCall(callC, at(time.Minute))), now: 2 * time.Minute, want: want{}},
 		{name: "A-A-B-B-A-A-B-B is neither run nor ping-pong",
@@ -146,7 +146,7 @@ func TestRules_looping(t *testing.T) {
 			obs: calls(0, 12, callA, callB, callC), now: 3 * time.Minute, want: want{}},
 		{name: "a run that ends in A-B-A-B-… counts from where the alternation starts",
 			obs: seq(calls(0, 3, callA), calls(30*time.Second, 7, callB, callA)), now: 3 * time.Minute,
-			want: want{FlagLooping: 90 * time.Second}},
+			want: want{tally.FlagLooping: 90 * time.Second}},
 		{name: "a repeat inside an alternation starts its count again",
 			obs: seq(calls(0, 3, callB, callA, callA), calls(30*time.Second, 6, callB, callA)), now: 2 * time.Minute, want: want{}},
 		{name: "the end of the session forgets the run",
@@ -155,7 +155,7 @@ func TestRules_looping(t *testing.T) {
 		{name: "loop_repeats 0 turns it off",
 			rules: Rules{StalledAfter: time.Hour}, obs: calls(0, 10, callA), now: 2 * time.Minute, want: want{}},
 		{name: "loop_repeats 2: twice in a row is a loop",
-			rules: Rules{LoopRepeats: 2}, obs: calls(0, 2, callA), now: time.Minute, want: want{FlagLooping: 10 * time.Second}},
+			rules: Rules{LoopRepeats: 2}, obs: calls(0, 2, callA), now: time.Minute, want: want{tally.FlagLooping: 10 * time.Second}},
 	})
 }
 
@@ -163,14 +163,14 @@ func TestRules_noProgress(t *testing.T) {
 	runCases(t, []detectCase{
 		{name: "30 calls with no list change while items remain is no progress, since the 30th",
 			obs: seq(list(3, 2, 0, 0), distinct(time.Second, 30)), now: time.Minute,
-			want: want{FlagNoProgress: 30 * time.Second}},
+			want: want{tally.FlagNoProgress: 30 * time.Second}},
 		{name: "29 calls is not",
 			obs: seq(list(3, 2, 0, 0), distinct(time.Second, 29)), now: time.Minute, want: want{}},
 		{name: "a list change starts the count again",
 			obs: seq(list(3, 2, 0, 0), distinct(time.Second, 20), list(3, 1, 0, 21*time.Second), distinct(22*time.Second, 20)),
 			now: time.Minute, want: want{}},
 		{name: "calls after every item is done are not no progress",
-			obs: seq(list(3, 0, 0, 0), distinct(time.Second, 40)), now: time.Minute, want: want{FlagFinished: 0}},
+			obs: seq(list(3, 0, 0, 0), distinct(time.Second, 40)), now: time.Minute, want: want{tally.FlagFinished: 0}},
 		{name: "calls in a session with no list are not no progress",
 			obs: distinct(0, 40), now: time.Minute, want: want{}},
 		{name: "no_progress_calls 0 turns it off",
@@ -182,17 +182,17 @@ func TestRules_needsInput(t *testing.T) {
 	s := time.Second
 	runCases(t, []detectCase{
 		{name: "a request for input sets it, since the request",
-			obs: seq(Output(at(0)), NeedsInput(at(5*s))), now: time.Minute, want: want{FlagNeedsInput: 5 * s}},
+			obs: seq(Output(at(0)), NeedsInput(at(5*s))), now: time.Minute, want: want{tally.FlagNeedsInput: 5 * s}},
 		{name: "needing input is not a stall however long the person takes",
-			obs: seq(Output(at(0)), NeedsInput(at(5*s))), now: 20 * time.Minute, want: want{FlagNeedsInput: 5 * s}},
+			obs: seq(Output(at(0)), NeedsInput(at(5*s))), now: 20 * time.Minute, want: want{tally.FlagNeedsInput: 5 * s}},
 		{name: "work after the request clears it",
 			obs: seq(NeedsInput(at(5*s)), ToolCall(callA, at(9*s))), now: 10 * s, want: want{}},
 		{name: "a request logged after the work that followed it is already answered",
 			obs: seq(Output(at(10*s)), NeedsInput(at(5*s))), now: 20 * s, want: want{}},
 		{name: "work at the very instant of the request does not answer it",
-			obs: seq(NeedsInput(at(5*s)), ToolCall(callA, at(5*s))), now: 20 * s, want: want{FlagNeedsInput: 5 * s}},
+			obs: seq(NeedsInput(at(5*s)), ToolCall(callA, at(5*s))), now: 20 * s, want: want{tally.FlagNeedsInput: 5 * s}},
 		{name: "a second request keeps the time of the first",
-			obs: seq(NeedsInput(at(5*s)), NeedsInput(at(9*s))), now: 20 * s, want: want{FlagNeedsInput: 5 * s}},
+			obs: seq(NeedsInput(at(5*s)), NeedsInput(at(9*s))), now: 20 * s, want: want{tally.FlagNeedsInput: 5 * s}},
 		{name: "the end of the session clears it",
 			obs: seq(NeedsInput(at(5*s)), Ended(at(9*s))), now: 20 * s, want: want{}},
 		{name: "a plain end of turn is not a request for input",
@@ -204,19 +204,19 @@ func TestRules_finishedAndBlocked(t *testing.T) {
 	s := time.Second
 	runCases(t, []detectCase{
 		{name: "all items complete is finished, since that change",
-			obs: seq(list(3, 1, 0, 0), list(3, 0, 0, 5*s)), now: time.Minute, want: want{FlagFinished: 5 * s}},
+			obs: seq(list(3, 1, 0, 0), list(3, 0, 0, 5*s)), now: time.Minute, want: want{tally.FlagFinished: 5 * s}},
 		{name: "an emptied list after finishing stays finished",
-			obs: seq(list(3, 0, 0, 5*s), list(0, 0, 0, 9*s)), now: time.Minute, want: want{FlagFinished: 5 * s}},
+			obs: seq(list(3, 0, 0, 5*s), list(0, 0, 0, 9*s)), now: time.Minute, want: want{tally.FlagFinished: 5 * s}},
 		{name: "an item added after finishing clears it",
 			obs: seq(list(3, 0, 0, 5*s), list(4, 1, 0, 9*s)), now: time.Minute, want: want{}},
 		{name: "an empty list is not finished",
 			obs: seq(list(0, 0, 0, 5*s)), now: time.Minute, want: want{}},
 		{name: "a blocked item sets blocked, since the change that blocked it",
-			obs: seq(list(3, 3, 0, 0), list(3, 3, 1, 5*s), list(3, 2, 1, 9*s)), now: time.Minute, want: want{FlagBlocked: 5 * s}},
+			obs: seq(list(3, 3, 0, 0), list(3, 3, 1, 5*s), list(3, 2, 1, 9*s)), now: time.Minute, want: want{tally.FlagBlocked: 5 * s}},
 		{name: "unblocking clears it",
 			obs: seq(list(3, 3, 1, 5*s), list(3, 3, 0, 9*s)), now: time.Minute, want: want{}},
 		{name: "the end of a session keeps finished and blocked: they are facts of the list",
-			obs: seq(list(3, 0, 0, 5*s), Ended(at(9*s))), now: time.Minute, want: want{FlagFinished: 5 * s}},
+			obs: seq(list(3, 0, 0, 5*s), Ended(at(9*s))), now: time.Minute, want: want{tally.FlagFinished: 5 * s}},
 	})
 }
 
@@ -246,7 +246,7 @@ func TestListOf(t *testing.T) {
 
 func TestFromSignal(t *testing.T) {
 	for sig, want := range map[tally.Signal]Kind{
-		tally.SignalWorking: KindOutput, tally.SignalWaiting: KindTurnEnded, tally.SignalEnded: KindEnded,
+		tally.SignalWorking: KindOutput, tally.SignalWaiting: KindTurnEnded, tally.SignalEnded: KindEnded, tally.SignalAsking: KindNeedsInput,
 	} {
 		if o, ok := FromSignal(sig, t0); !ok || o.Kind != want || !o.At.Equal(t0) {
 			t.Errorf("FromSignal(%v) = %v %v, want %v", sig, o.Kind, ok, want)
@@ -279,49 +279,6 @@ func TestRules_Due(t *testing.T) {
 	}
 }
 
-func TestFlag_StringParse(t *testing.T) {
-	for _, f := range AllFlags() {
-		got, err := ParseFlag(f.String())
-		if err != nil || got != f {
-			t.Errorf("ParseFlag(%q) = %v, %v", f.String(), got, err)
-		}
-	}
-	if f, err := ParseFlag("needs-input"); err != nil || f != FlagNeedsInput {
-		t.Errorf("ParseFlag(needs-input) = %v, %v", f, err)
-	}
-	if _, err := ParseFlag("stuck"); err == nil || !strings.Contains(err.Error(), "needs_input, stalled") {
-		t.Errorf("ParseFlag(stuck) = %v, want an error listing the flags", err)
-	}
-	if got := Flag(99).String(); got != "Flag(99)" {
-		t.Errorf("Flag(99) = %q", got)
-	}
-}
-
-func TestFlags_JSON(t *testing.T) {
-	f := Flags{}.With(FlagLooping, at(time.Minute)).With(FlagNeedsInput, at(0))
-	if got := f.String(); got != "needs_input,looping" {
-		t.Errorf("String = %q, want urgency order", got)
-	}
-	b, err := json.Marshal(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const want = `{"looping":"2026-11-22T14:01:00Z","needs_input":"2026-11-22T14:00:00Z"}`
-	if string(b) != want {
-		t.Errorf("JSON = %s, want %s", b, want)
-	}
-	var back Flags
-	if err := json.Unmarshal(b, &back); err != nil || back != f {
-		t.Errorf("read back %v (%v), want %v", back, err, f)
-	}
-	if err := json.Unmarshal([]byte(`{"stuck":"2026-11-22T14:00:00Z"}`), &back); err == nil {
-		t.Error("an unknown flag was read")
-	}
-	if b, _ := json.Marshal(Flags{}); string(b) != "{}" {
-		t.Errorf("empty set = %s, want {}", b)
-	}
-}
-
 func TestState_JSONRoundTrip(t *testing.T) {
 	r := DefaultRules()
 	var s State
@@ -351,9 +308,11 @@ func TestFingerprint(t *testing.T) {
 	if a != Fingerprint("Bash", []byte(`{"command":"go test ./..."}`)) {
 		t.Fatal("the same call hashed differently")
 	}
-	// Pinned (FNV-1a of "Bash", 0xff, the arguments): a stored State must
-	// mean the same after an upgrade.
-	const pinned = 0x13fcb79b5476436c
+	if b := Fingerprint([]byte("Bash"), []byte(`{"command":"go test ./..."}`)); b != a {
+		t.Errorf("the name as bytes hashes to %#x, as a string to %#x", b, a)
+	}
+	// Pinned: a stored State must mean the same after an upgrade.
+	const pinned = 0x5817c7a7e68ae4cb
 	if a != pinned {
 		t.Errorf("Fingerprint = %#x, want %#x", a, uint64(pinned))
 	}
@@ -366,4 +325,13 @@ func TestFingerprint(t *testing.T) {
 			t.Errorf("a different call has the same fingerprint %#x", a)
 		}
 	}
+}
+
+// detail shows a set of flags with the time each began.
+func detail(f tally.Flags) string {
+	var parts []string
+	for _, fl := range f.List() {
+		parts = append(parts, fl.String()+"@"+f.Since(fl).Format(time.TimeOnly))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }

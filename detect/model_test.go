@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tallyhq/tally"
+
 	"pgregory.net/rapid"
 )
 
@@ -38,7 +40,7 @@ func TestState_boundedAndSameAsFullHistory(t *testing.T) {
 			at := now.Add(rapid.SampledFrom([]time.Duration{0, 2 * time.Minute, 6 * time.Minute, 40 * time.Minute}).Draw(t, "wait"))
 			got, want := r.Flags(&s, at), reference(r, history, at)
 			if got != want {
-				t.Fatalf("after %d observations, at +%v:\nflags %s %v\nwant  %s %v", len(history), at.Sub(now), got, got.since, want, want.since)
+				t.Fatalf("after %d observations, at +%v:\nflags %s\nwant  %s", len(history), at.Sub(now), detail(got), detail(want))
 			}
 			b, err := json.Marshal(s)
 			if err != nil {
@@ -56,7 +58,7 @@ func TestState_boundedAndSameAsFullHistory(t *testing.T) {
 }
 
 func drawObservation(t *rapid.T, at time.Time) Observation {
-	switch k := Kind(rapid.IntRange(int(KindOutput), int(KindEnded)).Draw(t, "kind")); k {
+	switch k := Kind(rapid.IntRange(int(KindOutput), int(KindSeen)).Draw(t, "kind")); k {
 	case KindToolCall:
 		// Few distinct calls, so that runs and ping-pongs happen.
 		return ToolCall(rapid.Uint64Range(1, 3).Draw(t, "fp"), at)
@@ -72,8 +74,8 @@ func drawObservation(t *rapid.T, at time.Time) Observation {
 // reference reads the flags off the whole history, rule by rule as the
 // package documents them, with no state carried between observations. It
 // assumes times never go back.
-func reference(r Rules, h []Observation, now time.Time) Flags {
-	var f Flags
+func reference(r Rules, h []Observation, now time.Time) tally.Flags {
+	var f tally.Flags
 	ended := -1
 	for i, o := range h {
 		if o.Kind == KindEnded {
@@ -105,7 +107,7 @@ func reference(r Rules, h []Observation, now time.Time) Flags {
 	}
 	for j := from + 1; j < len(h); j++ {
 		if h[j].Kind == KindNeedsInput {
-			f = f.With(FlagNeedsInput, h[j].At)
+			f = f.With(tally.FlagNeedsInput, h[j].At)
 			break
 		}
 	}
@@ -124,7 +126,7 @@ func reference(r Rules, h []Observation, now time.Time) Flags {
 	last := h[len(h)-1].At
 	if quiet := now.Sub(last); r.StalledAfter > 0 && lastWork.After(lastStop) &&
 		quiet >= r.StalledAfter && (r.EndedAfter <= 0 || quiet < r.EndedAfter) {
-		f = f.With(FlagStalled, last.Add(r.StalledAfter))
+		f = f.With(tally.FlagStalled, last.Add(r.StalledAfter))
 	}
 
 	// looping: over the calls since the end, the condition at each call,
@@ -158,7 +160,7 @@ func reference(r Rules, h []Observation, now time.Time) Flags {
 		for start > 0 && loopAt(start-1) {
 			start--
 		}
-		f = f.With(FlagLooping, times[start])
+		f = f.With(tally.FlagLooping, times[start])
 	}
 
 	// no_progress: calls since the last list change (or the end), while
@@ -175,7 +177,7 @@ func reference(r Rules, h []Observation, now time.Time) Flags {
 		if o.Kind == KindToolCall {
 			count++
 			if r.NoProgressCalls > 0 && count == r.NoProgressCalls && open > 0 {
-				f = f.With(FlagNoProgress, o.At)
+				f = f.With(tally.FlagNoProgress, o.At)
 			}
 		}
 	}
@@ -201,10 +203,10 @@ func reference(r Rules, h []Observation, now time.Time) Flags {
 		}
 	}
 	if !blocked.IsZero() {
-		f = f.With(FlagBlocked, blocked)
+		f = f.With(tally.FlagBlocked, blocked)
 	}
 	if !finished.IsZero() {
-		f = f.With(FlagFinished, finished)
+		f = f.With(tally.FlagFinished, finished)
 	}
 	return f
 }

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"hash/crc32"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -28,11 +29,17 @@ const (
 	KindPrompt
 	// KindEnded: the session is over.
 	KindEnded
+	// KindSeen: a line that tells only that the session is alive — a
+	// progress line, an attachment, a timestamp. It is neither work nor a
+	// stop: it keeps a working session from counting as stalled, and
+	// leaves one that waits for its user waiting.
+	KindSeen
 )
 
 var kindNames = [...]string{
 	KindOutput: "output", KindToolCall: "tool_call", KindList: "list",
 	KindNeedsInput: "needs_input", KindTurnEnded: "turn_ended", KindPrompt: "prompt", KindEnded: "ended",
+	KindSeen: "seen",
 }
 
 func (k Kind) String() string {
@@ -64,6 +71,7 @@ func NeedsInput(at time.Time) Observation { return Observation{Kind: KindNeedsIn
 func TurnEnded(at time.Time) Observation  { return Observation{Kind: KindTurnEnded, At: at} }
 func Prompt(at time.Time) Observation     { return Observation{Kind: KindPrompt, At: at} }
 func Ended(at time.Time) Observation      { return Observation{Kind: KindEnded, At: at} }
+func Seen(at time.Time) Observation       { return Observation{Kind: KindSeen, At: at} }
 
 // ToolCall is a call whose name and arguments hash to fp (see Fingerprint).
 func ToolCall(fp uint64, at time.Time) Observation {
@@ -76,14 +84,16 @@ func ListChanged(l ListState, at time.Time) Observation {
 }
 
 // FromSignal is the observation a log line's turn signal makes: working is
-// output, waiting is the end of a turn, ended is the end. ok is false for
-// SignalNone, which says nothing.
+// output, waiting is the end of a turn, asking is a request for input,
+// ended is the end. ok is false for SignalNone, which says nothing.
 func FromSignal(sig tally.Signal, at time.Time) (o Observation, ok bool) {
 	switch sig {
 	case tally.SignalWorking:
 		return Output(at), true
 	case tally.SignalWaiting:
 		return TurnEnded(at), true
+	case tally.SignalAsking:
+		return NeedsInput(at), true
 	case tally.SignalEnded:
 		return Ended(at), true
 	case tally.SignalNone:
@@ -111,26 +121,30 @@ func ListOf(p tally.Progress, markers []tally.Marker) ListState {
 	return l
 }
 
-// Fingerprint hashes a tool call's name and argument bytes (FNV-1a, 64
-// bits). It is the same in every process and on every machine, so a stored
-// State stays meaningful after a restart. Arguments are hashed as written:
-// an agent writes the same call the same way.
-func Fingerprint(name string, args []byte) uint64 {
+// Fingerprint identifies a tool call by its name and argument bytes. It
+// is the same in every process and on every machine, so a stored State
+// stays meaningful after a restart. Arguments are hashed as written: an
+// agent writes the same call the same way, so an adapter hashes the bytes
+// of its log without parsing them.
+//
+// The arguments may be large (a file written whole), and every call of
+// every log passes here: they go through two CRC-32s (Castagnoli and
+// IEEE), which the CPU computes with instructions of its own, seeded with
+// a hash of the name; the two make the 64 bits.
+func Fingerprint[T string | []byte](name T, args []byte) uint64 {
 	const (
-		offset = 14695981039346656037
-		prime  = 1099511628211
+		offset = 2166136261
+		prime  = 16777619
 	)
-	h := uint64(offset)
+	h := uint32(offset)
 	for i := 0; i < len(name); i++ {
-		h ^= uint64(name[i])
+		h ^= uint32(name[i])
 		h *= prime
 	}
 	// A byte UTF-8 never has separates the two, so that ("ab", "c") and
 	// ("a", "bc") differ.
 	h = (h ^ 0xff) * prime
-	for _, c := range args {
-		h ^= uint64(c)
-		h *= prime
-	}
-	return h
+	return uint64(crc32.Update(h, castagnoli, args))<<32 | uint64(crc32.Update(^h, crc32.IEEETable, args))
 }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -90,6 +90,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 	projects := make(map[string]string, len(touched))
 	for id := range touched {
 		var states []*tally.FileState
+		var files []*entry
 		for p := range ix.bySess[id] {
 			if removed[p] {
 				continue
@@ -98,6 +99,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 				return err
 			}
 			states = append(states, ix.files[p].st)
+			files = append(files, ix.files[p])
 		}
 		var rec tally.Record
 		if len(states) > 0 {
@@ -117,8 +119,8 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 			}
 			continue
 		}
+		ix.sum(&rec, files)
 		b.Sessions = append(b.Sessions, rec)
-		changes = append(changes, Change{Kind: SessionUpdated, ID: id, Record: rec})
 	}
 	b.Markers = foundMarkers(changed, projects)
 	if err := ix.o.Store.Commit(ctx, b); err != nil {
@@ -127,6 +129,11 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 	ix.committed = append(ix.committed, b.Markers...)
 	for _, e := range changed {
 		e.markers = nil
+	}
+	// Published as stored: the store may have kept a hook's mark that the
+	// session waits for its user over what the logs said.
+	for _, rec := range b.Sessions {
+		changes = append(changes, Change{Kind: SessionUpdated, ID: rec.ID, Record: rec})
 	}
 	// Only now, with the store agreeing, does memory forget removed files.
 	for path := range removed {
@@ -141,7 +148,7 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 		}
 	}
 	for _, c := range changes {
-		ix.broker.Publish(c)
+		ix.publish(c)
 	}
 	for id := range touched {
 		for p := range ix.bySess[id] {

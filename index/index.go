@@ -8,6 +8,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/broker"
+	"github.com/tallyhq/tally/detect"
 	"github.com/tallyhq/tally/tail"
 )
 
@@ -26,7 +27,10 @@ type Options struct {
 	// processes committed (task lists written by tally mcp); 0 means
 	// 250 ms. A store that is a Watcher says when to ask; it is then
 	// asked at most every watchedPoll besides, in case it fails to say.
-	PollStore    time.Duration
+	PollStore time.Duration
+	// Detect are the thresholds of detection (stalls, loops, no progress);
+	// the zero value means detect.DefaultRules.
+	Detect       detect.Rules
 	Now          func() time.Time
 	OnProgress   func(ScanProgress)
 	OnDiagnostic func(tally.Diagnostic)
@@ -106,6 +110,10 @@ type Indexer struct {
 	// next: a live round reads a line or two, and allocating a reader's
 	// megabyte for it would cost more than the read.
 	readers sync.Pool
+	// shown and due follow the live sessions (see publish); they are
+	// guarded by round.
+	shown map[string]shown
+	due   map[string]time.Time
 }
 
 // entry is what the indexer knows of one file, or of one session of a
@@ -147,8 +155,11 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Detect == (detect.Rules{}) {
+		o.Detect = detect.DefaultRules()
+	}
 	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change](), ready: make(chan struct{}), unsaved: make(map[string]*entry),
-		lists: newLists()}
+		lists: newLists(), shown: make(map[string]shown), due: make(map[string]time.Time)}
 	mark, err := o.Store.ChangeMark(ctx)
 	if err != nil {
 		return nil, err

@@ -67,10 +67,18 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	rc := newRechecks(ctx)
 	poll := time.NewTicker(every)
 	defer poll.Stop()
+	stall := time.NewTimer(time.Hour)
+	defer stall.Stop()
 	for {
+		stall.Stop()
+		if next := ix.nextDue(); !next.IsZero() {
+			stall.Reset(max(next.Sub(ix.o.Now()), 0))
+		}
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-stall.C:
+			ix.publishDue(ctx)
 		case _, ok := <-watch:
 			if !ok {
 				watch = nil // the store closed: the poll goes on
@@ -87,6 +95,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 			if err := scan(); err != nil {
 				return err
 			}
+			ix.forgetEnded()
 		case err := <-w.Errors:
 			ix.diag(tally.Diagnostic{Msg: "watch: " + err.Error() + " (the periodic scan covers it)"})
 		case p := <-w.Changed:
@@ -232,8 +241,9 @@ func (rc *rechecks) after(r recheck) {
 }
 
 // publishExternal publishes the records other processes committed since
-// mark — sessions no log file of this indexer holds — and returns the new
-// mark.
+// mark — sessions no log file of this indexer holds, and those it holds
+// whose stored record now says otherwise than it last published (a
+// hook's needs-input mark, or its end) — and returns the new mark.
 func (ix *Indexer) publishExternal(ctx context.Context, mark int64) (int64, error) {
 	recs, next, err := ix.o.Store.Changed(ctx, mark)
 	if err != nil {
@@ -244,6 +254,10 @@ func (ix *Indexer) publishExternal(ctx context.Context, mark int64) (int64, erro
 	for _, rec := range recs {
 		if len(ix.bySess[rec.ID]) == 0 {
 			ix.broker.Publish(Change{Kind: SessionUpdated, ID: rec.ID, Record: rec})
+			continue
+		}
+		if s, ok := ix.shown[rec.ID]; ok && (s.sig != rec.Signal || !s.last.Equal(rec.LastActivity)) {
+			ix.publish(Change{Kind: SessionUpdated, ID: rec.ID, Record: rec})
 		}
 	}
 	return next, nil

@@ -100,6 +100,12 @@ func (l *live) stop() {
 
 func startLive(t *testing.T, rescan time.Duration) *live {
 	t.Helper()
+	return startLiveWith(t, index.Options{Rescan: rescan})
+}
+
+// startLiveWith runs an indexer with o over an empty Claude home.
+func startLiveWith(t *testing.T, o index.Options) *live {
+	t.Helper()
 	home := t.TempDir()
 	for _, root := range []string{"projects", "tasks"} {
 		if err := os.MkdirAll(filepath.Join(home, root), 0o755); err != nil {
@@ -112,10 +118,9 @@ func startLive(t *testing.T, rescan time.Duration) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.New(ctx, index.Options{
-		Adapters: []tally.Adapter{claude.New(claude.Options{ConfigDir: home})},
-		Store:    st, Rescan: rescan,
-	})
+	o.Adapters = []tally.Adapter{claude.New(claude.Options{ConfigDir: home})}
+	o.Store = st
+	ix, err := index.New(ctx, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -250,14 +250,28 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 		res.err = tally.Errorf(tally.CodeInternal, "index", "the %s adapter matched a %s file it cannot read", e.found.Adapter.Agent(), info.Layout)
 		return res
 	}
+	// Tool calls of sessions over by the clock tell nothing any more: the
+	// decoder passes them over unread (a cold scan is mostly history).
+	from := ix.o.Now().Add(-tally.EndedAfter)
+	window := func(d tally.Decoder) {
+		if cw, ok := d.(tally.CallWindow); ok {
+			cw.CallsFrom(from)
+		}
+	}
 	newDec := func() (tally.Decoder, error) {
 		d, err := lr.NewDecoder(info, e.st.Decoder)
 		if err != nil {
 			return nil, err
 		}
+		window(d)
 		return newTap(d), nil
 	}
+	if t, ok := e.dec.(*tap); ok {
+		window(t.Decoder)
+	}
+	w := ix.watch(e.st, info.List)
 	e.dec, res.changed, res.diags, res.unreadable = r.Sync(e.st, j.file, info.Layout.Rewritten(), e.dec, newDec)
+	w.unwatch(e.st)
 	if t, ok := e.dec.(*tap); ok {
 		res.markers = t.take()
 	}

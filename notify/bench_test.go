@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tallyhq/tally/detect"
+	"github.com/tallyhq/tally"
 )
 
 // BenchmarkNotifier_Publish is what the live path pays per update while
@@ -19,7 +19,7 @@ func BenchmarkNotifier_Publish(b *testing.B) {
 	updates := make([]Update, 1024)
 	for i := range updates {
 		updates[i] = Update{Session: sess(fmt.Sprint("s", i)), At: after(time.Second),
-			Flags: flags(detect.FlagStalled, after(time.Duration(i)*time.Second)), Done: 1, Total: 3}
+			Flags: flags(tally.FlagStalled, after(time.Duration(i)*time.Second)), Done: 1, Total: 3}
 	}
 	b.ReportAllocs()
 	i := 0
@@ -44,7 +44,7 @@ func BenchmarkTracker_update(b *testing.B) {
 	updates := make([]Update, 1024)
 	for i := range updates {
 		updates[i] = Update{Session: sess(fmt.Sprint("s", i%100)), At: after(time.Duration(i) * time.Second),
-			Flags: flags(detect.FlagStalled, after(time.Second)), Done: i % 3, Total: 3}
+			Flags: flags(tally.FlagStalled, after(time.Second)), Done: i % 3, Total: 3}
 	}
 	b.ReportAllocs()
 	i := 0

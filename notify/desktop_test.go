@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tallyhq/tally/detect"
+	"github.com/tallyhq/tally"
 )
 
 // standIn puts a notify-send first on PATH that records each call's
@@ -41,9 +41,9 @@ func TestDesktop_notifySend(t *testing.T) {
 	n, _ := newNotifier(t, Options{Burst: -1}, d)
 	s := sess("s1")
 	s.Title = "Fix <b>login</b> & more"
-	n.Publish(Update{Session: s, At: after(time.Second), Flags: flags(detect.FlagNeedsInput, after(time.Second))})
+	n.Publish(Update{Session: s, At: after(time.Second), Flags: flags(tally.FlagNeedsInput, after(time.Second))})
 	eventually(t, "notify-send runs", func() bool { return n.Stats().Sinks[0].Sent == 1 })
-	n.Publish(Update{Session: sess("s2"), At: after(2 * time.Second), Flags: flags(detect.FlagFinished, after(2*time.Second)), Total: 2, Done: 2})
+	n.Publish(Update{Session: sess("s2"), At: after(2 * time.Second), Flags: flags(tally.FlagFinished, after(2*time.Second)), Total: 2, Done: 2})
 	n.Close()
 
 	b, err := os.ReadFile(record)
@@ -119,7 +119,7 @@ func TestDesktop_terminalWhenThereIsNoNotifySend(t *testing.T) {
 	// ESC and BEL would end the sequence; U+009B is the one-character CSI;
 	// a lone byte 0x9b is not UTF-8 and becomes U+FFFD.
 	s.Title = "evil\x1b]0;pwned\a\u009b31m\x9b"
-	n.Publish(Update{Session: s, At: after(time.Second), Flags: flags(detect.FlagStalled, after(time.Second))})
+	n.Publish(Update{Session: s, At: after(time.Second), Flags: flags(tally.FlagStalled, after(time.Second))})
 	n.Close()
 	want := "\x1b]9;claude has stalled: no output while working: claude · tally · evil]0;pwned31m\ufffd: has stalled: no output while working\a"
 	if got := term.String(); got != want {

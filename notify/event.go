@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
-	"github.com/tallyhq/tally/detect"
 )
 
 // Kind is what a notification is about. The first six are the detect flags
@@ -53,15 +52,15 @@ var kindNames = [kindCount]string{
 
 // flagKinds maps each detect flag to its kind.
 var flagKinds = [...]struct {
-	flag detect.Flag
+	flag tally.Flag
 	kind Kind
 }{
-	{detect.FlagNeedsInput, KindNeedsInput},
-	{detect.FlagStalled, KindStalled},
-	{detect.FlagLooping, KindLooping},
-	{detect.FlagNoProgress, KindNoProgress},
-	{detect.FlagBlocked, KindBlocked},
-	{detect.FlagFinished, KindFinished},
+	{tally.FlagNeedsInput, KindNeedsInput},
+	{tally.FlagStalled, KindStalled},
+	{tally.FlagLooping, KindLooping},
+	{tally.FlagNoProgress, KindNoProgress},
+	{tally.FlagBlocked, KindBlocked},
+	{tally.FlagFinished, KindFinished},
 }
 
 func (k Kind) String() string {
@@ -146,7 +145,7 @@ type Update struct {
 	// At is when the session was last active: the time of the state the
 	// update describes. History read at start-up has old times.
 	At    time.Time
-	Flags detect.Flags
+	Flags tally.Flags
 	// Done and Total are the main list's X of Y.
 	Done, Total int
 	// Completed names the items this change completed, when the caller

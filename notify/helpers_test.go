@@ -17,7 +17,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/tallyhq/tally/detect"
+	"github.com/tallyhq/tally"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -224,10 +224,10 @@ func sess(id string) Session {
 	return Session{ID: id, Agent: "claude", Project: "/home/dev/tally", Title: "Session " + id, StartedAt: start.Add(-time.Hour)}
 }
 
-func flags(pairs ...any) detect.Flags {
-	var f detect.Flags
+func flags(pairs ...any) tally.Flags {
+	var f tally.Flags
 	for i := 0; i < len(pairs); i += 2 {
-		f = f.With(pairs[i].(detect.Flag), pairs[i+1].(time.Time))
+		f = f.With(pairs[i].(tally.Flag), pairs[i+1].(time.Time))
 	}
 	return f
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tallyhq/tally/detect"
+	"github.com/tallyhq/tally"
 )
 
 // TestNotifier_webhookShapes: a local receiver behind four real-looking
@@ -42,12 +42,12 @@ func TestNotifier_webhookShapes(t *testing.T) {
 			reqs = append(reqs, rcv.next(t))
 		}
 	}
-	n.Publish(Update{Session: a, At: after(time.Second), Flags: flags(detect.FlagNeedsInput, after(time.Second)), Done: 1, Total: 3})
+	n.Publish(Update{Session: a, At: after(time.Second), Flags: flags(tally.FlagNeedsInput, after(time.Second)), Done: 1, Total: 3})
 	wait()
-	n.Publish(Update{Session: a, At: after(2 * time.Second), Flags: flags(detect.FlagNeedsInput, after(time.Second)), Done: 1, Total: 3})
-	n.Publish(Update{Session: b, At: after(3 * time.Second), Flags: flags(detect.FlagLooping, after(3*time.Second)), Done: 0, Total: 2})
+	n.Publish(Update{Session: a, At: after(2 * time.Second), Flags: flags(tally.FlagNeedsInput, after(time.Second)), Done: 1, Total: 3})
+	n.Publish(Update{Session: b, At: after(3 * time.Second), Flags: flags(tally.FlagLooping, after(3*time.Second)), Done: 0, Total: 2})
 	wait()
-	n.Publish(Update{Session: a, At: after(4 * time.Second), Flags: flags(detect.FlagFinished, after(4*time.Second)), Done: 3, Total: 3})
+	n.Publish(Update{Session: a, At: after(4 * time.Second), Flags: flags(tally.FlagFinished, after(4*time.Second)), Done: 3, Total: 3})
 	wait()
 	n.Close()
 
@@ -91,13 +91,13 @@ func TestNotifier_flappingSessionNotifiesOnce(t *testing.T) {
 	s := sess("flappy")
 	for i := range 10 {
 		on := after(time.Duration(i) * 20 * time.Second)
-		n.Publish(Update{Session: s, At: on, Flags: flags(detect.FlagNeedsInput, on)})
+		n.Publish(Update{Session: s, At: on, Flags: flags(tally.FlagNeedsInput, on)})
 		n.Publish(Update{Session: s, At: on.Add(10 * time.Second)})
 	}
 	// The same stall told again and again (a surface re-deriving flags on a
 	// timer) is one stall.
 	for i := range 10 {
-		n.Publish(Update{Session: s, At: after(4 * time.Minute), Flags: flags(detect.FlagStalled, after(9*time.Minute)),
+		n.Publish(Update{Session: s, At: after(4 * time.Minute), Flags: flags(tally.FlagStalled, after(9*time.Minute)),
 			Done: i % 2})
 	}
 	n.Close()
@@ -115,12 +115,12 @@ func TestNotifier_aConditionBackAfterTheSettleTimeIsNews(t *testing.T) {
 	rcv := newReceiver(t)
 	n, _ := newNotifier(t, Options{Burst: -1, Settle: 2 * time.Minute}, rcv.webhook(t, rcv.srv.URL+"/hook", FormatJSON))
 	s := sess("s1")
-	n.Publish(Update{Session: s, At: after(0), Flags: flags(detect.FlagNeedsInput, after(0))})
+	n.Publish(Update{Session: s, At: after(0), Flags: flags(tally.FlagNeedsInput, after(0))})
 	n.Publish(Update{Session: s, At: after(time.Minute)})
-	n.Publish(Update{Session: s, At: after(4 * time.Minute), Flags: flags(detect.FlagNeedsInput, after(4*time.Minute))})
+	n.Publish(Update{Session: s, At: after(4 * time.Minute), Flags: flags(tally.FlagNeedsInput, after(4*time.Minute))})
 	// Back with a new start, the clear never seen: news if the new start
 	// is a settle time after it was last seen on.
-	n.Publish(Update{Session: s, At: after(10 * time.Minute), Flags: flags(detect.FlagNeedsInput, after(10*time.Minute))})
+	n.Publish(Update{Session: s, At: after(10 * time.Minute), Flags: flags(tally.FlagNeedsInput, after(10*time.Minute))})
 	n.Close()
 	got := flat(jsonEvents(t, rcv.drain()))
 	want := []string{"needs_input s1", "needs_input s1", "needs_input s1"}
@@ -138,11 +138,11 @@ func TestNotifier_historyIsSwallowed(t *testing.T) {
 	old := sess("old")
 	// The start-up scan folds an old session in steps: each step is history.
 	n.Publish(Update{Session: old, At: after(-3 * time.Hour), Done: 0, Total: 4})
-	n.Publish(Update{Session: old, At: after(-2 * time.Hour), Done: 2, Total: 4, Flags: flags(detect.FlagLooping, after(-2*time.Hour))})
+	n.Publish(Update{Session: old, At: after(-2 * time.Hour), Done: 2, Total: 4, Flags: flags(tally.FlagLooping, after(-2*time.Hour))})
 	n.Publish(Update{Session: old, At: after(-time.Hour), Done: 4, Total: 4,
-		Flags: flags(detect.FlagFinished, after(-time.Hour), detect.FlagStalled, after(-time.Minute))})
+		Flags: flags(tally.FlagFinished, after(-time.Hour), tally.FlagStalled, after(-time.Minute))})
 	// A session whose first state seen is old history, still stalled now.
-	n.Publish(Update{Session: sess("quiet"), At: after(-10 * time.Minute), Flags: flags(detect.FlagStalled, after(-5*time.Minute)), Done: 1, Total: 2})
+	n.Publish(Update{Session: sess("quiet"), At: after(-10 * time.Minute), Flags: flags(tally.FlagStalled, after(-5*time.Minute)), Done: 1, Total: 2})
 	// Then the old session moves on after the start: that is news.
 	n.Publish(Update{Session: old, At: after(time.Minute), Done: 0, Total: 2})
 	n.Publish(Update{Session: old, At: after(2 * time.Minute), Done: 1, Total: 2, Completed: []string{"Write tests"}})
@@ -193,10 +193,10 @@ func TestNotifier_subAgentsRollUpIntoTheirParent(t *testing.T) {
 	parent := sess("parent")
 	child := func(id string) Session { s := sess(id); s.Parent = "parent"; return s }
 	n.Publish(Update{Session: parent, At: after(time.Second)})
-	n.Publish(Update{Session: child("sub-a"), At: after(2 * time.Second), Flags: flags(detect.FlagLooping, after(2*time.Second))})
-	n.Publish(Update{Session: child("sub-b"), At: after(3 * time.Second), Flags: flags(detect.FlagLooping, after(3*time.Second))})
-	n.Publish(Update{Session: child("sub-b"), At: after(4 * time.Second), Flags: flags(detect.FlagFinished, after(4*time.Second))})
-	n.Publish(Update{Session: parent, At: after(5 * time.Second), Flags: flags(detect.FlagFinished, after(5*time.Second)), Done: 2, Total: 2})
+	n.Publish(Update{Session: child("sub-a"), At: after(2 * time.Second), Flags: flags(tally.FlagLooping, after(2*time.Second))})
+	n.Publish(Update{Session: child("sub-b"), At: after(3 * time.Second), Flags: flags(tally.FlagLooping, after(3*time.Second))})
+	n.Publish(Update{Session: child("sub-b"), At: after(4 * time.Second), Flags: flags(tally.FlagFinished, after(4*time.Second))})
+	n.Publish(Update{Session: parent, At: after(5 * time.Second), Flags: flags(tally.FlagFinished, after(5*time.Second)), Done: 2, Total: 2})
 	n.Close()
 	got := flat(jsonEvents(t, rcv.drain()))
 	want := []string{"looping parent via sub-a", "finished parent"}
@@ -210,7 +210,7 @@ func TestNotifier_subAgentsRollUpIntoTheirParent(t *testing.T) {
 func TestNotifier_burstCollapsesIntoOneMessage(t *testing.T) {
 	rcv := newReceiver(t)
 	n, _ := newNotifier(t, Options{Burst: time.Hour}, rcv.webhook(t, rcv.srv.URL+"/hook", FormatJSON))
-	for i, f := range []detect.Flag{detect.FlagNeedsInput, detect.FlagStalled, detect.FlagBlocked} {
+	for i, f := range []tally.Flag{tally.FlagNeedsInput, tally.FlagStalled, tally.FlagBlocked} {
 		n.Publish(Update{Session: sess(fmt.Sprint("s", i)), At: after(time.Second), Flags: flags(f, after(time.Second))})
 	}
 	n.Close()
@@ -224,7 +224,7 @@ func TestNotifier_burstCollapsesIntoOneMessage(t *testing.T) {
 func TestNotifier_burstGoesOutWhenTheWindowEnds(t *testing.T) {
 	rcv := newReceiver(t)
 	n, _ := newNotifier(t, Options{Burst: 20 * time.Millisecond}, rcv.webhook(t, rcv.srv.URL+"/hook", FormatJSON))
-	n.Publish(Update{Session: sess("s"), At: after(time.Second), Flags: flags(detect.FlagNeedsInput, after(time.Second))})
+	n.Publish(Update{Session: sess("s"), At: after(time.Second), Flags: flags(tally.FlagNeedsInput, after(time.Second))})
 	// No Close: the window's timer sends it.
 	if got, want := jsonEvents(t, []request{rcv.next(t)}), [][]string{{"needs_input s"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("notification = %q, want %q", got, want)
@@ -235,7 +235,7 @@ func TestNotifier_aLongBurstIsCutAndCounted(t *testing.T) {
 	rcv := newReceiver(t)
 	n, _ := newNotifier(t, Options{Burst: time.Hour}, rcv.webhook(t, rcv.srv.URL+"/hook", FormatJSON))
 	for i := range maxEvents + 5 {
-		n.Publish(Update{Session: sess(fmt.Sprint("s", i)), At: after(time.Second), Flags: flags(detect.FlagStalled, after(time.Second))})
+		n.Publish(Update{Session: sess(fmt.Sprint("s", i)), At: after(time.Second), Flags: flags(tally.FlagStalled, after(time.Second))})
 	}
 	n.Close()
 	reqs := rcv.drain()
@@ -255,10 +255,10 @@ func TestNotifier_rateLimitMergesWhatWaits(t *testing.T) {
 	defer cancel()
 	n := New(ctx, Options{Burst: -1, Now: func() time.Time { return start },
 		Sinks: []SinkOptions{{Sink: rcv.webhook(t, rcv.srv.URL+"/hook", FormatJSON), MaxPerMinute: 1}}})
-	n.Publish(Update{Session: sess("s0"), At: after(time.Second), Flags: flags(detect.FlagStalled, after(time.Second))})
+	n.Publish(Update{Session: sess("s0"), At: after(time.Second), Flags: flags(tally.FlagStalled, after(time.Second))})
 	first := rcv.next(t)
-	n.Publish(Update{Session: sess("s1"), At: after(time.Second), Flags: flags(detect.FlagStalled, after(time.Second))})
-	n.Publish(Update{Session: sess("s2"), At: after(time.Second), Flags: flags(detect.FlagLooping, after(time.Second))})
+	n.Publish(Update{Session: sess("s1"), At: after(time.Second), Flags: flags(tally.FlagStalled, after(time.Second))})
+	n.Publish(Update{Session: sess("s2"), At: after(time.Second), Flags: flags(tally.FlagLooping, after(time.Second))})
 	eventually(t, "the sink waits for the rate limit", func() bool { return n.Stats().Sinks[0].Waited > 0 })
 	n.Close()
 	got := jsonEvents(t, append([]request{first}, rcv.drain()...))
@@ -277,7 +277,7 @@ func TestNotifier_aNegativeSettleMakesEveryReturnNews(t *testing.T) {
 	s := sess("s")
 	for i := range 3 {
 		on := after(time.Duration(i) * 20 * time.Second)
-		n.Publish(Update{Session: s, At: on, Flags: flags(detect.FlagNeedsInput, on)})
+		n.Publish(Update{Session: s, At: on, Flags: flags(tally.FlagNeedsInput, on)})
 		n.Publish(Update{Session: s, At: on.Add(10 * time.Second)})
 	}
 	n.Close()
@@ -294,7 +294,7 @@ func TestNotifier_forgetsTheLeastActiveSessionsToStayBounded(t *testing.T) {
 	n, _ := newNotifier(t, Options{Burst: -1, MaxSessions: 8}, rcv.webhook(t, rcv.srv.URL+"/hook", FormatJSON))
 	for i := range 20 {
 		at := after(time.Duration(i) * time.Second)
-		n.Publish(Update{Session: sess(fmt.Sprint("s", i)), At: at, Flags: flags(detect.FlagNeedsInput, at)})
+		n.Publish(Update{Session: sess(fmt.Sprint("s", i)), At: at, Flags: flags(tally.FlagNeedsInput, at)})
 	}
 	n.Close()
 	if got := flat(jsonEvents(t, rcv.drain())); len(got) != 20 {

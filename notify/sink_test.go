@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tallyhq/tally/detect"
+	"github.com/tallyhq/tally"
 )
 
 func needsInput(id string) Update {
-	return Update{Session: sess(id), At: after(time.Second), Flags: flags(detect.FlagNeedsInput, after(time.Second))}
+	return Update{Session: sess(id), At: after(time.Second), Flags: flags(tally.FlagNeedsInput, after(time.Second))}
 }
 
 // TestWebhook_retries: failures that may pass are retried with growing

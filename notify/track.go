@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tallyhq/tally/detect"
+	"github.com/tallyhq/tally"
 )
 
 // maxMembers bounds the sub-agents remembered per session; a session with
@@ -28,7 +28,7 @@ type root struct {
 	session Session
 	own     bool // session came from the session's own update
 	lastAt  time.Time
-	members map[string]detect.Flags
+	members map[string]tally.Flags
 	eps     [len(flagKinds)]episode
 	// The session's own list, as last seen.
 	listSeen    bool
@@ -64,7 +64,7 @@ func (t *tracker) update(u Update, st *counters) []Event {
 	r := t.roots[rootID]
 	if r == nil {
 		t.makeRoom(st)
-		r = &root{members: map[string]detect.Flags{}}
+		r = &root{members: map[string]tally.Flags{}}
 		t.roots[rootID] = r
 	}
 	switch {
@@ -126,13 +126,13 @@ func (t *tracker) update(u Update, st *counters) []Event {
 // on if any has it, since the earliest, and via which sub-agent ("" for
 // the session's own). Finishing is the session's own: a sub-agent done
 // with its part is not the session done.
-func (r *root) rollup(rootID string) (on detect.Flags, via [len(flagKinds)]string) {
+func (r *root) rollup(rootID string) (on tally.Flags, via [len(flagKinds)]string) {
 	for id, fl := range r.members {
 		if fl.Empty() {
 			continue
 		}
 		for i, fk := range flagKinds {
-			if !fl.Has(fk.flag) || (fk.flag == detect.FlagFinished && id != rootID) {
+			if !fl.Has(fk.flag) || (fk.flag == tally.FlagFinished && id != rootID) {
 				continue
 			}
 			s, cur := fl.Since(fk.flag), on.Since(fk.flag)

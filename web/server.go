@@ -62,6 +62,9 @@ type Options struct {
 	// carry them, /api/plans lists them, and the stream tells their
 	// changes (plan_updated, plan_removed).
 	Plans Plans
+	// Hooks, when set, answers agents' hook calls posted to
+	// /api/hook/{agent}, as `tally hook AGENT` answers them on stdin.
+	Hooks Hooks
 
 	// Heartbeat is the period of the ": ping" comment on idle streams.
 	Heartbeat time.Duration
@@ -252,6 +255,9 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/plans", s.listPlans)
 	if s.o.Lists != nil {
 		mux.HandleFunc("POST /api/tasks/{name}/approve", s.approvePlan)
+	}
+	if s.o.Hooks != nil {
+		mux.HandleFunc("POST /api/hook/{agent}", s.hook)
 	}
 	mux.HandleFunc("GET /api/stats", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, s.Stats()) })
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {

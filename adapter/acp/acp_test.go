@@ -191,3 +191,31 @@ func BenchmarkDecoder(b *testing.B) {
 		adaptertest.Fold(b, New(), fi, data, 0)
 	}
 }
+
+func TestDecoder_toolCallsAndPermission(t *testing.T) {
+	call := func(id, title string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"` + id + `","title":"` + title + `","kind":"execute","status":"pending","rawInput":{"command":"ls"}}}}`
+	}
+	update := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}}}`
+	ask := `{"jsonrpc":"2.0","id":3,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"c3","title":"Run rm"},"options":[]}}`
+	dec, err := New().NewDecoder(fi, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fps []uint64
+	st := &tally.FileState{}
+	for _, l := range []string{call("c1", "Run ls"), update, call("c2", "Run ls"), call("c3", "Run rm"), ask} {
+		_ = dec.Line([]byte(l), 0, func(ev tally.Event) {
+			st.Apply(ev)
+			if ev.Kind == tally.EventToolCall {
+				fps = append(fps, ev.Call)
+			}
+		})
+	}
+	if len(fps) != 3 || fps[0] != fps[1] || fps[2] == fps[0] {
+		t.Errorf("fingerprints %x: want one per tool_call (not per update), the same call twice, then another", fps)
+	}
+	if st.Signal != tally.SignalAsking {
+		t.Errorf("signal %v after a permission request, want asking", st.Signal)
+	}
+}

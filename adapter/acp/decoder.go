@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/detect"
 	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
@@ -33,6 +34,8 @@ type decoder struct {
 	text marker.Chunks
 	// off is the offset of the line being decoded.
 	off int64
+	// buf holds a tool call's input written back, to be fingerprinted.
+	buf []byte
 }
 
 func newDecoder(saved []byte) (*decoder, error) {
@@ -76,10 +79,11 @@ func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 		}
 		return d.update(session, u, emit)
 	case methodPermission:
+		// The agent waits for its user to allow a call: it is asking.
 		if tc := params.Get("toolCall"); tc != nil && tc.Type() == fastjson.TypeObject {
-			return then(toolCall(tc, emit), session, tally.SignalWaiting, emit)
+			return then(toolCall(tc, emit), session, tally.SignalAsking, emit)
 		}
-		meta(session, tally.SignalWaiting, emit)
+		meta(session, tally.SignalAsking, emit)
 		return nil
 	case "":
 		// A response. The one that ends a prompt turn has a stopReason; the
@@ -100,7 +104,11 @@ func (d *decoder) update(session string, u *fastjson.Value, emit func(tally.Even
 	case updPlan:
 		return then(plan(u, emit), session, tally.SignalWorking, emit)
 	case updToolCall, updToolCallUpdate:
-		return then(toolCall(u, emit), session, tally.SignalWorking, emit)
+		err := toolCall(u, emit)
+		if err == nil && kind == updToolCall {
+			d.fingerprint(u, emit)
+		}
+		return then(err, session, tally.SignalWorking, emit)
 	case updAgentMessage:
 		meta(session, tally.SignalWorking, emit)
 		if u.Get("content", "type") != nil && string(u.GetStringBytes("content", "type")) == "text" {
@@ -147,4 +155,16 @@ func emitMarkers(found []tally.Marker, emit func(tally.Event)) {
 	for _, m := range found {
 		emit(tally.Event{Kind: tally.EventMarker, Marker: m})
 	}
+}
+
+// fingerprint emits the EventToolCall of a tool_call update: its title
+// (which names the command or file) and its raw input, as the decoder
+// writes them back (the line is parsed already, and the same input is
+// written back the same way).
+func (d *decoder) fingerprint(u *fastjson.Value, emit func(tally.Event)) {
+	d.buf = d.buf[:0]
+	if in := u.Get("rawInput"); in != nil {
+		d.buf = in.MarshalTo(d.buf)
+	}
+	emit(tally.Event{Kind: tally.EventToolCall, Call: detect.Fingerprint(u.GetStringBytes("title"), d.buf)})
 }

@@ -34,9 +34,12 @@
 //     Chunks split text anywhere, so the unfinished last line is held (in
 //     State, bounded by marker.MaxHeld) until its newline arrives or the
 //     message ends — any line that is not another chunk.
-//   - params.sessionId is the session. A request for permission, and the
-//     response that ends a prompt turn (it has a stopReason), hand the turn
-//     to the user.
+//   - params.sessionId is the session. A request for permission is the
+//     agent asking its user (SignalAsking); the response that ends a prompt
+//     turn (it has a stopReason) hands the turn to the user.
+//   - Each tool_call (not its updates) is fingerprinted from its title and
+//     raw input (EventToolCall), to tell an agent calling the same thing
+//     again and again.
 //   - Client→agent requests and responses carry nothing about progress and
 //     are ignored. A line that is not a JSON-RPC object, or a session/update
 //     without its update, is a *tally.Error with CodeInvalid.

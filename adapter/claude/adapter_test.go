@@ -93,6 +93,10 @@ func TestDecoder_Recent(t *testing.T) {
 		result  = `{"type":"user","timestamp":"2026-11-22T10:00:05Z","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}}`
 		noTime  = `{"type":"last-prompt","lastPrompt":"x","sessionId":"s"}`
 		final   = `{"duration_api_ms":1,"type":"result","subtype":"success","session_id":"s"}`
+		asked   = `{"type":"assistant","timestamp":"2026-11-22T10:00:05Z","message":{"content":[{"type":"text","text":"Tests pass. Shall I also update the README?\n"}],"stop_reason":"end_turn"}}`
+		quoted  = `{"type":"assistant","timestamp":"2026-11-22T10:00:05Z","message":{"content":[{"type":"text","text":"Which one do you want: **A or B?**"}],"stop_reason":"end_turn"}}`
+		askedCJ = `{"type":"assistant","timestamp":"2026-11-22T10:00:05Z","message":{"content":[{"type":"text","text":"要继续吗？"}],"stop_reason":"end_turn"}}`
+		midAsk  = `{"type":"assistant","timestamp":"2026-11-22T10:00:05Z","message":{"content":[{"type":"text","text":"Why did it fail? The path was wrong. Fixed."}],"stop_reason":"end_turn"}}`
 	)
 	tests := []struct {
 		name  string
@@ -103,6 +107,11 @@ func TestDecoder_Recent(t *testing.T) {
 		{"a tool call is work", []string{toolUse}, tally.SignalWorking},
 		{"a tool result is work", []string{endTurn, result, noTime}, tally.SignalWorking},
 		{"stream-json's result ends the session", []string{endTurn, final}, tally.SignalEnded},
+		{"a reply ending on a question asks the user", []string{asked}, tally.SignalAsking},
+		{"a question in bold still asks", []string{quoted}, tally.SignalAsking},
+		{"a full-width question mark asks too", []string{askedCJ}, tally.SignalAsking},
+		{"a question answered in the same reply does not ask", []string{midAsk}, tally.SignalWaiting},
+		{"a question followed by a tool call is work", []string{asked, toolUse}, tally.SignalWorking},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -69,3 +69,20 @@ func BenchmarkReadOnly(b *testing.B) {
 	b.Run("fixtures", func(b *testing.B) { benchRead(b, allFixtureBytes(b)) })
 	b.Run("50MB", func(b *testing.B) { benchRead(b, synthetic(b)) })
 }
+
+// BenchmarkCallEvents is the cost of fingerprinting every tool call of
+// the fixtures, per byte of transcript.
+func BenchmarkCallEvents(b *testing.B) {
+	data := allFixtureBytes(b)
+	lines := bytes.Split(data, []byte("\n"))
+	d, _ := newDecoder(tally.FileInfo{Path: "bench.jsonl"}, nil)
+	b.SetBytes(int64(len(data)))
+	n := 0
+	emit := func(tally.Event) { n++ }
+	for b.Loop() {
+		for _, l := range lines {
+			d.callEvents(l, emit)
+		}
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "calls/op")
+}

@@ -80,12 +80,16 @@ type Decoder struct {
 	parsed int64
 	// off is the offset of the line being decoded.
 	off int64
+	// callsFrom: tool calls of lines stamped before it (as text, see
+	// CallsFrom) are not fingerprinted; "" fingerprints all.
+	callsFrom string
 }
 
 var (
 	_ tally.Decoder      = (*Decoder)(nil)
 	_ tally.Recenter     = (*Decoder)(nil)
 	_ tally.ParseCounter = (*Decoder)(nil)
+	_ tally.CallWindow   = (*Decoder)(nil)
 )
 
 // Parsed is how many lines this decoder has parsed in full.
@@ -127,6 +131,7 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if !jsonl.Object(line) {
 		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is not a JSON object (cut short or garbled?)", off)
 	}
+	d.callEvents(line, emit)
 	sel := d.selectLine(line)
 	if sel == 0 {
 		return nil

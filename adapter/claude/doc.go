@@ -18,6 +18,12 @@
 //   - Progress markers are read from the text blocks of assistant lines
 //     whose bytes hold "progress:", placed at the line, so reading the
 //     line again gives the same markers.
+//   - Every tool call of the agent's own assistant lines is fingerprinted
+//     from its name and input bytes, unparsed (EventToolCall), so that
+//     repeated calls are told; the blocks relayed inside other lines (API
+//     request logs, stream events, progress relays) are not the agent's
+//     calls and are passed over. A reply that ends its turn on a question
+//     asks the user (SignalAsking).
 //   - Each list is one agent's: the main agent is "", a sub-agent is its
 //     agentId, and in 1.0.x transcripts (sidechains in the same file, no
 //     agentId) the uuid of the sidechain's root line.

@@ -14,7 +14,8 @@ const maxRecentLine = 64 << 10
 //   - an assistant line that calls a tool, or whose stop_reason is
 //     tool_use: the agent is working;
 //   - any other assistant line (end_turn, or the null stop_reason of
-//     1.0.x's last text): the turn is over, the user is awaited;
+//     1.0.x's last text): the turn is over, the user is awaited; when its
+//     last text ends with a question, the agent asked the user;
 //   - a user line (prompt or tool result): the agent is working.
 //
 // stream-json's final "result" line ends the session. A sub-agent's file
@@ -54,10 +55,17 @@ func (d *Decoder) Recent(raw []byte, emit func(tally.Event)) bool {
 		if string(v.GetStringBytes("message", "stop_reason")) == "tool_use" {
 			sig = tally.SignalWorking
 		}
+		var text []byte
 		for _, b := range v.GetArray("message", "content") {
-			if string(b.GetStringBytes("type")) == "tool_use" {
+			switch string(b.GetStringBytes("type")) {
+			case "tool_use":
 				sig = tally.SignalWorking
+			case "text":
+				text = b.GetStringBytes("text")
 			}
+		}
+		if sig == tally.SignalWaiting && tally.Asks(text) {
+			sig = tally.SignalAsking
 		}
 	case "user":
 		sig = tally.SignalWorking

@@ -26,7 +26,12 @@ type decoder struct {
 	// planTool: Codex's config enables update_plan (Adapter.planTool).
 	planTool bool
 	off      int64 // the offset of the line being decoded
+	// callsFrom: tool calls of lines stamped before it (as text, see
+	// CallsFrom) are not fingerprinted; "" fingerprints all.
+	callsFrom string
 }
+
+var _ tally.CallWindow = (*decoder)(nil)
 
 // state is what survives a restart (Decoder.State).
 type state struct {
@@ -81,14 +86,25 @@ func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 		return d.execLine(line, off, emit)
 	case execNone:
 	}
+	// A line the decoder finds bad changes nothing, its call included.
+	call, isCall := d.callOf(line)
 	if classify(line, d.st.Pending, d.st.Titled) == 0 {
+		if isCall {
+			emit(call)
+		}
 		return nil
 	}
 	v, err := d.p.ParseBytes(line)
 	if err != nil {
 		return invalid("bad JSON: %v", err)
 	}
-	return d.rolloutLine(v, emit)
+	if err := d.rolloutLine(v, emit); err != nil {
+		return err
+	}
+	if isCall {
+		emit(call)
+	}
+	return nil
 }
 
 func (d *decoder) hold(p pendingPlan) {

@@ -20,7 +20,14 @@
 //     response items only (Codex copies each reply into an event_msg
 //     too), and from completed agent_message items of the exec stream.
 //   - Activity (last time, whose turn) is read from the newest lines only
-//     (tally.Recenter), so Line stays cheap.
+//     (tally.Recenter), so Line stays cheap. An approval request or a
+//     request for the user's input is the agent asking (SignalAsking).
+//   - Every tool call of a rollout (function_call, custom_tool_call,
+//     local_shell_call) is fingerprinted from its name and the bytes of its
+//     arguments as written, unparsed (EventToolCall); the calls of lines
+//     before the window the indexer sets (tally.CallWindow) are passed
+//     over. The exec stream's items are not fingerprinted: it is read by
+//     normalize and follow, which show lists, not conditions.
 //
 // Why it is shaped so: rollout files are mostly large response_item lines
 // (reasoning, tool output) that say nothing about the plan. Codex writes

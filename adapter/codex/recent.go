@@ -40,9 +40,10 @@ func signalOf(top string, item *fastjson.Value) tally.Signal {
 		switch typ {
 		case "task_started", "turn_started", "user_message":
 			return tally.SignalWorking
-		case "task_complete", "turn_complete", "turn_aborted",
-			"exec_approval_request", "apply_patch_approval_request", "request_user_input":
+		case "task_complete", "turn_complete", "turn_aborted":
 			return tally.SignalWaiting
+		case "exec_approval_request", "apply_patch_approval_request", "request_user_input":
+			return tally.SignalAsking
 		}
 	case "response_item":
 		switch typ {

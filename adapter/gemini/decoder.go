@@ -19,7 +19,7 @@ type state struct {
 	// Pending are stream-json write_todos calls awaiting their result.
 	Pending []pending `json:"pending,omitempty"`
 	// Trackers are stream-json tracker calls awaiting their result.
-	Trackers []streamCall `json:"trackers,omitempty"`
+	Trackers []pendingTracker `json:"trackers,omitempty"`
 	// Stream is a stream-json session's id, from its init event: where
 	// the tracker keeps its files.
 	Stream string `json:"stream,omitempty"`
@@ -32,6 +32,9 @@ type state struct {
 	Rank projectRank `json:"rank,omitempty"`
 	// Reply is the stream-json reply being streamed, for its markers.
 	Reply marker.Chunks `json:"reply,omitzero"`
+	// Calls are the ids (hashed) of the newest tool calls fingerprinted,
+	// so that a message appended again is not counted again.
+	Calls []uint64 `json:"calls,omitempty"`
 	// Parsed counts lines given to the JSON parser (ParseCounter).
 	Parsed int64 `json:"-"`
 }
@@ -50,12 +53,16 @@ type Decoder struct {
 	// evs collects a line's events so that a line found bad half-way
 	// emits nothing.
 	evs []tally.Event
+	// callsFrom: tool calls of lines stamped before it (as text, see
+	// CallsFrom) are not fingerprinted; "" fingerprints all.
+	callsFrom string
 }
 
 var (
 	_ tally.Decoder      = (*Decoder)(nil)
 	_ tally.Recenter     = (*Decoder)(nil)
 	_ tally.ParseCounter = (*Decoder)(nil)
+	_ tally.CallWindow   = (*Decoder)(nil)
 )
 
 func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
@@ -80,7 +87,7 @@ func (d *Decoder) State() []byte {
 		return nil
 	}
 	s := &d.st
-	if s.chat.empty() && len(s.Pending) == 0 && len(s.Trackers) == 0 && s.Stream == "" && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 && len(s.Reply.Held) == 0 {
+	if s.chat.empty() && len(s.Pending) == 0 && len(s.Trackers) == 0 && s.Stream == "" && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 && len(s.Reply.Held) == 0 && len(s.Calls) == 0 {
 		return nil
 	}
 	b, err := json.Marshal(s)
@@ -127,8 +134,12 @@ func (d *Decoder) line(line []byte, off int64) error {
 	}
 	switch k := kindOf(line); k {
 	case kindMessage:
+		d.messageCalls(line)
 		return d.chatMessage(line, off)
-	case kindSet, kindRewind, kindHeader, kindOther:
+	case kindOther:
+		d.streamCall(line)
+		fallthrough
+	case kindSet, kindRewind, kindHeader:
 		if !d.wanted(k, line) {
 			return nil
 		}

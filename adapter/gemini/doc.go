@@ -24,6 +24,11 @@
 //   - Progress markers are read from replies (gemini records; stream-json
 //     assistant deltas, joined). A reply written again under its id keeps
 //     the place it was first written at, so its markers are given once.
+//   - Every tool call is fingerprinted from its name and the bytes of its
+//     arguments, unparsed (EventToolCall): a chat record's toolCalls, once
+//     per call id however often the message is appended again, and
+//     stream-json's tool_use lines. A call awaiting approval, or a reply
+//     that ends on a question, is the agent asking (SignalAsking).
 //   - Gemini's statuses map one to one, blocked included; an unknown word
 //     is kept as RawStatus with StatusUnknown.
 //   - Most lines are never parsed: a record's first key gives its kind,

@@ -32,8 +32,8 @@ const (
 	maxTrackerBytes = 64 << 10
 )
 
-// streamCall is a stream-json tracker call awaiting its result.
-type streamCall struct {
+// pendingTracker is a stream-json tracker call awaiting its result.
+type pendingTracker struct {
 	ID     string `json:"id"`
 	Name   string `json:"name"`
 	Title  string `json:"title,omitempty"`
@@ -45,7 +45,7 @@ type streamCall struct {
 
 // streamTrackerCall holds a tracker tool_use until its result.
 func (d *Decoder) streamTrackerCall(v *fastjson.Value, name string) error {
-	c := streamCall{Name: name}
+	c := pendingTracker{Name: name}
 	var err error
 	if c.ID, err = str(v, "tool_id"); err != nil || c.ID == "" {
 		return errText(name + " tool_use without tool_id")
@@ -72,7 +72,7 @@ func (d *Decoder) streamTrackerCall(v *fastjson.Value, name string) error {
 }
 
 // streamTracker applies a tracker call that succeeded.
-func (d *Decoder) streamTracker(c streamCall, at time.Time) {
+func (d *Decoder) streamTracker(c pendingTracker, at time.Time) {
 	if items, ok := d.trackerFiles(); ok {
 		d.add(tally.Event{Kind: tally.EventTaskResync, ToolUseID: c.ID, At: at, Items: items})
 		return

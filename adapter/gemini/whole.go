@@ -260,11 +260,14 @@ func chatSignal(m *fastjson.Value) tally.Signal {
 	case "gemini":
 		calls := m.GetArray("toolCalls")
 		if len(calls) == 0 {
+			if tally.Asks(m.GetStringBytes("content")) {
+				return tally.SignalAsking
+			}
 			return tally.SignalWaiting
 		}
 		for _, c := range calls {
 			if string(c.GetStringBytes("status")) == "awaiting_approval" {
-				return tally.SignalWaiting
+				return tally.SignalAsking
 			}
 		}
 		return tally.SignalWorking

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/detect"
 )
 
 // wireCall is one entry of an assistant message's tool_calls, in OpenAI
@@ -19,22 +20,26 @@ type wireCall struct {
 	} `json:"function"`
 }
 
-// todoCalls returns the todo calls of a tool_calls list.
-func todoCalls(raw []byte) ([]wireCall, error) {
+// todoCalls returns the todo calls of a tool_calls list, and the
+// fingerprint of every call in it (see detect.Fingerprint: the name and
+// the arguments as written, a JSON string hashed with its escapes).
+func todoCalls(raw []byte) ([]wireCall, []uint64, error) {
 	if len(raw) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var calls []wireCall
 	if err := json.Unmarshal(raw, &calls); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	fps := make([]uint64, 0, len(calls))
 	out := calls[:0]
 	for _, c := range calls {
+		fps = append(fps, detect.Fingerprint(c.Function.Name, c.Function.Arguments))
 		if isTodoTool(c.Function.Name) {
 			out = append(out, c)
 		}
 	}
-	return out, nil
+	return out, fps, nil
 }
 
 // message is one chat message reduced to what Tally reads from it.
@@ -42,8 +47,11 @@ type message struct {
 	role     string
 	hasCalls bool
 	calls    []wireCall // todo calls only
-	callID   string     // a tool message's tool_call_id
-	content  []byte     // a tool message's content
+	// fps are the fingerprints of every tool call of the message, for
+	// EventToolCall; nil where the reader does not take them.
+	fps     []uint64
+	callID  string // a tool message's tool_call_id
+	content []byte // a tool message's content
 	// markers are an assistant message's progress markers, numbered
 	// within it; where the message is, is its reader's to say.
 	markers []tally.Marker
@@ -116,6 +124,9 @@ func todoEvents(msgs []message) (evs []tally.Event, probs []problem) {
 		}
 	}
 	for _, m := range msgs {
+		for _, fp := range m.fps {
+			evs = append(evs, tally.Event{Kind: tally.EventToolCall, At: m.at, Call: fp})
+		}
 		for _, c := range m.calls {
 			if r, has := results[c.ID]; has && c.ID != "" {
 				items, err := parseResult(r.content)

@@ -1,9 +1,11 @@
 package hermes
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	_ "embed"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -33,6 +35,15 @@ var markerMessagesSQL string
 //
 //go:embed sql/last_message.sql
 var lastMessageSQL string
+
+// recentCallsSQL selects the assistant rows that call tools in the last
+// half hour before the newest message, whose calls are fingerprinted: the
+// database is read whole at every change, and the calls of conversations
+// over by then tell nothing any more. The newest message stands for now,
+// so that a read depends on the database alone.
+//
+//go:embed sql/recent_calls.sql
+var recentCallsSQL string
 
 // firstPromptSQL gives each session's first user message, the title of a
 // session Hermes has not titled.
@@ -66,6 +77,7 @@ type dbState struct {
 	order    []string // session ids by started_at
 	msgs     map[string][]message
 	markers  map[string][]tally.Marker
+	bad      map[int64]bool // rows already reported unreadable
 	last     map[string]lastRow
 	prompt   map[string]string
 }
@@ -131,22 +143,66 @@ func (st *dbState) readMessages(ctx context.Context, tx *sql.Tx, diags *agentdb.
 	}
 	defer rows.Close()
 	st.msgs = make(map[string][]message)
+	st.bad = make(map[int64]bool)
 	for rows.Next() {
 		var sid, role, callID string
 		var calls, content []byte
 		var ts float64
 		var rowID int64
 		if err := rows.Scan(&sid, &role, &ts, &calls, &callID, &content, &rowID); err != nil {
+			rows.Close()
 			return err
 		}
 		m := message{role: role, callID: callID, at: unixTime(ts), session: sid, row: rowID, notUTF8: !utf8.Valid(calls) || !utf8.Valid(content)}
 		if role == "tool" {
 			m.content = content
-		} else if m.calls, err = todoCalls(calls); err != nil {
+		} else if m.calls, _, err = todoCalls(calls); err != nil {
 			diags.Add(rowID, "messages", m.name(), "tool_calls is not a JSON list of calls ("+err.Error()+"); its todo calls are skipped")
+			st.bad[rowID] = true
 			continue
 		}
 		st.msgs[sid] = append(st.msgs[sid], m)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	return st.readCalls(ctx, tx, diags)
+}
+
+// readCalls adds the recent tool calls to the messages, each where its row
+// stands in the conversation.
+func (st *dbState) readCalls(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) error {
+	rows, err := tx.QueryContext(ctx, recentCallsSQL, recentCalls.Seconds())
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	touched := map[string]bool{}
+	for rows.Next() {
+		var sid string
+		var calls []byte
+		var ts float64
+		var rowID int64
+		if err := rows.Scan(&sid, &ts, &calls, &rowID); err != nil {
+			return err
+		}
+		m := message{role: "assistant", at: unixTime(ts), session: sid, row: rowID}
+		if _, m.fps, err = todoCalls(calls); err != nil {
+			if !st.bad[rowID] {
+				diags.Add(rowID, "messages", m.name(), "tool_calls is not a JSON list of calls ("+err.Error()+"); its calls are not counted")
+			}
+			continue
+		}
+		st.msgs[sid] = append(st.msgs[sid], m)
+		touched[sid] = true
+	}
+	for sid := range touched {
+		slices.SortStableFunc(st.msgs[sid], func(a, b message) int {
+			if c := a.at.Compare(b.at); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.row, b.row)
+		})
 	}
 	return rows.Err()
 }
@@ -172,6 +228,10 @@ func (st *dbState) readMarkers(ctx context.Context, tx *sql.Tx) error {
 	}
 	return rows.Err()
 }
+
+// recentCalls is how far before the newest message tool calls are read:
+// a conversation quiet that long is over (tally.EndedAfter).
+const recentCalls = tally.EndedAfter
 
 func (st *dbState) readLast(ctx context.Context, tx *sql.Tx) error {
 	st.last = make(map[string]lastRow)

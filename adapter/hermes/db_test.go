@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/detect"
 )
 
 // TestSessions_Built checks state.db built as hermes_state.py lays it out
@@ -199,4 +200,56 @@ func keys(m map[string][]tally.Event) []string {
 	}
 	sortStrings(out)
 	return out
+}
+
+// TestSessions_RecentToolCalls: every tool call of the last half hour
+// before the newest message is fingerprinted, in order among the todo
+// calls; older calls are history and not read.
+func TestSessions_RecentToolCalls(t *testing.T) {
+	path, w := buildDB(t, "built-state-later.sql")
+	const sid = "20260301_090000_feed01"
+	var newest float64
+	if err := w.QueryRow(`SELECT max(timestamp) FROM messages`).Scan(&newest); err != nil {
+		t.Fatal(err)
+	}
+	call := func(id, cmd string) string {
+		return `[{"id": "` + id + `", "type": "function", "function": {"name": "terminal", "arguments": "{\"command\": \"` + cmd + `\"}"}}]`
+	}
+	for i, c := range []struct {
+		at      float64
+		id, cmd string
+	}{
+		{newest - 3600, "old", "make"}, // an hour before: history
+		{newest + 10, "t1", "make"},
+		{newest + 20, "t2", "make"},
+		{newest + 30, "t3", "make test"},
+	} {
+		if _, err := w.Exec(`INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) VALUES (?, 'assistant', NULL, NULL, ?, NULL, ?)`,
+			sid, call(c.id, c.cmd), c.at); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+	}
+	var fps []uint64
+	var times []time.Time
+	for _, ev := range sessions(t, path)[sid] {
+		if ev.Kind == tally.EventToolCall {
+			fps, times = append(fps, ev.Call), append(times, ev.At)
+		}
+	}
+	make := detect.Fingerprint("terminal", []byte(`"{\"command\": \"make\"}"`))
+	n := 0
+	for _, fp := range fps {
+		if fp == make {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("make called %d times, want the two of the last half hour", n)
+	}
+	if k := len(fps); k < 3 || fps[k-3] != make || fps[k-2] != make || fps[k-1] == make {
+		t.Fatalf("fingerprints %x, want them to end with make twice (%x), then another", fps, make)
+	}
+	if k := len(times); !times[k-3].Equal(unixTime(newest+10)) || !times[k-1].Equal(unixTime(newest+30)) {
+		t.Errorf("times %v, want each row's, in order", times[k-3:])
+	}
 }

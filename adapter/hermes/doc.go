@@ -29,6 +29,13 @@
 // Progress markers are read from assistant messages' text: in state.db
 // from the rows whose content holds "progress:", placed by the row's id.
 //
+// Every tool call is fingerprinted from its name and its arguments as
+// written (EventToolCall), to tell a conversation calling the same thing
+// again and again: in the logs and the stream, every call; in state.db,
+// the calls of the last half hour before its newest message, since the
+// database is read whole at every change and older calls tell nothing
+// any more.
+//
 // sessions/session_<id>.json logs are read only when there is no
 // state.db: since the database exists Hermes writes them only on request,
 // and they repeat what it holds.

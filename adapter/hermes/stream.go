@@ -46,6 +46,9 @@ func (d *streamDecoder) Line(line []byte, off int64, emit func(tally.Event)) err
 	}
 	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: w.SessionID, Signal: signalOf(m.role, m.hasCalls)}, At: m.at})
 	emitMarkers(m.markers, off, emit)
+	for _, fp := range m.fps {
+		emit(tally.Event{Kind: tally.EventToolCall, At: m.at, Call: fp})
+	}
 	for _, c := range m.calls {
 		ev, ok, err := callEvent(c, m.at)
 		if err != nil {

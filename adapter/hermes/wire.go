@@ -48,7 +48,7 @@ func decodeMessage(raw []byte, at time.Time) (message, wireMessage, error) {
 		}
 		if m.hasCalls {
 			var err error
-			if m.calls, err = todoCalls(unwrapString(calls)); err != nil {
+			if m.calls, m.fps, err = todoCalls(unwrapString(calls)); err != nil {
 				return message{}, w, err
 			}
 		}

@@ -78,7 +78,13 @@ func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 	if err := s.putMarkers(ctx, tx, markers, now); err != nil {
 		return s.wrap(op, err)
 	}
-	return s.wrap(op, tx.Commit())
+	if err := tx.Commit(); err != nil {
+		return s.wrap(op, err)
+	}
+	for i, r := range sessions {
+		b.Sessions[i] = *r.rec
+	}
+	return nil
 }
 
 func encodeBatch(b tally.Batch) ([]fileRow, []sessionRow, error) {

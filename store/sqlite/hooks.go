@@ -35,9 +35,9 @@ const HookStateAge = 30 * 24 * time.Hour
 // session take turns and each sees the state the previous one wrote.
 //
 // The signal fn returns is what the call learned about the session at at:
-// tally.SignalWaiting marks it as waiting for its user (a permission or
+// tally.SignalAsking marks it as waiting for its user (a permission or
 // idle prompt), kept in needs_input and shown at once in the session's
-// record (signal waiting, last activity at), which bumps its change mark
+// record (signal asking, last activity at), which bumps its change mark
 // so live surfaces see it; tally.SignalWorking is activity, which ends
 // such a mark; tally.SignalNone says nothing.
 //
@@ -70,11 +70,11 @@ func (s *Store) UpdateHook(ctx context.Context, session string, at time.Time, fn
 		}
 	}
 	switch sig {
-	case tally.SignalWaiting:
+	case tally.SignalAsking:
 		if _, err := tx.ExecContext(ctx, hookSQL.markPut, session, timeCol(at)); err != nil {
 			return s.wrap(op, err)
 		}
-		err = s.resignal(ctx, tx, session, tally.SignalWaiting, at)
+		err = s.resignal(ctx, tx, session, tally.SignalAsking, at)
 	case tally.SignalWorking:
 		var res sql.Result
 		if res, err = tx.ExecContext(ctx, hookSQL.markDelete, session); err != nil {
@@ -83,7 +83,7 @@ func (s *Store) UpdateHook(ctx context.Context, session string, at time.Time, fn
 		if n, _ := res.RowsAffected(); n > 0 {
 			err = s.resignal(ctx, tx, session, tally.SignalWorking, at)
 		}
-	case tally.SignalNone, tally.SignalEnded:
+	case tally.SignalNone, tally.SignalWaiting, tally.SignalEnded:
 	}
 	if err != nil {
 		return s.wrap(op, err)
@@ -127,7 +127,8 @@ func (s *Store) upsertRecord(ctx context.Context, tx *sql.Tx, rec *tally.Record)
 // record whose last activity is not after its session's mark still waits
 // for the user (the indexer folded lines written before the prompt); a
 // record with newer activity ends the mark. It returns the rows to write,
-// re-encoding those it changed; the caller's records are not modified.
+// re-encoding those it changed; Commit gives them back to the caller once
+// they are stored.
 func (s *Store) keepWaiting(ctx context.Context, tx *sql.Tx, rows []sessionRow) ([]sessionRow, error) {
 	if len(rows) == 0 {
 		return rows, nil
@@ -149,7 +150,7 @@ func (s *Store) keepWaiting(ctx context.Context, tx *sql.Tx, rows []sessionRow) 
 			continue
 		}
 		rec := *r.rec
-		rec.Signal, rec.LastActivity = tally.SignalWaiting, time.Unix(0, at)
+		rec.Signal, rec.LastActivity = tally.SignalAsking, time.Unix(0, at)
 		js, err := json.Marshal(&rec)
 		if err != nil {
 			return nil, err

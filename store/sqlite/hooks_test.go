@@ -103,7 +103,7 @@ func TestStore_needsInput(t *testing.T) {
 	commit(rec)
 	before, _ := s.ChangeMark(ctx)
 
-	mark(tally.SignalWaiting, t0.Add(time.Minute))
+	mark(tally.SignalAsking, t0.Add(time.Minute))
 	if a := activity(); a != tally.ActivityNeedsInput {
 		t.Fatalf("after the notification: %v", a)
 	}
@@ -114,12 +114,15 @@ func TestStore_needsInput(t *testing.T) {
 	t.Run("a record of activity before the prompt keeps waiting", func(t *testing.T) {
 		r := rec
 		r.LastActivity = t0.Add(30 * time.Second)
-		commit(r)
+		b := tally.Batch{Sessions: []tally.Record{r}}
+		if err := s.Commit(ctx, b); err != nil {
+			t.Fatal(err)
+		}
 		if a := activity(); a != tally.ActivityNeedsInput {
 			t.Errorf("activity %v", a)
 		}
-		if rec.Signal != tally.SignalWorking {
-			t.Error("Commit changed the caller's record")
+		if got := b.Sessions[0]; got.Signal != tally.SignalAsking || !got.LastActivity.Equal(t0.Add(time.Minute)) {
+			t.Errorf("the batch holds %v at %v, want the record as stored: asking since the mark", got.Signal, got.LastActivity)
 		}
 	})
 	t.Run("the next activity ends waiting", func(t *testing.T) {
@@ -136,7 +139,7 @@ func TestStore_needsInput(t *testing.T) {
 		}
 	})
 	t.Run("a hook's activity ends waiting with no indexer running", func(t *testing.T) {
-		mark(tally.SignalWaiting, t0.Add(2*time.Minute))
+		mark(tally.SignalAsking, t0.Add(2*time.Minute))
 		if a := activity(); a != tally.ActivityNeedsInput {
 			t.Fatalf("activity %v", a)
 		}
@@ -147,13 +150,13 @@ func TestStore_needsInput(t *testing.T) {
 	})
 	t.Run("a mark for a session not indexed yet waits for its record", func(t *testing.T) {
 		if err := s.UpdateHook(ctx, "later", t0.Add(time.Minute), func([]byte) ([]byte, tally.Signal, error) {
-			return nil, tally.SignalWaiting, nil
+			return nil, tally.SignalAsking, nil
 		}); err != nil {
 			t.Fatal(err)
 		}
 		commit(tally.Record{ID: "later", Agent: tally.AgentClaude, LastActivity: t0, Signal: tally.SignalWorking})
 		r, _ := s.Record(ctx, "later")
-		if r.Signal != tally.SignalWaiting {
+		if r.Signal != tally.SignalAsking {
 			t.Errorf("signal %v", r.Signal)
 		}
 	})

@@ -1,16 +1,16 @@
-package detect
+package tally
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/tallyhq/tally"
 )
 
-// Flag is one condition a session can be in. The order is urgency: what a
-// person should see first comes first.
+// Flag is a condition that calls a person back to a session: it needs
+// input, has stalled, is looping, makes no progress, is blocked, or has
+// finished. Package detect finds them. The order is urgency: what a person
+// should see first comes first.
 type Flag uint8
 
 const (
@@ -58,7 +58,7 @@ func ParseFlag(s string) (Flag, error) {
 			return Flag(i), nil
 		}
 	}
-	return 0, tally.Errorf(tally.CodeInvalid, "ParseFlag", "unknown flag %q (want %s)", s, strings.Join(flagNames[:], ", "))
+	return 0, errorf(CodeInvalid, "ParseFlag", "unknown flag %q (want %s)", s, strings.Join(flagNames[:], ", "))
 }
 
 func (f Flag) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
@@ -103,12 +103,13 @@ func (s Flags) With(f Flag, at time.Time) Flags {
 	return s
 }
 
-// add puts fl in the set if since is set.
-func (s *Flags) add(fl Flag, since time.Time) {
-	if !since.IsZero() {
-		s.set |= 1 << fl
-		s.since[fl] = since
+// Without returns the set with f removed.
+func (s Flags) Without(f Flag) Flags {
+	if f < flagCount {
+		s.set &^= 1 << f
+		s.since[f] = time.Time{}
 	}
+	return s
 }
 
 // List returns the flags in the set in urgency order.

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/broker"
+	"github.com/tallyhq/tally/config"
+	"github.com/tallyhq/tally/detect"
+	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/notify"
+)
+
+// changeSource is what a notifier follows: the indexer's committed
+// changes.
+type changeSource interface {
+	Subscribe(buf int) *broker.Subscription[index.Change]
+}
+
+// notifying is a long-running command's notifier: it follows the
+// indexer's changes from the moment it starts, so that what the catch-up
+// scan read is history, and hands each session's state to notify, which
+// decides what is news.
+type notifying struct {
+	a    *app
+	sub  *broker.Subscription[index.Change]
+	n    *notify.Notifier
+	done chan struct{}
+	once sync.Once
+}
+
+// startNotifying starts notifying from the settings (see notifyOptions).
+// It says on errOut which sinks it could not make; with no sink it
+// follows nothing and stop does nothing.
+func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Writer, ix changeSource) (*notifying, error) {
+	opts, skipped, err := notifyOptions(cfg, term, a.env.Now)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(a.env.Err, "tally: not notifying %s\n", s)
+	}
+	nf := &notifying{done: make(chan struct{})}
+	if len(opts.Sinks) == 0 {
+		close(nf.done)
+		return nf, nil
+	}
+	nf.n = notify.New(ctx, opts)
+	// Plan news (a step blocked, a task complete) go through the same
+	// notifier, under the same limits (runLive).
+	a.notices.Store(nf.n)
+	nf.a = a
+	nf.sub = ix.Subscribe(changeBuffer)
+	go func() {
+		defer close(nf.done)
+		for ch := range nf.sub.C {
+			if ch.Kind == index.SessionUpdated {
+				nf.n.Publish(updateOf(&ch.Record, a.now()))
+			}
+		}
+	}()
+	return nf, nil
+}
+
+// stop stops following, sends what is pending and waits for it.
+func (nf *notifying) stop() {
+	nf.once.Do(func() {
+		if nf.sub != nil {
+			nf.sub.Close()
+		}
+		<-nf.done
+		if nf.n != nil {
+			nf.a.notices.CompareAndSwap(nf.n, nil)
+			nf.n.Close()
+		}
+	})
+}
+
+// updateOf is a record as notify takes it: its flags now, its list's X of
+// Y, and the time of its last activity.
+func updateOf(rec *tally.Record, now time.Time) notify.Update {
+	s := rec.Session(now)
+	return notify.Update{
+		Session: notify.Session{ID: rec.ID, Agent: rec.Agent, Project: rec.Project, Title: rec.Title, StartedAt: rec.StartedAt},
+		At:      rec.LastActivity, Flags: s.Flags, Done: s.Progress.Done, Total: s.Progress.Total,
+	}
+}
+
+// detectRules are the thresholds of detection the settings give.
+func detectRules(c *config.Config) detect.Rules {
+	r := detect.DefaultRules()
+	r.StalledAfter = c.Detect.StalledAfter.Duration
+	r.LoopRepeats = c.Detect.LoopRepeats
+	r.NoProgressCalls = c.Detect.NoProgressCalls
+	return r
+}

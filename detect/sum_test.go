@@ -1,0 +1,59 @@
+package detect
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally"
+)
+
+func fold(r Rules, obs []Observation) *State {
+	var s State
+	for _, o := range obs {
+		r.Observe(&s, o)
+	}
+	return &s
+}
+
+func TestRules_Sum(t *testing.T) {
+	r := DefaultRules()
+	const m = time.Minute
+	t.Run("a sub-agent looping is its session looping", func(t *testing.T) {
+		main := fold(r, seq(Prompt(at(0)), ToolCall(callC, at(time.Second))))
+		sub := fold(r, calls(2*time.Second, 4, callA))
+		f, _ := r.Sum(main, sub)
+		if !f.Has(tally.FlagLooping) || !f.Since(tally.FlagLooping).Equal(at(32*time.Second)) {
+			t.Errorf("flags = %s, want looping since the sub-agent's fourth call", detail(f))
+		}
+	})
+	t.Run("a main agent waiting on a working sub-agent is not stalled", func(t *testing.T) {
+		main := fold(r, seq(Prompt(at(0)), ToolCall(callC, at(time.Second))))
+		sub := fold(r, seq(Prompt(at(2*time.Second)), Output(at(9*m))))
+		_, stallAt := r.Sum(main, sub)
+		if !stallAt.Equal(at(14 * m)) {
+			t.Errorf("stallAt = %v, want 5m after the sub-agent's last output", stallAt)
+		}
+	})
+	t.Run("a sub-agent's last word is not the session's when the main agent went on", func(t *testing.T) {
+		main := fold(r, seq(Prompt(at(0)), ToolCall(callC, at(time.Second)), Output(at(3*m)), TurnEnded(at(4*m))))
+		sub := fold(r, seq(Prompt(at(2*time.Second)), ToolCall(callA, at(2*m))))
+		if _, stallAt := r.Sum(main, sub); !stallAt.IsZero() {
+			t.Errorf("stallAt = %v, want none: the main agent ended its turn last", stallAt)
+		}
+	})
+	t.Run("finished and blocked are the main list's", func(t *testing.T) {
+		main := fold(r, seq(list(2, 1, 0, 0)))
+		sub := fold(r, seq(list(1, 0, 0, time.Second), list(2, 1, 1, 2*time.Second)))
+		if f, _ := r.Sum(main, sub); f.Has(tally.FlagFinished) || f.Has(tally.FlagBlocked) {
+			t.Errorf("flags = %s, want neither: the sub-agent's list is its own", detail(f))
+		}
+		if f, _ := r.Sum(sub, main); !f.Has(tally.FlagBlocked) {
+			t.Errorf("flags = %s, want blocked when that list is the main one", detail(f))
+		}
+	})
+	t.Run("no files, nothing", func(t *testing.T) {
+		if f, stallAt := r.Sum(); !f.Empty() || !stallAt.IsZero() {
+			t.Errorf("Sum() = %s, %v", detail(f), stallAt)
+		}
+	})
+}

@@ -1,0 +1,189 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/detect"
+)
+
+// watcher folds one file's events into detection's State while a worker
+// reads the file. The State lives in the file's state (FileState.Detect)
+// between reads, saved with the offset it was folded up to, so a restart
+// goes on from exactly there.
+type watcher struct {
+	rules detect.Rules
+	// list is the file's own list: a sub-agent's id in a sub-agent's
+	// log, "" in the main agent's.
+	list string
+	st   detect.State
+}
+
+var _ tally.Observer = (*watcher)(nil)
+
+// watch attaches a watcher to st, resuming from its saved State; a saved
+// State that cannot be read starts over. unwatch must follow.
+func (ix *Indexer) watch(st *tally.FileState, list string) *watcher {
+	w := &watcher{rules: ix.o.Detect, list: list}
+	if len(st.Detect) > 0 && json.Unmarshal(st.Detect, &w.st) != nil {
+		w.st = detect.State{}
+	}
+	st.Observer = w
+	return w
+}
+
+// unwatch saves the watcher's State in st and detaches it.
+func (w *watcher) unwatch(st *tally.FileState) {
+	st.Observer = nil
+	b, err := json.Marshal(w.st)
+	if err != nil {
+		return // a State always marshals; keep what was saved
+	}
+	st.Detect = b
+}
+
+func (w *watcher) Reset() { w.st = detect.State{} }
+
+// Observe turns an event into what detection observes: a tool call, the
+// turn signal of the newest line (or, with no signal, that the session is
+// alive), and the file's own list after it changed.
+func (w *watcher) Observe(f *tally.FileState, ev tally.Event, changed bool) {
+	at := ev.At
+	if at.IsZero() {
+		at = f.LastAt
+	}
+	switch ev.Kind {
+	case tally.EventToolCall:
+		w.rules.Observe(&w.st, detect.ToolCall(ev.Call, at))
+	case tally.EventMeta:
+		if o, ok := detect.FromSignal(ev.Meta.Signal, at); ok {
+			w.rules.Observe(&w.st, o)
+		} else if !ev.At.IsZero() {
+			w.rules.Observe(&w.st, detect.Seen(at))
+		}
+	case tally.EventMarker:
+		if changed {
+			w.listChanged(f, at)
+		}
+	case tally.EventSnapshot, tally.EventTaskCreate, tally.EventTaskAssign, tally.EventTaskUpdate, tally.EventTaskResync, tally.EventMerge:
+		if changed && ev.List == w.list {
+			w.listChanged(f, at)
+		}
+	}
+}
+
+func (w *watcher) listChanged(f *tally.FileState, at time.Time) {
+	if at.IsZero() {
+		return // a list with no time at all: nothing to say since when
+	}
+	var p tally.Progress
+	if l := f.Lists[w.list]; l != nil {
+		p = tally.ProgressOf(tally.DeriveBlocked(l.Items()))
+	}
+	w.rules.Observe(&w.st, detect.ListChanged(detect.ListOf(p, f.Markers), at))
+}
+
+// sum sets what detection says of the session rec is made of, from its
+// files' saved States: the main agent's log first, then its sub-agents',
+// in path order.
+func (ix *Indexer) sum(rec *tally.Record, files []*entry) {
+	sort.SliceStable(files, func(i, j int) bool {
+		mi, mj := files[i].found.Info.List == "", files[j].found.Info.List == ""
+		if mi != mj {
+			return mi
+		}
+		return files[i].st.Path < files[j].st.Path
+	})
+	states := make([]*detect.State, 0, len(files))
+	for _, e := range files {
+		var s detect.State
+		if len(e.st.Detect) > 0 && json.Unmarshal(e.st.Detect, &s) != nil {
+			s = detect.State{}
+		}
+		states = append(states, &s)
+	}
+	rec.Flags, rec.StallAt = ix.o.Detect.Sum(states...)
+}
+
+// shown is what was last published of a live session. A record another
+// process changed is published only when it differs from it: the store's
+// copy of a session this indexer holds changes under it when an agent's
+// hook marks the session as waiting for its user, or ends the mark.
+type shown struct {
+	sig  tally.Signal
+	last time.Time
+}
+
+// publish publishes a committed change and remembers, for a live session,
+// what was shown and when the session stalls if nothing new comes. It
+// runs under the round lock.
+func (ix *Indexer) publish(c Change) {
+	if c.Kind == SessionUpdated && ix.o.Now().Sub(c.Record.LastActivity) <= tally.EndedAfter {
+		ix.shown[c.ID] = shown{sig: c.Record.Signal, last: c.Record.LastActivity}
+		if at := c.Record.StallAt; at.After(ix.o.Now()) {
+			ix.due[c.ID] = at
+		} else {
+			delete(ix.due, c.ID)
+		}
+	} else {
+		delete(ix.shown, c.ID)
+		delete(ix.due, c.ID)
+	}
+	ix.broker.Publish(c)
+}
+
+// nextDue is the earliest time a live session stalls, zero if none will.
+func (ix *Indexer) nextDue() time.Time {
+	ix.round.Lock()
+	defer ix.round.Unlock()
+	var next time.Time
+	for _, at := range ix.due {
+		if next.IsZero() || at.Before(next) {
+			next = at
+		}
+	}
+	return next
+}
+
+// publishDue publishes again, as stored, each session whose stall time has
+// come with nothing new: its record is the same, but its flags are not,
+// and every reader of the change stream learns it at the moment it
+// happens rather than polling.
+func (ix *Indexer) publishDue(ctx context.Context) {
+	ix.round.Lock()
+	defer ix.round.Unlock()
+	now := ix.o.Now()
+	for id, at := range ix.due {
+		if now.Before(at) {
+			continue
+		}
+		delete(ix.due, id)
+		rec, err := ix.o.Store.Record(ctx, id)
+		if err != nil {
+			if ctx.Err() == nil && tally.ErrorCode(err) != tally.CodeNotFound {
+				ix.diag(tally.Diagnostic{Msg: "store: " + err.Error()})
+			}
+			continue
+		}
+		if rec.StallAt.Equal(at) {
+			ix.broker.Publish(Change{Kind: SessionUpdated, ID: id, Record: rec})
+		}
+	}
+}
+
+// forgetEnded drops what is remembered of sessions over by the clock, so
+// that it follows the live sessions, not history.
+func (ix *Indexer) forgetEnded() {
+	ix.round.Lock()
+	defer ix.round.Unlock()
+	now := ix.o.Now()
+	for id, s := range ix.shown {
+		if now.Sub(s.last) > tally.EndedAfter {
+			delete(ix.shown, id)
+			delete(ix.due, id)
+		}
+	}
+}
