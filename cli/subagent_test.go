@@ -11,11 +11,16 @@ import (
 )
 
 // A sub-agent is shown by its description (agent-<id>.meta.json), not its
-// hex id, in show and in watch's lines; --json has both.
+// hex id, in show and in watch's lines; --json has both. The capture's
+// task files are left out: they hold the sub-agent's task in its parent's
+// list (Claude Code keeps one list per session), so the sub-agent's own
+// list is the one its log folds, as when those files are gone.
 func TestRun_subAgentIsShownByName(t *testing.T) {
 	const name = "Audit string helpers" // the capture's meta.json
 	st := newStore(t)
-	dir := map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(captured, "tasks-subagent/config")}
+	config := t.TempDir()
+	copyTree(t, filepath.Join(config, "projects"), filepath.Join(captured, "tasks-subagent/config/projects"))
+	dir := map[string]string{"CLAUDE_CONFIG_DIR": config}
 	if code, _, errOut := run(t, st, dir, "scan"); code != ExitOK {
 		t.Fatalf("scan: exit %d: %s", code, errOut)
 	}
