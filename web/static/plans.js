@@ -6,7 +6,7 @@
 // the strip above the board.
 import { h, named, part, setHidden, setText, setTitle } from './dom.js';
 import { plans, sessions, ui } from './state.js';
-import { shortProject } from './words.js';
+import { projectName } from './projects.js';
 
 const strip = document.getElementById('plans');
 
@@ -39,7 +39,7 @@ function nowLine(v) {
 function fill(el, v, withProject) {
   const p = part(el, 'project');
   setHidden(p, !withProject);
-  setText(p, shortProject(v.project));
+  setText(p, projectName(v.project));
   setTitle(p, v.project);
   setText(part(el, 'count'), `${v.done}/${v.total} · ${v.percent}%`);
   const bar = part(el, 'fill').parentNode;
@@ -74,7 +74,7 @@ function shownProjects() {
   for (const s of sessions.values()) {
     if (s.project && plans.has(s.project) && (!ui.project || ui.project === s.project)) out.add(s.project);
   }
-  return [...out].sort((a, b) => shortProject(a).localeCompare(shortProject(b)));
+  return [...out].sort((a, b) => projectName(a).localeCompare(projectName(b)));
 }
 
 // renderPlans shows every plan where the grouping puts it.
