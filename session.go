@@ -105,6 +105,11 @@ type Record struct {
 	Stats   Stats             `json:"stats"`
 	// TaskList is set on the sessions that are Tally's own task lists.
 	TaskList *OwnList `json:"taskList,omitempty"`
+	// Machine and User say where a record pushed to a team's store came
+	// from (tally push); both are empty for what the store's own indexer
+	// and task tools wrote.
+	Machine string `json:"machine,omitempty"`
+	User    string `json:"user,omitempty"`
 }
 
 // OwnList says which of Tally's own task lists (kept through tally mcp) a
@@ -167,6 +172,8 @@ type Session struct {
 	Markers      []Marker       `json:"markers,omitempty"`
 	Stats        Stats          `json:"stats"`
 	TaskList     *OwnList       `json:"taskList,omitempty"`
+	Machine      string         `json:"machine,omitempty"`
+	User         string         `json:"user,omitempty"`
 }
 
 // SubAgentList is one sub-agent's own list within a session.
@@ -184,6 +191,7 @@ func (r *Record) Session(now time.Time) Session {
 		StartedAt: r.StartedAt, LastActivity: r.LastActivity,
 		Activity: DeriveActivity(r.Signal, r.LastActivity, now),
 		Progress: ProgressOf(items), Items: items, Markers: r.Markers, Stats: r.Stats,
+		Machine: r.Machine, User: r.User,
 	}
 	if r.TaskList != nil {
 		own := *r.TaskList

@@ -98,9 +98,9 @@ func (s *Store) Records(ctx context.Context, f tally.SessionFilter) ([]tally.Rec
 	var rows *sql.Rows
 	var err error
 	if f.Agent != "" {
-		rows, err = s.stmts.sessionsAgent.QueryContext(ctx, string(f.Agent), f.Project, since, limit)
+		rows, err = s.stmts.sessionsAgent.QueryContext(ctx, string(f.Agent), f.Project, since, limit, f.Machine, f.User)
 	} else {
-		rows, err = s.stmts.sessions.QueryContext(ctx, f.Project, since, limit)
+		rows, err = s.stmts.sessions.QueryContext(ctx, f.Project, since, limit, f.Machine, f.User)
 	}
 	if err != nil {
 		return nil, s.wrap(op, err)

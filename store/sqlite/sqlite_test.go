@@ -20,7 +20,12 @@ func TestStore(t *testing.T) {
 	}
 	storetest.Run(t, temp)
 	storetest.RunTasks(t, temp)
+	storetest.RunTeam(t, temp)
 	storetest.RunShared(t, func(t *testing.T) storetest.Opener {
+		path := filepath.Join(t.TempDir(), "tally.db")
+		return func(t *testing.T) tally.Store { return openTemp(t, path) }
+	})
+	storetest.RunTeamShared(t, func(t *testing.T) storetest.Opener {
 		path := filepath.Join(t.TempDir(), "tally.db")
 		return func(t *testing.T) tally.Store { return openTemp(t, path) }
 	})
