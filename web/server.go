@@ -37,10 +37,17 @@ type Options struct {
 	Indexer Indexer
 	Store   tally.Store
 	// Token, when set, is required of every request (Authorization:
-	// Bearer, or the cookie /?token= sets). Without it only loopback Host
-	// names are served.
+	// Bearer, or the cookie /?token= sets) and allows everything.
 	Token string
-	Now   func() time.Time
+	// Tokens are the store's tokens (tally token create), each allowing
+	// its scope. They are checked when tokens are required: with Token, or
+	// with RequireToken. Without either only loopback Host names are
+	// served, and nothing asks for a token.
+	Tokens       tally.TokenKeeper
+	RequireToken bool
+	// Ingest takes the batches tally push sends (POST /api/push).
+	Ingest tally.Ingester
+	Now    func() time.Time
 	// Diagnostics counts the problems the indexer reported (for Stats).
 	Diagnostics func() int64
 	// Extra handlers are mounted on the same mux, behind the same token
@@ -97,6 +104,10 @@ type Server struct {
 	// streams counts the event streams open or being opened, against
 	// MaxStreams.
 	streams atomic.Int64
+	auth    *authority
+	push    pushCounters
+	// ingests holds a slot for each batch being applied (maxIngests).
+	ingests chan struct{}
 }
 
 func orDefault[T int | int64 | time.Duration](v, def T) T {
@@ -142,9 +153,22 @@ type Stats struct {
 	ConnsRefused int64 `json:"connsRefused"`
 	// StreamsRefused counts event streams refused (503) at MaxStreams.
 	StreamsRefused int64 `json:"streamsRefused"`
+	// Push counts what tally push sent: batches, records written, the
+	// changed lines they stand for, batches that were repeats, records
+	// refused (their id belongs to another origin).
+	Push PushStats `json:"push"`
 	// Diagnostics counts the problems with the input the indexer met.
 	Diagnostics int64  `json:"diagnostics"`
 	LastEventID string `json:"lastEventId"`
+}
+
+// PushStats are the push figures of Stats.
+type PushStats struct {
+	Batches int64 `json:"batches"`
+	Records int64 `json:"records"`
+	Lines   int64 `json:"lines"`
+	Repeats int64 `json:"repeats"`
+	Refused int64 `json:"refused"`
 }
 
 // New builds a Server. It subscribes to the indexer at once, so that no
@@ -180,7 +204,8 @@ func New(o Options) *Server {
 	o.MaxConnsPerClient = orDefault(o.MaxConnsPerClient, defaultMaxConnsPerClient)
 	o.MaxStreams = orDefault(o.MaxStreams, defaultMaxStreams)
 	o.MaxBody = orDefault(o.MaxBody, defaultMaxBody)
-	s := &Server{o: o, conns: connLimit{max: o.MaxConnsPerClient}}
+	s := &Server{o: o, conns: connLimit{max: o.MaxConnsPerClient}, ingests: make(chan struct{}, maxIngests)}
+	s.auth = newAuthority(&s.o)
 	s.hub = newHub(&s.o, &s.stats)
 	s.mux = s.routes()
 	return s
@@ -209,6 +234,8 @@ func (s *Server) Stats() Stats {
 		ConnsRefused:    s.conns.refused.Load(),
 		StreamsRefused:  s.stats.refusedSSE.Load(),
 		LastEventID:     strconv.FormatUint(s.hub.latest.Load(), 10),
+		Push: PushStats{Batches: s.push.batches.Load(), Records: s.push.records.Load(), Lines: s.push.lines.Load(),
+			Repeats: s.push.repeats.Load(), Refused: s.push.refused.Load()},
 	}
 	if s.o.Diagnostics != nil {
 		st.Diagnostics = s.o.Diagnostics()
@@ -224,6 +251,10 @@ func (s *Server) routes() *http.ServeMux {
 	if s.o.Lists != nil {
 		mux.HandleFunc("POST /api/tasks/{name}/approve", s.approvePlan)
 	}
+	if s.o.Ingest != nil {
+		mux.HandleFunc("POST /api/push", s.ingest)
+	}
+	mux.HandleFunc("POST /api/login", s.loginAPI)
 	mux.HandleFunc("GET /api/stats", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, s.Stats()) })
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
