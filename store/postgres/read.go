@@ -249,8 +249,20 @@ func scanJSON[T any](s *Store, rows pgx.Rows, table string, set func(key string,
 // commit in the order of their marks, a mark returned here is never
 // followed by a commit of a lower one: reading on from it misses nothing.
 func (s *Store) Changed(ctx context.Context, since int64) ([]tally.Record, int64, error) {
+	return s.ChangedLimit(ctx, since, 0)
+}
+
+// ChangedLimit is Changed for at most limit records (0: no limit): the
+// oldest changes first, and the mark of the last returned, from which the
+// next read goes on. A reader (tally push) reads the changes of a long
+// history a page at a time.
+func (s *Store) ChangedLimit(ctx context.Context, since int64, limit int) ([]tally.Record, int64, error) {
 	const op = "postgres.Changed"
-	rows, err := s.pool.Query(ctx, q.changed, since)
+	var lim any // NULL: no limit
+	if limit > 0 {
+		lim = int64(limit)
+	}
+	rows, err := s.pool.Query(ctx, q.changed, since, lim)
 	if err != nil {
 		return nil, since, s.wrap(op, err)
 	}

@@ -22,6 +22,7 @@ type TeamStore interface {
 	tally.HookKeeper
 	tally.TokenKeeper
 	tally.Ingester
+	ChangedLimit(ctx context.Context, since int64, limit int) ([]tally.Record, int64, error)
 }
 
 // RunTeam checks the capabilities a team's server needs of its store:
@@ -34,6 +35,7 @@ func RunTeam(t *testing.T, open Opener) {
 	t.Run("a batch past the stream's mark asks for a resend", func(t *testing.T) { testPushGap(t, open) })
 	t.Run("pushed records carry their origin and are filtered by it", func(t *testing.T) { testPushOrigin(t, open) })
 	t.Run("a push never replaces a session of another origin", func(t *testing.T) { testPushOtherOrigin(t, open) })
+	t.Run("ChangedLimit reads the changes a page at a time", func(t *testing.T) { testChangedLimit(t, open) })
 }
 
 // RunTeamShared checks what several processes sharing a team's database
@@ -400,5 +402,43 @@ func testSharedHooks(t *testing.T, db Database) {
 	wg.Wait()
 	if got := string(savedHook(t, stores[0], "count")); got != fmt.Sprint(handles*calls) {
 		t.Errorf("count %s, want %d: hook calls lost updates", got, handles*calls)
+	}
+}
+
+// testChangedLimit: pages of Changed, read on from each page's mark, give
+// every change once, in order, and a record changed meanwhile comes again
+// later rather than being lost.
+func testChangedLimit(t *testing.T, open Opener) {
+	s := openTeam(t, open)
+	ctx := context.Background()
+	for i := range 5 {
+		commit(t, s, tally.Batch{Sessions: []tally.Record{fullRecord(fmt.Sprint("r", i), tally.AgentClaude, "/p", at(i))}})
+	}
+	var got []string
+	var mark int64
+	for page := 0; ; page++ {
+		recs, next, err := s.ChangedLimit(ctx, mark, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) == 0 {
+			if next != mark {
+				t.Errorf("an empty page moved the mark from %d to %d", mark, next)
+			}
+			break
+		}
+		if len(recs) > 2 {
+			t.Fatalf("a page of 2 holds %d", len(recs))
+		}
+		mark = next
+		got = append(got, ids(recs)...)
+		if page == 0 {
+			// r0 changes again while the pages are read.
+			commit(t, s, tally.Batch{Sessions: []tally.Record{fullRecord("r0", tally.AgentClaude, "/p", at(9))}})
+		}
+	}
+	equal(t, "pages", got, []string{"r0", "r1", "r2", "r3", "r4", "r0"})
+	if all, _, _ := s.Changed(ctx, 0); len(all) != 5 {
+		t.Errorf("Changed(0) = %d records, want each of 5 once", len(all))
 	}
 }
