@@ -44,10 +44,14 @@ const (
 	colProgress
 	colStep
 	colLast
+	// colOrigin is where a pushed session came from (user@machine). It is
+	// there only when a listed session has one, so a machine's own list
+	// keeps its eight columns.
+	colOrigin
 	numColumns
 )
 
-var headers = [numColumns]string{"ID", "AGENT", "PROJECT", "TITLE", "ACTIVITY", "DONE", "STEP", "LAST"}
+var headers = [numColumns]string{"ID", "AGENT", "PROJECT", "TITLE", "ACTIVITY", "DONE", "STEP", "LAST", "ORIGIN"}
 
 // RenderSessions writes one row per session, in the order given.
 func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error {
@@ -60,18 +64,22 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		names = newProjectNames(o.Home, projects...)
 	}
 	rows := make([][numColumns]string, len(sessions))
+	cols := colOrigin
 	for i := range sessions {
 		rows[i] = sessionRow(&sessions[i], o, names)
+		if rows[i][colOrigin] != "" {
+			cols = numColumns
+		}
 	}
 	var b strings.Builder
 	if !o.Terminal {
 		for _, r := range rows {
-			b.WriteString(strings.Join(r[:], "\t") + "\n")
+			b.WriteString(strings.Join(r[:cols], "\t") + "\n")
 		}
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	widths := columnWidths(rows, o.Width, func() int { return names.distinctWidth(minProject, maxProject) })
+	widths := columnWidths(rows, cols, o.Width, func() int { return names.distinctWidth(minProject, maxProject) })
 	for i := range rows {
 		if termstyle.Width(rows[i][colProject]) > widths[colProject] {
 			// Named again for the narrower column: which parts tell the
@@ -82,12 +90,12 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 	st := termstyle.Painter{On: o.Color}
 	writeRow := func(r [numColumns]string, act tally.Activity, header bool) {
 		var line strings.Builder
-		for c := range numColumns {
+		for c := range cols {
 			if widths[c] == 0 {
 				continue // left out to fit
 			}
 			cell := termstyle.Truncate(r[c], widths[c])
-			if c < numColumns-1 {
+			if c < cols-1 {
 				cell = termstyle.Pad(cell, widths[c]) + "  "
 			}
 			switch {
@@ -123,6 +131,7 @@ func sessionRow(s *tally.Session, o TableOptions, names projectNames) [numColumn
 	r[colActivity] = termstyle.ActivityLabel(s.Activity)
 	r[colProgress] = fraction(s.Progress.Done, s.Progress.Total)
 	r[colStep] = step
+	r[colOrigin] = originText(s)
 	if o.Terminal {
 		r[colID] = s.ID
 		if len(r[colID]) > shortID {
@@ -154,21 +163,21 @@ func sessionRow(s *tally.Session, o TableOptions, names projectNames) [numColumn
 // gives up cells first, down to leastProject() (no fewer than its names
 // stay different in), then the step column is left out (width 0): `tally show`
 // has it, and a title cut to a few letters names nothing.
-func columnWidths(rows [][numColumns]string, total int, leastProject func() int) [numColumns]int {
+func columnWidths(rows [][numColumns]string, cols column, total int, leastProject func() int) [numColumns]int {
 	var w [numColumns]int
-	for c := range numColumns {
+	for c := range cols {
 		w[c] = termstyle.Width(headers[c])
 	}
 	for _, r := range rows {
-		for c := range numColumns {
+		for c := range cols {
 			w[c] = max(w[c], termstyle.Width(r[c]))
 		}
 	}
 	if total <= 0 {
 		return w
 	}
-	fixed := 2 * (int(numColumns) - 1)
-	for c := range numColumns {
+	fixed := 2 * (int(cols) - 1)
+	for c := range cols {
 		if c != colTitle && c != colStep {
 			fixed += w[c]
 		}
@@ -192,4 +201,16 @@ func columnWidths(rows [][numColumns]string, total int, leastProject func() int)
 	w[colStep] = max(step, minFlex)
 	w[colTitle] = max(min(w[colTitle], room-step), minFlex)
 	return w
+}
+
+// originText is where a pushed session came from, as user@machine; "" for
+// a session of this store's own indexer.
+func originText(s *tally.Session) string {
+	switch {
+	case s.User != "" && s.Machine != "":
+		return s.User + "@" + s.Machine
+	case s.Machine != "":
+		return s.Machine
+	}
+	return s.User
 }

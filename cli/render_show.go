@@ -33,7 +33,11 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	}
 	line := func(text string) { b.WriteString(text + "\n") }
 	line(st.Paint(termstyle.Bold, termstyle.Truncate(title, o.Width)))
-	line(termstyle.Truncate(strings.Join([]string{s.Agent.String(), projectPath(s.Project, o.Home), "session " + s.ID}, " · "), o.Width))
+	where := []string{s.Agent.String(), projectPath(s.Project, o.Home), "session " + s.ID}
+	if origin := originText(&s); origin != "" {
+		where = append(where, "from "+origin)
+	}
+	line(termstyle.Truncate(strings.Join(where, " · "), o.Width))
 	facts := termstyle.Truncate(termstyle.ActivityLabel(s.Activity)+" · "+doneText(s.Progress)+" · last activity "+ago(s.LastActivity, o.Now), o.Width)
 	line(strings.Replace(facts, termstyle.ActivityLabel(s.Activity), st.Activity(s.Activity), 1))
 	line("")
