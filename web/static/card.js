@@ -6,7 +6,7 @@ import { approveRow, showApprove } from './approve.js';
 import { activityOf } from './clock.js';
 import { patchRows, rowsFor } from './items.js';
 import {
-  activityLabel, activityTimer, agentHue, duration, localTime, ms, plural, shortProject, spinnerText,
+  activityLabel, activityTimer, agentHue, duration, localTime, ms, originOf, plural, shortProject, spinnerText,
   titleOf,
 } from './words.js';
 
@@ -43,6 +43,8 @@ export class Card {
     head.append(this.agent, this.state, this.subs, this.timer);
 
     this.project = named('project', 'div', 'project');
+    this.origin = named('origin', 'div', 'origin');
+    this.origin.hidden = true;
     this.title = named('title', 'h3', 'title');
 
     this.progress = h('div', 'progress');
@@ -63,7 +65,7 @@ export class Card {
 
     this.approve = approveRow();
 
-    el.append(head, this.project, this.title, this.approve, this.progress, this.list, this.spinner);
+    el.append(head, this.project, this.origin, this.title, this.approve, this.progress, this.list, this.spinner);
   }
 
   // patch shows session s at time t; it touches only what differs.
@@ -83,6 +85,10 @@ export class Card {
 
     setText(this.project, shortProject(s.project));
     setTitle(this.project, s.project || '');
+    const origin = originOf(s);
+    setHidden(this.origin, !origin);
+    setText(this.origin, origin);
+    setTitle(this.origin, origin ? `pushed from ${s.machine || '?'} by ${s.user || '?'}` : '');
     setText(this.title, titleOf(s));
     setTitle(this.title, s.title || '');
     showApprove(this.approve, s);

@@ -8,7 +8,7 @@ import { h } from './dom.js';
 import { glyphOf, itemFacts } from './items.js';
 import { sessions, ui } from './state.js';
 import {
-  activityLabel, agentHue, duration, localTime, ms, plural, titleOf,
+  activityLabel, agentHue, duration, localTime, ms, originOf, plural, titleOf,
 } from './words.js';
 
 const detail = document.getElementById('detail');
@@ -74,6 +74,7 @@ function render(s) {
     dl.append(h('dt', '', k), dd);
   };
   fact('project', 'Project', s.project || '—');
+  if (originOf(s)) fact('origin', 'From', originOf(s));
   fact('session', 'Session', s.id);
   fact('started', 'Started', localTime(s.startedAt));
   fact('last-activity', 'Last activity', lastActivityText(s, t));
