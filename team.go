@@ -169,3 +169,21 @@ func CheckPush(b *PushBatch) error {
 	}
 	return nil
 }
+
+// Elector is a store shared by several processes (replicas of tally serve)
+// that can elect one of them for a role, such as sending notifications,
+// so the team gets each once rather than once per replica.
+type Elector interface {
+	// Lead campaigns for role until ctx ends. At most one process leads a
+	// role at a time; when the leader dies another takes over.
+	Lead(ctx context.Context, role string) Lease
+}
+
+// Lease is one process's campaign for a role.
+type Lease interface {
+	// Leading tells whether this process leads the role now.
+	Leading() bool
+	// Changes receives true when this process starts leading and false
+	// when it stops; only the newest value waits.
+	Changes() <-chan bool
+}
