@@ -127,7 +127,7 @@ func hostOf(t *testing.T, u string) string {
 
 // tokenFor creates a token of scope on the database and returns it (the
 // last line tally token create prints).
-func tokenFor(t *testing.T, db, scope string) string {
+func tokenFor(t testing.TB, db, scope string) string {
 	t.Helper()
 	out, err := exec.Command(tallyBin, "token", "create", "--scope", scope, "--name", scope+"-e2e", "--db", db).Output()
 	if err != nil {
@@ -147,7 +147,7 @@ type growingHome struct {
 
 // newGrowingHome writes n copies of real captures, each its own session,
 // with the first half of their lines.
-func newGrowingHome(t *testing.T, n int) *growingHome {
+func newGrowingHome(t testing.TB, n int) *growingHome {
 	t.Helper()
 	old, _ := filepath.Glob(fixtures + "claude/*.jsonl")
 	captured, _ := filepath.Glob(fixtures + "captured/claude-code-2.1.330/*/config/projects/*/*.jsonl")
@@ -174,7 +174,7 @@ func newGrowingHome(t *testing.T, n int) *growingHome {
 
 // grow appends up to k more lines to every session; it reports whether
 // any line was left to write.
-func (h *growingHome) grow(t *testing.T, k int) bool {
+func (h *growingHome) grow(t testing.TB, k int) bool {
 	t.Helper()
 	more := false
 	for i, path := range h.files {

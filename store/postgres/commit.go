@@ -21,7 +21,7 @@ type fileCols struct {
 type recordCols struct {
 	id, agent, project, title, record []string
 	started, last                     []int64
-	// recs are the records the columns hold, for keepWaiting to rewrite.
+	// recs are the records the columns hold, for the needs-input marks to rewrite.
 	recs []*tally.Record
 }
 
@@ -47,7 +47,7 @@ func (c *recordCols) add(rec *tally.Record, js []byte) {
 //
 // Every record written takes the next change mark, and listeners are
 // notified when the transaction commits. A session's needs-input mark
-// holds over its records, see keepWaiting.
+// holds over its records, see marksAndWaiting.
 func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 	const op = "postgres.Commit"
 	files, recs, err := encodeBatch(b)
@@ -58,11 +58,13 @@ func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 		return nil // nothing to lock
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		top, err := takeMarks(ctx, tx, len(recs.id))
-		if err != nil {
-			return err
+		var top int64
+		var gone []string
+		if len(recs.id) > 0 {
+			top, gone, err = s.marksAndWaiting(ctx, tx, &recs)
+		} else {
+			top, err = takeMarks(ctx, tx, 0)
 		}
-		gone, err := s.keepWaiting(ctx, tx, &recs)
 		if err != nil {
 			return err
 		}

@@ -132,34 +132,26 @@ func (s *Store) resignal(ctx context.Context, tx pgx.Tx, top int64, session stri
 	return tx.SendBatch(ctx, batch).Close()
 }
 
-// keepWaiting applies the needs-input marks to the records a transaction
-// is about to write: a record whose last activity is not after its
-// session's mark still waits for the user (an indexer folded lines written
-// before the prompt); a record with newer activity ends the mark, and its
-// session is returned among those whose marks to delete. It must run after
-// the transaction took its change marks: a hook call that marked a session
-// took them too, so its mark is committed and seen here, or it waits and
-// resignals what this transaction writes.
-func (s *Store) keepWaiting(ctx context.Context, tx pgx.Tx, c *recordCols) (gone []string, err error) {
-	if len(c.id) == 0 {
-		return nil, nil
-	}
-	rows, err := tx.Query(ctx, q.needsInputOf, c.id)
-	if err != nil {
-		return nil, err
-	}
+// scanMarks reads rows of (session, at), closing them.
+func scanMarks(rows pgx.Rows) (map[string]int64, error) {
+	defer rows.Close()
 	marks := map[string]int64{}
 	for rows.Next() {
 		var id string
 		var at int64
 		if err := rows.Scan(&id, &at); err != nil {
-			rows.Close()
 			return nil, err
 		}
 		marks[id] = at
 	}
-	if rows.Close(); rows.Err() != nil || len(marks) == 0 {
-		return nil, rows.Err()
+	return marks, rows.Err()
+}
+
+// applyMarks rewrites the records of c that a mark holds, and returns the
+// sessions whose marks newer activity ended.
+func applyMarks(c *recordCols, marks map[string]int64) (gone []string, err error) {
+	if len(marks) == 0 {
+		return nil, nil
 	}
 	for i, rec := range c.recs {
 		at, ok := marks[rec.ID]
@@ -200,4 +192,34 @@ func (s *Store) SessionFiles(ctx context.Context, session string) ([]*tally.File
 		states[i] = &out[i]
 	}
 	return states, nil
+}
+
+// marksAndWaiting takes the change marks for the records in c and applies
+// the needs-input marks to them, in one round trip: a record whose last
+// activity is not after its session's mark still waits for the user (an
+// indexer folded lines written before the prompt); a record with newer
+// activity ends the mark, and its session is returned among those whose
+// marks to delete. The statements of a batch run in order, so the marks
+// are read after the change marks' lock is held: a hook call that marked
+// a session took that lock too, so its mark is committed and seen here,
+// or it waits and resignals what this transaction writes.
+func (s *Store) marksAndWaiting(ctx context.Context, tx pgx.Tx, c *recordCols) (top int64, gone []string, err error) {
+	batch := &pgx.Batch{}
+	batch.Queue(q.takeMarks, int64(len(c.id)))
+	batch.Queue(q.needsInputOf, c.id)
+	br := tx.SendBatch(ctx, batch)
+	defer br.Close()
+	if err := br.QueryRow().Scan(&top); err != nil {
+		return 0, nil, err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return 0, nil, err
+	}
+	marks, err := scanMarks(rows)
+	if err != nil {
+		return 0, nil, err
+	}
+	gone, err = applyMarks(c, marks)
+	return top, gone, err
 }

@@ -56,13 +56,13 @@ func (s *Store) Ingest(ctx context.Context, b tally.PushBatch) (tally.PushAck, e
 		recs.add(rec, js)
 	}
 	var ack tally.PushAck
+	// Three round trips and the commit: the stream's mark (which decides
+	// whether to write), the change marks with the needs-input marks read
+	// under their lock, then every write at once.
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		ack = tally.PushAck{}
-		if _, err := tx.Exec(ctx, q.streamClaim, b.Machine, b.Stream, b.User); err != nil {
-			return err
-		}
 		var mark int64
-		if err := tx.QueryRow(ctx, q.streamLock, b.Machine, b.Stream).Scan(&mark); err != nil {
+		if err := tx.QueryRow(ctx, q.streamLock, b.Machine, b.Stream, column(b.User)).Scan(&mark); err != nil {
 			return err
 		}
 		switch {
@@ -76,17 +76,23 @@ func (s *Store) Ingest(ctx context.Context, b tally.PushBatch) (tally.PushAck, e
 		ack = tally.PushAck{Acked: b.To, Refused: refused}
 		batch := &pgx.Batch{}
 		if len(recs.id) > 0 {
-			top, err := takeMarks(ctx, tx, len(recs.id))
+			top, gone, err := s.marksAndWaiting(ctx, tx, &recs)
 			if err != nil {
 				return err
 			}
-			gone, err := s.keepWaiting(ctx, tx, &recs)
-			if err != nil {
-				return err
-			}
-			rows, err := tx.Query(ctx, q.ingestSessions, recs.id, recs.agent, recs.project, recs.title,
+			batch.Queue(q.ingestSessions, recs.id, recs.agent, recs.project, recs.title,
 				recs.started, recs.last, recs.record, top, b.Machine, column(b.User))
+			if len(gone) > 0 {
+				batch.Queue(q.needsInputDelete, gone)
+			}
+		}
+		batch.Queue(q.streamPut, b.Machine, b.Stream, b.To, column(b.User), b.Lines)
+		batch.Queue(q.notify, channel, "push")
+		br := tx.SendBatch(ctx, batch)
+		if len(recs.id) > 0 {
+			rows, err := br.Query()
 			if err != nil {
+				br.Close()
 				return err
 			}
 			written := map[string]bool{}
@@ -94,12 +100,15 @@ func (s *Store) Ingest(ctx context.Context, b tally.PushBatch) (tally.PushAck, e
 				var id string
 				if err := rows.Scan(&id); err != nil {
 					rows.Close()
+					br.Close()
 					return err
 				}
 				written[id] = true
 			}
-			if rows.Close(); rows.Err() != nil {
-				return rows.Err()
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				br.Close()
+				return err
 			}
 			for _, id := range recs.id {
 				if !written[id] {
@@ -107,15 +116,8 @@ func (s *Store) Ingest(ctx context.Context, b tally.PushBatch) (tally.PushAck, e
 				}
 			}
 			ack.Applied = len(written)
-			if len(gone) > 0 {
-				batch.Queue(q.needsInputDelete, gone)
-			}
-			if ack.Applied > 0 {
-				batch.Queue(q.notify, channel, "push")
-			}
 		}
-		batch.Queue(q.streamPut, b.Machine, b.Stream, b.To, column(b.User), b.Lines)
-		return tx.SendBatch(ctx, batch).Close()
+		return br.Close()
 	})
 	if err != nil {
 		return tally.PushAck{}, s.wrap(op, err)

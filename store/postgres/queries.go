@@ -20,7 +20,7 @@ var q = struct {
 	needsInputOf, needsInputPut, needsInputDelete, needsInputExists string
 	sessionFiles                                                    string
 	hookClaim, hookLock, hookPut, hookPrune                         string
-	streamClaim, streamLock, streamPut                              string
+	streamLock, streamPut                                           string
 	tokenAdd, tokens, tokenByID, tokenMatch, tokenDelete            string
 
 	taskClaim, taskLock, taskPut, taskGet, taskAll, archivePut, archiveList string
@@ -56,7 +56,6 @@ var q = struct {
 	hookLock:         query("hook_state_lock"),
 	hookPut:          query("hook_state_put"),
 	hookPrune:        query("hook_state_prune"),
-	streamClaim:      query("push_stream_claim"),
 	streamLock:       query("push_stream_lock"),
 	streamPut:        query("push_stream_put"),
 	tokenAdd:         query("token_add"),
