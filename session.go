@@ -131,6 +131,11 @@ type Record struct {
 	// StallAt is when the session counts as stalled if nothing new comes:
 	// zero when it is not working.
 	StallAt time.Time `json:"stallAt,omitzero"`
+	// Machine and User say where a record pushed to a team's store came
+	// from (tally push); both are empty for what the store's own indexer
+	// and task tools wrote.
+	Machine string `json:"machine,omitempty"`
+	User    string `json:"user,omitempty"`
 }
 
 // OwnList says which of Tally's own task lists (kept through tally mcp) a
@@ -218,6 +223,8 @@ type Session struct {
 	Shared        bool           `json:"shared,omitempty"`
 	Writers       []string       `json:"writers,omitempty"`
 	TasksIn       string         `json:"tasksIn,omitempty"`
+	Machine       string         `json:"machine,omitempty"`
+	User          string         `json:"user,omitempty"`
 	// Flags are the conditions that call a person back, each with when it
 	// began: {"needs_input": "2026-11-22T14:03:00Z"}; {} when none.
 	Flags Flags `json:"flags"`
@@ -277,6 +284,7 @@ func (r *Record) Session(now time.Time) Session {
 		Progress: ProgressOf(items), Items: items, Markers: r.Markers, Stats: r.Stats,
 		ListTools: r.ListTools, ListToolsHint: r.ListToolsHint,
 		Shared: r.Shared, Writers: append([]string(nil), r.Writers...), TasksIn: r.TasksIn,
+		Machine: r.Machine, User: r.User,
 		Flags: r.FlagsAt(now),
 	}
 	if s.Activity != ActivityEnded && !r.stopped() {

@@ -66,5 +66,9 @@ type SessionFilter struct {
 	Project string // substring of the project path
 	// Since keeps sessions whose last activity is at or after it.
 	Since time.Time
-	Limit int
+	// Machine and User keep the records pushed from that machine, or by
+	// that user (exact matches; see Record.Machine).
+	Machine string
+	User    string
+	Limit   int
 }

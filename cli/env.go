@@ -42,6 +42,9 @@ type Env struct {
 	// Dir is the working directory: a project's Crush database is found
 	// under it, and tally mcp's lists name it as their project.
 	Dir string
+	// Hostname is this machine's name: what tally push says its sessions
+	// come from unless told otherwise. "" means unknown.
+	Hostname string
 
 	OpenStore OpenStore
 	// DefaultDB is the store path used without --db or $TALLY_DB; its
@@ -69,6 +72,7 @@ func Main(args []string, open OpenStore, defaultDB func() (string, error)) ExitC
 func System(open OpenStore, defaultDB func() (string, error)) Env {
 	home, _ := os.UserHomeDir()
 	dir, _ := os.Getwd()
+	host, _ := os.Hostname()
 	outTTY := term.IsTerminal(int(os.Stdout.Fd()))
 	return Env{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
@@ -85,7 +89,7 @@ func System(open OpenStore, defaultDB func() (string, error)) Env {
 			}
 			return 80
 		},
-		Getenv: os.Getenv, Now: time.Now, Home: home, Dir: dir,
+		Getenv: os.Getenv, Now: time.Now, Home: home, Dir: dir, Hostname: host,
 		OpenStore: open, DefaultDB: defaultDB, Resolver: net.DefaultResolver,
 	}
 }

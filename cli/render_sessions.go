@@ -48,14 +48,18 @@ const (
 	// colFlags is last in the data (a column added for programs goes at
 	// the end) and follows the activity on a terminal (see order).
 	colFlags
+	// colOrigin is where a pushed session came from (user@machine). It is
+	// there only when a listed session has one, so a machine's own list
+	// keeps its columns.
+	colOrigin
 	numColumns
 )
 
-var headers = [numColumns]string{"ID", "AGENT", "PROJECT", "TITLE", "ACTIVITY", "DONE", "STEP", "LAST", "FLAGS"}
+var headers = [numColumns]string{"ID", "AGENT", "PROJECT", "TITLE", "ACTIVITY", "DONE", "STEP", "LAST", "FLAGS", "ORIGIN"}
 
 // order is the columns' order on a terminal: what needs a person beside
 // what the session is doing.
-var order = [numColumns]column{colID, colAgent, colProject, colTitle, colActivity, colFlags, colProgress, colStep, colLast}
+var order = [numColumns]column{colID, colAgent, colProject, colTitle, colActivity, colFlags, colProgress, colStep, colLast, colOrigin}
 
 // RenderSessions writes one row per session, in the order given.
 func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error {
@@ -72,16 +76,20 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		short = tally.ShortIDs(sessions)
 	}
 	rows := make([][numColumns]string, len(sessions))
+	cols := colOrigin
 	for i := range sessions {
 		rows[i] = sessionRow(&sessions[i], o, names)
 		if o.Terminal {
 			rows[i][colID] = short[sessions[i].ID]
 		}
+		if rows[i][colOrigin] != "" {
+			cols = numColumns
+		}
 	}
 	var b strings.Builder
 	if !o.Terminal {
 		for _, r := range rows {
-			b.WriteString(strings.Join(r[:], "\t") + "\n")
+			b.WriteString(strings.Join(r[:cols], "\t") + "\n")
 		}
 		_, err := io.WriteString(w, b.String())
 		return err
@@ -90,6 +98,7 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 	// sessions that need nobody keeps its room for titles.
 	var omit [numColumns]bool
 	omit[colFlags] = true
+	omit[colOrigin] = cols != numColumns
 	for i := range sessions {
 		if !sessions[i].Flags.Empty() {
 			omit[colFlags] = false
@@ -170,6 +179,7 @@ func sessionRow(s *tally.Session, o TableOptions, names projectname.Names) [numC
 	r[colActivity] = termstyle.ActivityLabel(s.Activity)
 	r[colProgress] = fraction(s.Progress.Done, s.Progress.Total)
 	r[colStep] = step
+	r[colOrigin] = originText(s)
 	if o.Terminal {
 		r[colFlags] = termstyle.FlagCell(s.Flags)
 		if r[colFlags] == "" {
@@ -247,4 +257,16 @@ func columnWidths(rows [][numColumns]string, total int, omit [numColumns]bool, l
 	w[colStep] = max(step, minFlex)
 	w[colTitle] = max(min(w[colTitle], room-step), minFlex)
 	return w
+}
+
+// originText is where a pushed session came from, as user@machine; "" for
+// a session of this store's own indexer.
+func originText(s *tally.Session) string {
+	switch {
+	case s.User != "" && s.Machine != "":
+		return s.User + "@" + s.Machine
+	case s.Machine != "":
+		return s.Machine
+	}
+	return s.User
 }

@@ -47,7 +47,11 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	if s.Shared {
 		kind = "task list "
 	}
-	line(termstyle.Truncate(strings.Join([]string{s.Agent.String(), projectPath(s.Project, o.Home), kind + s.ID}, " · "), o.Width))
+	where := []string{s.Agent.String(), projectPath(s.Project, o.Home), kind + s.ID}
+	if origin := originText(&s); origin != "" {
+		where = append(where, "from "+origin)
+	}
+	line(termstyle.Truncate(strings.Join(where, " · "), o.Width))
 	facts := termstyle.Truncate(termstyle.ActivityLabel(s.Activity)+" · "+doneText(s.Progress)+" · last activity "+ago(s.LastActivity, o.Now), o.Width)
 	line(strings.Replace(facts, termstyle.ActivityLabel(s.Activity), st.Activity(s.Activity), 1))
 	for _, l := range sharingLines(&s) {

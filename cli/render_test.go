@@ -354,3 +354,45 @@ func TestWatch_linesCallSessionsByPrefixesNoOtherShares(t *testing.T) {
 		t.Errorf("lines:\n%s\n(the first was alone when printed; the second is told from it)", out.String())
 	}
 }
+
+// A pushed session shows where it came from: a column of its own on a
+// terminal and a ninth field in a pipe; a list of this machine's own
+// sessions keeps its eight.
+func TestRenderSessions_originOfPushedSessions(t *testing.T) {
+	rec := exampleRecord()
+	local := rec.Session(fixedNow)
+	pushed := local
+	pushed.ID, pushed.Machine, pushed.User = "abcdef12-pushed", "ana-laptop", "ana"
+	render := func(o TableOptions, list ...tally.Session) string {
+		var b strings.Builder
+		o.Now, o.Home = fixedNow, "/home/dev"
+		if err := RenderSessions(&b, list, o); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	term := render(TableOptions{Terminal: true, Width: 160}, pushed, local)
+	if !strings.Contains(term, "ORIGIN") || !strings.Contains(term, "ana@ana-laptop") {
+		t.Errorf("terminal:\n%s", term)
+	}
+	pipe := strings.Split(strings.TrimSuffix(render(TableOptions{}, pushed, local), "\n"), "\n")
+	if f := strings.Split(pipe[0], "\t"); len(f) != 9 || f[8] != "ana@ana-laptop" {
+		t.Errorf("pipe row of the pushed session: %q", f)
+	}
+	if f := strings.Split(pipe[1], "\t"); len(f) != 9 || f[8] != "" {
+		t.Errorf("pipe row of a local session in the same list: %q", f)
+	}
+	if f := strings.Split(strings.TrimSpace(render(TableOptions{}, local)), "\t"); len(f) != 8 {
+		t.Errorf("a list without pushed sessions has %d fields, want 8", len(f))
+	}
+	if term := render(TableOptions{Terminal: true, Width: 160}, local); strings.Contains(term, "ORIGIN") {
+		t.Errorf("an ORIGIN column for local sessions only:\n%s", term)
+	}
+	var b strings.Builder
+	if err := RenderShow(&b, pushed, ShowOptions{Now: fixedNow, Home: "/home/dev"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "from ana@ana-laptop") {
+		t.Errorf("show:\n%s", b.String())
+	}
+}

@@ -140,7 +140,7 @@ none is active, the most recent ones).`,
 	root.AddCommand(a.scanCommand(), a.sessionsCommand(), a.showCommand(), a.watchCommand(),
 		a.normalizeCommand(), a.followCommand(),
 		a.mcpCommand(), a.tasksCommand(),
-		a.serveCommand(), a.configCommand(),
+		a.serveCommand(), a.pushCommand(), a.tokenCommand(), a.configCommand(),
 		a.taskCommand(), a.timelineCommand(), a.markerCommand(), a.hookCommand(), a.setupCommand(),
 		a.tuiCommand())
 	return root

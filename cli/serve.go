@@ -62,6 +62,7 @@ func (a *app) serveCommand() *cobra.Command {
                         Claude Code's "http" hooks; ?guard-stop=1 for the
                         stop guard); a write, token and origin rules alike
   /mcp                  tally mcp's task tools over streamable HTTP
+  POST /api/push        batches of sessions from tally push (scope push)
 
 Sessions that need a person (waiting for input, stalled, looping, making no
 progress, blocked, finished) are notified once each, as they happen: to
@@ -71,9 +72,12 @@ started.
 
 It listens on 127.0.0.1:7600 (--addr, env TALLY_ADDR). Listening on an
 address that is not loopback (a name counts by the addresses it resolves
-to) needs a token (--token, or env TALLY_TOKEN, which keeps it out
-of the process list): requests then carry "Authorization: Bearer TOKEN", or
-a browser visits /?token=TOKEN once and keeps a cookie.
+to) needs tokens: the store's (tally token create, each with a scope:
+read, write or push), or --token (env TALLY_TOKEN, which keeps it out of
+the process list), which allows everything. A store holding a token when
+serve starts makes every request need one: "Authorization: Bearer TOKEN",
+or the cookie a browser keeps once the page's form (or a visit to
+/?token=TOKEN) took it.
 
 With --db postgres://… (env TALLY_DB) several serve processes share one
 PostgreSQL database behind a load balancer: every change reaches every
@@ -93,10 +97,6 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if o.Token == "" {
 		o.Token = o.env.Getenv("TALLY_TOKEN")
 	}
-	bind, err := bindAddress(ctx, o.env.Resolver, o.Addr, o.Token)
-	if err != nil {
-		return err
-	}
 	cfg, err := o.useSettings(o.settings)
 	if err != nil {
 		return err
@@ -106,6 +106,21 @@ func runServe(ctx context.Context, o *serveOptions) error {
 		return err
 	}
 	defer st.Close()
+	// A store that holds tokens makes every request need one, from start
+	// to end of this run, whatever is revoked meanwhile.
+	keeper, _ := st.(tally.TokenKeeper)
+	requireToken := false
+	if keeper != nil {
+		list, err := keeper.Tokens(ctx)
+		if err != nil {
+			return err
+		}
+		requireToken = len(list) > 0
+	}
+	bind, err := bindAddress(ctx, o.env.Resolver, o.Addr, o.Token != "" || requireToken)
+	if err != nil {
+		return err
+	}
 	// Listen before the scan: a port in use is reported at once, and
 	// browsers that connect meanwhile wait in the backlog.
 	ln, err := net.Listen("tcp", bind)
@@ -125,7 +140,8 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	defer nf.stop()
 
 	lists, _ := st.(tasks.Updater) // a store that keeps no task lists has no plans to approve
-	wo := web.Options{Indexer: ix, Store: st, Token: o.Token, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
+	ingest, _ := st.(tally.Ingester)
+	wo := web.Options{Indexer: ix, Store: st, Token: o.Token, Tokens: keeper, RequireToken: requireToken, Ingest: ingest, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
 		ErrorLog: log.New(o.env.Err, "tally serve: ", log.LstdFlags),
 		Lists:    lists, Extra: mcpExtra(st, &o.env), Plans: o.plans}
 	if hs, ok := st.(hookStore); ok { // a store that cannot keep the hooks' memory answers no hooks
@@ -153,8 +169,8 @@ func runServe(ctx context.Context, o *serveOptions) error {
 
 	page := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(o.env.Out, "tally: serving %s (Ctrl-C to stop)\n", page)
-	if o.Token != "" {
-		fmt.Fprintf(o.env.Out, "tally: requests need the token; in a browser visit %s?token=TOKEN once\n", page)
+	if o.Token != "" || requireToken {
+		fmt.Fprintf(o.env.Out, "tally: requests need a token; a browser asks for it once (or visit %s?token=TOKEN)\n", page)
 	}
 	if o.Open {
 		openBrowser(page, o.Token)
@@ -182,18 +198,18 @@ func runServe(ctx context.Context, o *serveOptions) error {
 
 // bindAddress is the address serve listens on: addr's host resolved to
 // literal addresses, so that what is checked is exactly what is listened
-// on (a name is never resolved twice). Without a token every address the
+// on (a name is never resolved twice). Without tokens every address the
 // host resolves to must be a loopback address: the sessions name projects,
 // prompts and plans, and a name such as evil.localhost may resolve
 // anywhere. A name with several addresses is listened on at one of them,
 // IPv4 first, as net.Listen does.
-func bindAddress(ctx context.Context, r Resolver, addr, token string) (string, error) {
+func bindAddress(ctx context.Context, r Resolver, addr string, tokens bool) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "", tally.Errorf(tally.CodeInvalid, "serve", "--addr %q: want host:port, such as %s", addr, defaultServeAddr)
 	}
 	if host == "" {
-		if token == "" {
+		if !tokens {
 			return "", refuseBind(addr+" (every interface)", "")
 		}
 		return addr, nil
@@ -202,7 +218,7 @@ func bindAddress(ctx context.Context, r Resolver, addr, token string) (string, e
 	if err != nil {
 		return "", &listenError{addr: addr, err: err}
 	}
-	if token == "" {
+	if !tokens {
 		for _, a := range addrs {
 			if !a.IsLoopback() {
 				return "", refuseBind(addr, fmt.Sprintf(" (%s is %s, not a loopback address)", host, a))
@@ -240,7 +256,7 @@ func resolve(ctx context.Context, r Resolver, host string) ([]netip.Addr, error)
 
 func refuseBind(shown, why string) error {
 	return tally.Errorf(tally.CodeInvalid, "serve",
-		"refusing to listen on %s%s without a token: anyone who can reach it could read your agents' sessions; pass --token (or set TALLY_TOKEN), or listen on %s", shown, why, defaultServeAddr)
+		"refusing to listen on %s%s without a token: anyone who can reach it could read your agents' sessions; create tokens (tally token create --scope read), pass --token (or set TALLY_TOKEN), or listen on %s", shown, why, defaultServeAddr)
 }
 
 // openBrowser opens the page with the system's opener; failing that, the

@@ -17,6 +17,8 @@ type sessionsOptions struct {
 	Active  bool
 	Agent   string
 	Project string
+	Machine string
+	User    string
 	Limit   int
 	JSON    bool
 	Scan    bool
@@ -33,7 +35,11 @@ when the session was last active.
 
 It reads the index only; run 'tally scan' first, or pass --scan. When
 standard output is not a terminal the rows are tab-separated, untruncated,
-with full ids and RFC 3339 times.`,
+with full ids and RFC 3339 times.
+
+On a team's store (tally push), sessions pushed from developers' machines
+show where they came from (ORIGIN, user@machine; a ninth column when piped,
+present when any listed session has one); --machine and --user select them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSessions(cmd.Context(), o) },
 	}
@@ -42,6 +48,8 @@ with full ids and RFC 3339 times.`,
 	agents := newAgentFlag(&o.Agent, a.storedAgents(), true)
 	f.Var(agents, "agent", "only sessions of this agent: "+agents.names())
 	f.StringVar(&o.Project, "project", "", "only sessions whose project path contains this")
+	f.StringVar(&o.Machine, "machine", "", "only sessions pushed from this machine (a team's store)")
+	f.StringVar(&o.User, "user", "", "only sessions pushed by this user (a team's store)")
 	f.IntVar(&o.Limit, "limit", 0, "at most this many sessions (0: all)")
 	f.BoolVar(&o.JSON, "json", false, "print a JSON array of sessions")
 	f.BoolVar(&o.Scan, "scan", false, "index new history before listing")
@@ -63,7 +71,7 @@ func runSessions(ctx context.Context, o *sessionsOptions) error {
 		}
 	}
 	q := sessionQuery{
-		Filter: tally.SessionFilter{Agent: tally.Agent(o.Agent), Project: o.Project, Limit: o.Limit},
+		Filter: tally.SessionFilter{Agent: tally.Agent(o.Agent), Project: o.Project, Machine: o.Machine, User: o.User, Limit: o.Limit},
 		Active: o.Active,
 	}
 	list, err := q.run(ctx, st, o.now())

@@ -97,7 +97,7 @@ func BenchmarkReplicas_ChangeToOtherBoard(b *testing.B) {
 
 // BenchmarkReplica_RSS: a replica's memory follows the sessions going on,
 // not the team's history. It starts one replica on a database holding
-// 10,000 ended sessions and 50 live ones, opens a board and lists the
+// 10,000 ended sessions and 50 live ones, pushed from 20 machines, opens a board and lists the
 // sessions, then reports its resident memory; beside it, the same on a
 // database holding only the 50 live ones.
 func BenchmarkReplica_RSS(b *testing.B) {
@@ -134,8 +134,9 @@ func BenchmarkReplica_RSS(b *testing.B) {
 	}
 }
 
-// seedSessions commits ended sessions whose last activity is days old and
-// live ones active now, each with a five-item list.
+// seedSessions pushes ended sessions whose last activity is days old and
+// live ones active now, each with a five-item list, from 20 machines as
+// tally push sends them: a team's history.
 func seedSessions(tb testing.TB, url string, ended, live int) {
 	tb.Helper()
 	ctx := context.Background()
@@ -145,12 +146,18 @@ func seedSessions(tb testing.TB, url string, ended, live int) {
 	}
 	defer st.Close()
 	now := time.Now()
-	var batch domain.Batch
-	flush := func() {
-		if err := st.Commit(ctx, batch); err != nil {
+	const machines = 20
+	batches := make([]domain.PushBatch, machines)
+	for m := range batches {
+		batches[m] = domain.PushBatch{Machine: fmt.Sprint("dev-", m), User: fmt.Sprint("user-", m), Stream: "seed"}
+	}
+	flush := func(m int) {
+		b := &batches[m]
+		b.To = b.From + int64(len(b.Sessions))
+		if _, err := st.Ingest(ctx, *b); err != nil {
 			tb.Fatal(err)
 		}
-		batch = domain.Batch{}
+		b.From, b.Sessions = b.To, nil
 	}
 	for i := range ended + live {
 		last := now.Add(-72*time.Hour - time.Duration(i)*time.Minute)
@@ -162,15 +169,18 @@ func seedSessions(tb testing.TB, url string, ended, live int) {
 			items[j] = domain.Item{Title: fmt.Sprintf("Step %d of the plan for session %d", j, i),
 				ActiveForm: fmt.Sprintf("Doing step %d", j), Status: domain.Status(1 + j%3)}
 		}
-		batch.Sessions = append(batch.Sessions, domain.Record{
+		m := i % machines
+		batches[m].Sessions = append(batches[m].Sessions, domain.Record{
 			ID: fmt.Sprintf("0195a1b2-%04x-7e8f-9a0b-%012x", i, i), Agent: domain.AgentClaude,
 			Project: fmt.Sprintf("/home/dev%d/src/p%d", i%7, i%20), Title: fmt.Sprintf("Session %d", i),
 			StartedAt: last.Add(-time.Hour), LastActivity: last, Signal: domain.SignalWorking,
 			Lists: map[string][]domain.Item{"": items},
 		})
-		if len(batch.Sessions) == 1000 {
-			flush()
+		if len(batches[m].Sessions) == 500 {
+			flush(m)
 		}
 	}
-	flush()
+	for m := range batches {
+		flush(m)
+	}
 }

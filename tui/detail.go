@@ -42,6 +42,9 @@ func (v detailView) header(p *palette) []string {
 		title = "(untitled)"
 	}
 	facts := []string{"id " + oneLine(s.ID)}
+	if o := origin(s.Machine, s.User); o != "" {
+		facts = append(facts, "from "+oneLine(o))
+	}
 	if !s.StartedAt.IsZero() {
 		facts = append(facts, "started "+s.StartedAt.In(v.now.Location()).Format("Jan 2 15:04"))
 	}
@@ -148,4 +151,16 @@ func itemLines(it *tally.ItemView, pos, w int, p *palette) []string {
 		}
 	}
 	return out
+}
+
+// origin is where a pushed session came from, as user@machine; "" for a
+// session of the store's own.
+func origin(machine, user string) string {
+	switch {
+	case machine != "" && user != "":
+		return user + "@" + machine
+	case machine != "":
+		return machine
+	}
+	return user
 }

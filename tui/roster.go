@@ -59,7 +59,7 @@ type entry struct {
 func newEntry(r tally.Record, now time.Time, live bool) *entry {
 	e := &entry{rec: r, live: live}
 	e.act = tally.DeriveActivity(r.Signal, r.LastActivity, now)
-	hay := []string{string(r.Agent), r.Project, r.Title, r.ID}
+	hay := []string{string(r.Agent), r.Project, r.Title, r.ID, r.Machine, r.User}
 	for _, it := range r.Lists[""] {
 		if it.Status == tally.StatusInProgress {
 			hay = append(hay, it.Title, it.ActiveForm)

@@ -245,3 +245,18 @@ func TestView_list_idsNoOtherSessionShares(t *testing.T) {
 		}
 	}
 }
+
+// A session pushed to a team's store says where it came from in its
+// detail, and typing the machine's name in the filter finds it.
+func TestView_pushedSessionShowsItsOrigin(t *testing.T) {
+	r := limiter()
+	r.Machine, r.User = "ana-laptop", "ana"
+	m := newModel(t, 100, 24, false, r)
+	press(m, "enter")
+	if got := look(t, m); !strings.Contains(got, "from ana@ana-laptop") {
+		t.Errorf("the detail does not say where the session came from:\n%s", got)
+	}
+	if e := newEntry(r, time.Now(), true); !strings.Contains(e.haystack, "ana-laptop") {
+		t.Errorf("the filter cannot find the session by its machine")
+	}
+}

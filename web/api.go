@@ -57,7 +57,8 @@ type listQuery struct {
 
 func parseListQuery(v url.Values) (listQuery, error) {
 	lq := listQuery{
-		store: tally.SessionFilter{Agent: tally.Agent(v.Get("agent")), Project: v.Get("project")},
+		store: tally.SessionFilter{Agent: tally.Agent(v.Get("agent")), Project: v.Get("project"),
+			Machine: v.Get("machine"), User: v.Get("user")},
 		q:     strings.ToLower(v.Get("q")),
 		limit: defaultListLimit,
 	}

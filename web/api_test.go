@@ -222,7 +222,14 @@ func TestGuard_token(t *testing.T) {
 		o.Token = token
 		o.Extra = map[string]http.Handler{"/mcp": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {})}
 	})
-	for _, path := range []string{"/", "/api/sessions", "/api/events", "/static/app.js", "/mcp"} {
+	// The page and its files hold no data: a browser without a token gets
+	// the page that asks for one.
+	for _, path := range []string{"/", "/static/app.js"} {
+		if resp, _ := r.get(path, "Host", "tally.example.org"); resp.StatusCode != http.StatusOK {
+			t.Errorf("%s without token: %d, want the page", path, resp.StatusCode)
+		}
+	}
+	for _, path := range []string{"/api/sessions", "/api/events", "/api/stats", "/mcp"} {
 		resp, _ := r.get(path)
 		if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") == "" {
 			t.Errorf("%s without token: %d", path, resp.StatusCode)

@@ -327,7 +327,8 @@ func (s *serveProc) start(t *testing.T) {
 		res, err := http.Get(s.url + "api/sessions")
 		if err == nil {
 			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
+			// Serving: 401 is a server whose store holds tokens.
+			if res.StatusCode == http.StatusOK || res.StatusCode == http.StatusUnauthorized {
 				return
 			}
 		}

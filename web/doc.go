@@ -44,12 +44,20 @@
 //     (httpStatus) and the error in a person's words (tally.UserMessage),
 //     never Tally's operation names; the server's own failures (5xx) are
 //     logged whole to ErrorLog.
-//   - Safety: without a token only loopback Host names are answered (so a
-//     page on another site cannot reach the server by DNS rebinding); with
-//     a token every request needs it, as a bearer header or the cookie a
-//     visit to /?token=… sets. Every response carries a strict CSP (no
-//     inline script, no framing), nosniff and no-referrer. A refused
-//     request does not keep its connection.
+//   - Safety: without tokens only loopback Host names are answered (so a
+//     page on another site cannot reach the server by DNS rebinding). With
+//     --token, or a store holding tokens when serve starts, every request
+//     but the page's own files needs a token, as a bearer header or the
+//     cookie the page's form (POST /api/login) or a visit to /?token=…
+//     sets; its scope must allow the request: read for the API and the
+//     stream, write for /mcp and every other write, push for POST
+//     /api/push (--token allows all). A token found in the store is
+//     trusted for 10 s, so a revoked one stops within that. Every response
+//     carries a strict CSP (no inline script, no framing), nosniff and
+//     no-referrer. A refused request does not keep its connection.
+//   - A push (POST /api/push) is read up to 8 MB as sent and 64 MB once
+//     inflated, whatever its compression claims; at most four are decoded
+//     and applied at once.
 //   - Plans (Options.Plans): a snapshot carries the plans of its
 //     sessions' projects, /api/plans lists them, and a plan that changes
 //     (a marker applied, a task file written) reaches every stream as

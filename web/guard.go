@@ -2,16 +2,20 @@ package web
 
 import (
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/tallyhq/tally"
 )
 
-// tokenCookie holds a digest of the token, not the token itself, so the
-// value is always a valid cookie and the secret is not stored in it.
+// tokenCookie keeps a browser's token: for the server's own --token a
+// digest of it (the value is always a valid cookie and the secret is not
+// stored in it), for a token of the store the token itself, which only
+// its hash in the store can be checked against.
 const tokenCookie = "tally_token"
 
 // securityHeaders go on every response. The page loads its script and
@@ -31,22 +35,22 @@ func digest(s string) string {
 }
 
 // guard sets the headers and lets a request through only if it may see
-// the data: with a token, when it carries it; without, when it names a
-// loopback host. A write (any method but GET, HEAD and OPTIONS) must also
-// come from this server's own origin, as the browser says (Sec-Fetch-Site,
-// else Origin against Host): a page on another site cannot make a
-// person's browser change a list, with or without a token.
+// the data: when tokens are required (see Options.RequireToken), when it
+// carries a token whose scope allows what it asks (see needs); when they
+// are not, when it names a loopback host. A write (any method but GET,
+// HEAD and OPTIONS) must also come from this server's own origin, as the
+// browser says (Sec-Fetch-Site, else Origin against Host): a page on
+// another site cannot make a person's browser change a list, with or
+// without a token.
 func (s *Server) guard(next http.Handler) http.Handler {
-	want := ""
-	if s.o.Token != "" {
-		want = digest(s.o.Token)
-	}
 	sameOrigin := http.NewCrossOriginProtection()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		for _, kv := range securityHeaders {
 			h.Set(kv[0], kv[1])
 		}
+		// A pusher is a program, not a page: it sends no Origin, and its
+		// token (scope push) can do nothing a page would be tricked into.
 		if err := sameOrigin.Check(r); err != nil {
 			writeError(w, http.StatusForbidden, "a change must come from this server's own page, not from another site")
 			return
@@ -60,7 +64,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeError(w, http.StatusBadRequest, "the query string is malformed ("+err.Error()+"): encode % as %25")
 			return
 		}
-		if want == "" {
+		if !s.auth.required {
 			if !loopbackHost(r.Host) {
 				h.Set("Connection", "close") // a refused client keeps no connection
 				writeError(w, http.StatusForbidden, "this server answers only to localhost without a token (start it with --token to serve other names)")
@@ -69,38 +73,32 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if tok := r.URL.Query().Get("token"); tok != "" {
-			s.login(w, r, tok, want)
+		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet {
+			s.login(w, r, tok)
 			return
 		}
-		if !authorized(r, want) {
+		need := needs(r)
+		if need == needNothing {
+			next.ServeHTTP(w, r)
+			return
+		}
+		g, err := s.auth.grantOf(r)
+		switch {
+		case err != nil:
+			writeError(w, statusOf(err), "the tokens cannot be checked now: "+tally.UserMessage(err))
+			return
+		case !g.ok:
 			h.Set("Connection", "close") // a refused client keeps no connection
 			h.Set("WWW-Authenticate", `Bearer realm="tally"`)
 			writeError(w, http.StatusUnauthorized, "a token is required: send Authorization: Bearer TOKEN, or visit /?token=TOKEN once")
 			return
+		case !g.allows(need):
+			writeError(w, http.StatusForbidden, fmt.Sprintf("this token's scope is %s; %s %s needs a token with scope %s (tally token create --scope %s)",
+				g.scopeName(), r.Method, r.URL.Path, need, need))
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// login answers /…?token=: a right token becomes a cookie, and the browser
-// is sent to the same address without it, so the token stays out of its
-// history.
-func (s *Server) login(w http.ResponseWriter, r *http.Request, tok, want string) {
-	if !same(digest(tok), want) {
-		w.Header().Set("Connection", "close")
-		writeError(w, http.StatusUnauthorized, "wrong token")
-		return
-	}
-	http.SetCookie(w, &http.Cookie{
-		Name: tokenCookie, Value: want, Path: "/",
-		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
-	})
-	q := r.URL.Query()
-	q.Del("token")
-	u := *r.URL
-	u.RawQuery = q.Encode()
-	http.Redirect(w, r, localTarget(u.RequestURI()), http.StatusSeeOther)
 }
 
 // localTarget keeps a redirect on this site: a path that starts with one
@@ -112,17 +110,6 @@ func localTarget(uri string) string {
 	}
 	return uri
 }
-
-func authorized(r *http.Request, want string) bool {
-	if a := r.Header.Get("Authorization"); a != "" {
-		scheme, tok, ok := strings.Cut(a, " ")
-		return ok && strings.EqualFold(scheme, "Bearer") && same(digest(strings.TrimSpace(tok)), want)
-	}
-	c, err := r.Cookie(tokenCookie)
-	return err == nil && same(c.Value, want)
-}
-
-func same(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 
 // loopbackHost tells whether a Host header names this machine: localhost
 // or a loopback address. A request without Host (HTTP/1.0) is not a

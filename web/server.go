@@ -39,10 +39,17 @@ type Options struct {
 	Indexer Indexer
 	Store   tally.Store
 	// Token, when set, is required of every request (Authorization:
-	// Bearer, or the cookie /?token= sets). Without it only loopback Host
-	// names are served.
+	// Bearer, or the cookie /?token= sets) and allows everything.
 	Token string
-	Now   func() time.Time
+	// Tokens are the store's tokens (tally token create), each allowing
+	// its scope. They are checked when tokens are required: with Token, or
+	// with RequireToken. Without either only loopback Host names are
+	// served, and nothing asks for a token.
+	Tokens       tally.TokenKeeper
+	RequireToken bool
+	// Ingest takes the batches tally push sends (POST /api/push).
+	Ingest tally.Ingester
+	Now    func() time.Time
 	// Home is the home directory of the user the server runs as. Projects
 	// under it, and only those, are named from ~ (package projectname).
 	Home string
@@ -115,6 +122,10 @@ type Server struct {
 	streams atomic.Int64
 	// planSub follows the plans' changes, when there are Plans.
 	planSub *broker.Subscription[planner.Change]
+	auth    *authority
+	push    pushCounters
+	// ingests holds a slot for each batch being applied (maxIngests).
+	ingests chan struct{}
 }
 
 func orDefault[T int | int64 | time.Duration](v, def T) T {
@@ -160,9 +171,22 @@ type Stats struct {
 	ConnsRefused int64 `json:"connsRefused"`
 	// StreamsRefused counts event streams refused (503) at MaxStreams.
 	StreamsRefused int64 `json:"streamsRefused"`
+	// Push counts what tally push sent: batches, records written, the
+	// changed lines they stand for, batches that were repeats, records
+	// refused (their id belongs to another origin).
+	Push PushStats `json:"push"`
 	// Diagnostics counts the problems with the input the indexer met.
 	Diagnostics int64  `json:"diagnostics"`
 	LastEventID string `json:"lastEventId"`
+}
+
+// PushStats are the push figures of Stats.
+type PushStats struct {
+	Batches int64 `json:"batches"`
+	Records int64 `json:"records"`
+	Lines   int64 `json:"lines"`
+	Repeats int64 `json:"repeats"`
+	Refused int64 `json:"refused"`
 }
 
 // New builds a Server. It subscribes to the indexer at once, so that no
@@ -198,7 +222,8 @@ func New(o Options) *Server {
 	o.MaxConnsPerClient = orDefault(o.MaxConnsPerClient, defaultMaxConnsPerClient)
 	o.MaxStreams = orDefault(o.MaxStreams, defaultMaxStreams)
 	o.MaxBody = orDefault(o.MaxBody, defaultMaxBody)
-	s := &Server{o: o, conns: connLimit{max: o.MaxConnsPerClient}}
+	s := &Server{o: o, conns: connLimit{max: o.MaxConnsPerClient}, ingests: make(chan struct{}, maxIngests)}
+	s.auth = newAuthority(&s.o)
 	s.hub = newHub(&s.o, &s.stats)
 	if o.Plans != nil {
 		// Subscribed now, as the hub is to the indexer: no change between
@@ -240,6 +265,8 @@ func (s *Server) Stats() Stats {
 		ConnsRefused:    s.conns.refused.Load(),
 		StreamsRefused:  s.stats.refusedSSE.Load(),
 		LastEventID:     strconv.FormatUint(s.hub.latest.Load(), 10),
+		Push: PushStats{Batches: s.push.batches.Load(), Records: s.push.records.Load(), Lines: s.push.lines.Load(),
+			Repeats: s.push.repeats.Load(), Refused: s.push.refused.Load()},
 	}
 	if s.o.Diagnostics != nil {
 		st.Diagnostics = s.o.Diagnostics()
@@ -259,6 +286,10 @@ func (s *Server) routes() *http.ServeMux {
 	if s.o.Hooks != nil {
 		mux.HandleFunc("POST /api/hook/{agent}", s.hook)
 	}
+	if s.o.Ingest != nil {
+		mux.HandleFunc("POST /api/push", s.ingest)
+	}
+	mux.HandleFunc("POST /api/login", s.loginAPI)
 	mux.HandleFunc("GET /api/stats", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, s.Stats()) })
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)

@@ -6,6 +6,6 @@
 // sessions and an environment with nothing of the machine's agents, so a
 // test sees only what it put in the database; it serves on a free
 // loopback port, and is stopped when the test ends (or killed, by Kill,
-// as a crash would). RSS reads the process's resident memory for
-// benchmarks.
+// as a crash would). RSS reads the process's resident memory and CPU
+// the processor time it used, for benchmarks.
 package servetest

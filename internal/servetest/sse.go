@@ -26,11 +26,20 @@ type Stream struct {
 // resuming after lastID when it is not empty, as a reconnecting
 // EventSource does.
 func Dial(ctx context.Context, base, lastID string) (*Stream, error) {
+	return DialToken(ctx, base, lastID, "")
+}
+
+// DialToken is Dial with a token, sent as a bearer header; "" sends
+// none.
+func DialToken(ctx context.Context, base, lastID, token string) (*Stream, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"api/events", nil)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Accept", "text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}

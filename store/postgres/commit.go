@@ -21,9 +21,12 @@ type fileCols struct {
 type recordCols struct {
 	id, agent, project, title, record []string
 	started, last                     []int64
+	// recs are the records the columns hold, for the needs-input marks to rewrite.
+	recs []*tally.Record
 }
 
 func (c *recordCols) add(rec *tally.Record, js []byte) {
+	c.recs = append(c.recs, rec)
 	c.id = append(c.id, rec.ID)
 	c.agent = append(c.agent, column(string(rec.Agent)))
 	c.project = append(c.project, column(rec.Project))
@@ -43,7 +46,8 @@ func (c *recordCols) add(rec *tally.Record, js []byte) {
 // state.
 //
 // Every record written takes the next change mark, and listeners are
-// notified when the transaction commits.
+// notified when the transaction commits. A session's needs-input mark
+// holds over its records, see marksAndWaiting.
 func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 	const op = "postgres.Commit"
 	files, recs, err := encodeBatch(b)
@@ -54,11 +58,20 @@ func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 		return nil // nothing to lock
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		top, err := takeMarks(ctx, tx, len(recs.id))
+		var top int64
+		var gone []string
+		if len(recs.id) > 0 {
+			top, gone, err = s.marksAndWaiting(ctx, tx, &recs)
+		} else {
+			top, err = takeMarks(ctx, tx, 0)
+		}
 		if err != nil {
 			return err
 		}
 		batch := &pgx.Batch{}
+		if len(gone) > 0 {
+			batch.Queue(q.needsInputDelete, gone)
+		}
 		// A key PostgreSQL cannot store is in no row: nothing to remove.
 		if gone := storableKeys(b.RemovedFiles); len(gone) > 0 {
 			batch.Queue(q.deleteFiles, gone)

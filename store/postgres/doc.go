@@ -30,6 +30,18 @@
 //   - A damaged row (JSON of the wrong shape, edited by hand) is skipped
 //     and counted, see Skipped; a damaged task list is refused rather than
 //     overwritten.
+//   - A pushed batch (Ingest) is one transaction holding its stream's
+//     push_streams row lock from reading the stream's mark to moving it: a
+//     batch sent again is a repeat and writes nothing, one past the mark
+//     asks for a resend. A pushed record never replaces a session of
+//     another origin.
+//   - A hook call (UpdateHook) holds its session's hook_state row lock;
+//     its needs-input mark shows in the record at once and holds over
+//     commits and pushes of older activity.
+//   - Lead elects at most one process per role, on a session advisory
+//     lock held by a connection of its own; the leader stops leading
+//     before its lock can go.
+//   - Tokens are kept by id with the SHA-256 of their secret only.
 //   - A database whose schema is newer than this build is refused at Open.
 //
 // Schema: numbered migrations in migrations/ recorded in tally_migrations,

@@ -24,7 +24,12 @@ func TestStore(t *testing.T) {
 	fresh := func(t *testing.T) tally.Store { return openTemp(t, pgtest.DB(t)) }
 	storetest.Run(t, fresh)
 	storetest.RunTasks(t, fresh)
+	storetest.RunTeam(t, fresh)
 	storetest.RunShared(t, func(t *testing.T) storetest.Opener {
+		url := pgtest.DB(t)
+		return func(t *testing.T) tally.Store { return openTemp(t, url) }
+	})
+	storetest.RunTeamShared(t, func(t *testing.T) storetest.Opener {
 		url := pgtest.DB(t)
 		return func(t *testing.T) tally.Store { return openTemp(t, url) }
 	})

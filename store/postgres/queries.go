@@ -13,10 +13,15 @@ var queryFS embed.FS
 var q = struct {
 	migrateLock, migrationsTable, migrationsExist, schemaVersion, migrationDone string
 
-	takeMarks, changeMark, notify                                  string
-	deleteFiles, deleteSessions, upsertFiles, upsertSessions       string
-	files, fileByPath, records, recordsAgent, recordByID, byPrefix string
-	changed                                                        string
+	takeMarks, changeMark, notify                                   string
+	deleteFiles, deleteSessions, upsertFiles, upsertSessions        string
+	files, fileByPath, recordByID, byPrefix, changed                string
+	ingestSessions                                                  string
+	needsInputOf, needsInputPut, needsInputDelete, needsInputExists string
+	sessionFiles                                                    string
+	hookClaim, hookLock, hookPut, hookPrune                         string
+	streamLock, streamPut                                           string
+	tokenAdd, tokens, tokenByID, tokenMatch, tokenDelete            string
 
 	taskClaim, taskLock, taskPut, taskGet, taskAll, archivePut, archiveList string
 }{
@@ -35,13 +40,29 @@ var q = struct {
 	upsertFiles:    query("upsert_files"),
 	upsertSessions: query("upsert_sessions"),
 
-	files:        query("files"),
-	fileByPath:   query("file_by_path"),
-	records:      query("records"),
-	recordsAgent: query("records_agent"),
-	recordByID:   query("record_by_id"),
-	byPrefix:     query("record_by_prefix"),
-	changed:      query("changed"),
+	files:      query("files"),
+	fileByPath: query("file_by_path"),
+	recordByID: query("record_by_id"),
+	byPrefix:   query("record_by_prefix"),
+	changed:    query("changed"),
+
+	ingestSessions:   query("ingest_sessions"),
+	needsInputOf:     query("needs_input_of"),
+	needsInputPut:    query("needs_input_put"),
+	needsInputDelete: query("needs_input_delete"),
+	needsInputExists: query("needs_input_exists"),
+	sessionFiles:     query("files_of_session"),
+	hookClaim:        query("hook_state_claim"),
+	hookLock:         query("hook_state_lock"),
+	hookPut:          query("hook_state_put"),
+	hookPrune:        query("hook_state_prune"),
+	streamLock:       query("push_stream_lock"),
+	streamPut:        query("push_stream_put"),
+	tokenAdd:         query("token_add"),
+	tokens:           query("tokens"),
+	tokenByID:        query("token_by_id"),
+	tokenMatch:       query("token_match"),
+	tokenDelete:      query("token_delete"),
 
 	taskClaim:   query("task_list_claim"),
 	taskLock:    query("task_list_lock"),

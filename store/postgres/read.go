@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -85,27 +84,53 @@ func (s *Store) File(ctx context.Context, path string) (*tally.FileState, error)
 // Rows whose record does not decode are skipped and reported by Skipped.
 func (s *Store) Records(ctx context.Context, f tally.SessionFilter) ([]tally.Record, error) {
 	const op = "postgres.Records"
-	var limit any // NULL: no limit
-	if f.Limit > 0 {
-		limit = int64(f.Limit)
-	}
-	since := int64(math.MinInt64)
-	if !f.Since.IsZero() {
-		since = timeCol(f.Since)
-	}
-	project := column(f.Project)
-	var rows pgx.Rows
-	var err error
-	if f.Agent != "" {
-		rows, err = s.pool.Query(ctx, q.recordsAgent, column(string(f.Agent)), project, since, limit)
-	} else {
-		rows, err = s.pool.Query(ctx, q.records, project, since, limit)
-	}
+	sql, args := recordsQuery(f)
+	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
 	recs, err := scanJSON[tally.Record](s, rows, "sessions", nil)
 	return recs, s.wrap(op, err)
+}
+
+// recordsQuery builds the listing for a filter from fixed parts: only the
+// conditions the filter sets are in the text, so each combination is its
+// own prepared statement whose plan can use the index that serves it —
+// sessions_agent, sessions_machine or sessions_user walked backwards, else
+// sessions_last_activity — and stop at the limit. The project filter is a
+// substring match, which no b-tree serves; it is applied on the way.
+func recordsQuery(f tally.SessionFilter) (string, []any) {
+	var where []string
+	var args []any
+	cond := func(sql string, arg any) {
+		args = append(args, arg)
+		where = append(where, strings.Replace(sql, "?", "$"+strconv.Itoa(len(args)), 1))
+	}
+	if f.Agent != "" {
+		cond("agent = ?", column(string(f.Agent)))
+	}
+	if f.Machine != "" {
+		cond("origin_machine = ?", column(f.Machine))
+	}
+	if f.User != "" {
+		cond("origin_user = ?", column(f.User))
+	}
+	if f.Project != "" {
+		cond("strpos(project, ?) > 0", column(f.Project))
+	}
+	if !f.Since.IsZero() {
+		cond("last_activity >= ?", timeCol(f.Since))
+	}
+	sql := "SELECT id, record FROM sessions"
+	if len(where) > 0 {
+		sql += " WHERE " + strings.Join(where, " AND ")
+	}
+	sql += " ORDER BY last_activity DESC, id DESC"
+	if f.Limit > 0 {
+		args = append(args, int64(f.Limit))
+		sql += " LIMIT $" + strconv.Itoa(len(args))
+	}
+	return sql, args
 }
 
 // Record finds one record by exact id, else by a unique prefix of at
@@ -224,8 +249,20 @@ func scanJSON[T any](s *Store, rows pgx.Rows, table string, set func(key string,
 // commit in the order of their marks, a mark returned here is never
 // followed by a commit of a lower one: reading on from it misses nothing.
 func (s *Store) Changed(ctx context.Context, since int64) ([]tally.Record, int64, error) {
+	return s.ChangedLimit(ctx, since, 0)
+}
+
+// ChangedLimit is Changed for at most limit records (0: no limit): the
+// oldest changes first, and the mark of the last returned, from which the
+// next read goes on. A reader (tally push) reads the changes of a long
+// history a page at a time.
+func (s *Store) ChangedLimit(ctx context.Context, since int64, limit int) ([]tally.Record, int64, error) {
 	const op = "postgres.Changed"
-	rows, err := s.pool.Query(ctx, q.changed, since)
+	var lim any // NULL: no limit
+	if limit > 0 {
+		lim = int64(limit)
+	}
+	rows, err := s.pool.Query(ctx, q.changed, since, lim)
 	if err != nil {
 		return nil, since, s.wrap(op, err)
 	}

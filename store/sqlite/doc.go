@@ -15,6 +15,10 @@
 //     BusyTimeout for it, then fail with CodeUnavailable naming the file.
 //   - A damaged row (JSON someone edited) is skipped and counted, see
 //     Skipped; it never fails a listing or panics.
+//   - It can be a team's server too: pushed batches (Ingest) are applied
+//     in one IMMEDIATE transaction that reads and moves the stream's mark,
+//     so a batch sent twice is applied once; tokens are kept by id with
+//     the SHA-256 of their secret only.
 //   - A database written by a newer tally (a higher schema version) is
 //     refused at Open instead of being misread.
 //   - Reading needs no write: a store whose schema is current is opened

@@ -98,9 +98,9 @@ func (s *Store) Records(ctx context.Context, f tally.SessionFilter) ([]tally.Rec
 	var rows *sql.Rows
 	var err error
 	if f.Agent != "" {
-		rows, err = s.stmts.sessionsAgent.QueryContext(ctx, string(f.Agent), f.Project, since, limit)
+		rows, err = s.stmts.sessionsAgent.QueryContext(ctx, string(f.Agent), f.Project, since, limit, f.Machine, f.User)
 	} else {
-		rows, err = s.stmts.sessions.QueryContext(ctx, f.Project, since, limit)
+		rows, err = s.stmts.sessions.QueryContext(ctx, f.Project, since, limit, f.Machine, f.User)
 	}
 	if err != nil {
 		return nil, s.wrap(op, err)
@@ -220,13 +220,25 @@ func scanJSON[T any](s *Store, rows *sql.Rows, table string, set func(key string
 // Changed returns the records written after change mark since, oldest
 // first, and the newest mark.
 func (s *Store) Changed(ctx context.Context, since int64) ([]tally.Record, int64, error) {
+	return s.ChangedLimit(ctx, since, 0)
+}
+
+// ChangedLimit is Changed for at most limit records (0: no limit): the
+// oldest changes first, and the mark of the last returned, from which the
+// next read goes on. A reader (tally push) reads the changes of a long
+// history a page at a time.
+func (s *Store) ChangedLimit(ctx context.Context, since int64, limit int) ([]tally.Record, int64, error) {
 	const op = "sqlite.Changed"
 	// A live reader asks this every moment: it is where a store deleted
 	// under it is noticed when nothing is written.
 	if err := s.checkFile(); err != nil {
 		return nil, since, err
 	}
-	rows, err := s.stmts.changed.QueryContext(ctx, since)
+	lim := int64(-1)
+	if limit > 0 {
+		lim = int64(limit)
+	}
+	rows, err := s.stmts.changed.QueryContext(ctx, since, lim)
 	if err != nil {
 		return nil, since, s.wrap(op, err)
 	}

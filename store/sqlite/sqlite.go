@@ -15,7 +15,10 @@ import (
 	"modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
-var _ tally.Store = (*Store)(nil)
+var (
+	_ tally.Store      = (*Store)(nil)
+	_ tally.HookKeeper = (*Store)(nil)
+)
 
 // BusyTimeout is how long a statement waits for another connection or
 // process holding the write lock before it fails with CodeUnavailable.

@@ -27,6 +27,8 @@ func TestStore(t *testing.T) {
 	}
 	storetest.RunShared(t, shared)
 	storetest.RunSharedMarkers(t, shared)
+	storetest.RunTeam(t, temp)
+	storetest.RunTeamShared(t, shared)
 }
 
 func openTemp(t testing.TB, path string) *Store {

@@ -1,5 +1,6 @@
-// Requests to the server's JSON API. The token, when the server has one,
-// travels in the cookie a visit to /?token= set, so nothing here holds it.
+// Requests to the server's JSON API. The token, when the server asks for
+// one, travels in the cookie the login (login.js, or a visit to /?token=)
+// set, so nothing here holds it.
 
 // getJSON fetches path; it returns the response and, when it succeeded,
 // its decoded body.
@@ -14,6 +15,18 @@ export async function getJSON(path) {
 // cookie. It returns the response and its decoded body, if any.
 export async function post(path) {
   const res = await fetch(path, { method: 'POST', headers: { Accept: 'application/json' } });
+  const body = await res.json().catch(() => null);
+  return { res, body };
+}
+
+// postJSON sends value as a JSON body; it returns the response and its
+// decoded body, if any.
+export async function postJSON(path, value) {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify(value),
+  });
   const body = await res.json().catch(() => null);
   return { res, body };
 }

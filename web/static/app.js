@@ -11,6 +11,7 @@
 //   items.js      a list as rows, compact or full
 //   detail.js     the dialog with one session whole
 //   filters.js    the top bar's filters and group-by control
+//   login.js      the token form, for a server that asks for one
 //   clock.js      the server's clock and activity thresholds
 //   words.js      words and time spans as a person reads them
 //   projects.js   the projects' names, as the server sends them

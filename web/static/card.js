@@ -7,7 +7,7 @@ import { activityOf } from './clock.js';
 import { patchRows, rowsFor } from './items.js';
 import { projectName } from './projects.js';
 import {
-  NO_LIST_TOOL, activityLabel, activityTimer, agentHue, duration, keptNoList, localTime, ms, plural,
+  NO_LIST_TOOL, activityLabel, activityTimer, agentHue, duration, keptNoList, localTime, ms, originOf, plural,
   spinnerText, titleOf,
 } from './words.js';
 
@@ -45,6 +45,8 @@ export class Card {
     head.append(this.agent, this.sid, this.state, this.subs, this.timer);
 
     this.project = named('project', 'div', 'project');
+    this.origin = named('origin', 'div', 'origin');
+    this.origin.hidden = true;
     this.title = named('title', 'h3', 'title');
 
     this.progress = h('div', 'progress');
@@ -65,7 +67,7 @@ export class Card {
 
     this.approve = approveRow();
 
-    el.append(head, this.project, this.title, this.approve, this.progress, this.list, this.spinner);
+    el.append(head, this.project, this.origin, this.title, this.approve, this.progress, this.list, this.spinner);
   }
 
   // patch shows session s at time t; it touches only what differs.
@@ -84,6 +86,10 @@ export class Card {
     setTitle(this.subs, `${plural(nSubs, 'sub-agent')} — open for their lists`);
 
     this.nameProject(s);
+    const origin = originOf(s);
+    setHidden(this.origin, !origin);
+    setText(this.origin, origin);
+    setTitle(this.origin, origin ? `pushed from ${s.machine || '?'} by ${s.user || '?'}` : '');
     setText(this.title, titleOf(s));
     setTitle(this.title, s.title || '');
     showApprove(this.approve, s);

@@ -8,7 +8,7 @@ import { h } from './dom.js';
 import { glyphOf, itemFacts } from './items.js';
 import { sessions, ui } from './state.js';
 import {
-  NO_LIST_TOOL, activityLabel, agentHue, duration, keptNoList, localTime, ms, plural, titleOf,
+  NO_LIST_TOOL, activityLabel, agentHue, duration, keptNoList, localTime, ms, originOf, plural, titleOf,
 } from './words.js';
 
 const detail = document.getElementById('detail');
@@ -75,6 +75,7 @@ function render(s) {
     dl.append(h('dt', '', k), dd);
   };
   fact('project', 'Project', s.project || '—');
+  if (originOf(s)) fact('origin', 'From', originOf(s));
   fact('session', s.shared ? 'Task list' : 'Session', s.id);
   if (s.writers && s.writers.length) {
     fact('writers', s.shared ? 'Shared by' : 'Also written by', s.writers.join(', '));

@@ -6,6 +6,8 @@ import { projectName } from './projects.js';
 
 const fAgent = document.getElementById('f-agent');
 const fProject = document.getElementById('f-project');
+const fMachine = document.getElementById('f-machine');
+const fUser = document.getElementById('f-user');
 const fQ = document.getElementById('f-q');
 const fNoList = document.getElementById('f-nolist');
 const noListCount = document.getElementById('nolist-count');
@@ -24,8 +26,10 @@ function hasList(s) {
 function chosen(s) {
   if (ui.agent && s.agent !== ui.agent) return false;
   if (ui.project && s.project !== ui.project) return false;
+  if (ui.machine && s.machine !== ui.machine) return false;
+  if (ui.user && s.user !== ui.user) return false;
   if (!ui.q) return true;
-  const hay = [s.title, s.project, s.agent, s.id];
+  const hay = [s.title, s.project, s.agent, s.id, s.machine, s.user];
   for (const it of s.items || []) hay.push(it.title, it.activeForm);
   return hay.some((x) => x && String(x).toLowerCase().includes(ui.q));
 }
@@ -69,10 +73,20 @@ export function renameProjectOptions() {
   }
 }
 
-// noteFilterValues offers session s's agent and project in the selects.
+// noteFilterValues offers session s's agent, project, machine and user in
+// the selects. The machine and user filters show once a session pushed
+// from a machine (a team's board) is there.
 export function noteFilterValues(s) {
   addOption(fAgent, s.agent, s.agent);
   addOption(fProject, s.project, projectName(s.project));
+  if (s.machine) {
+    addOption(fMachine, s.machine, s.machine);
+    fMachine.closest('label').hidden = false;
+  }
+  if (s.user) {
+    addOption(fUser, s.user, s.user);
+    fUser.closest('label').hidden = false;
+  }
 }
 
 // initFilters wires the filter controls; changed runs after each change.
@@ -80,6 +94,8 @@ export function initFilters(changed) {
   const read = () => {
     ui.agent = fAgent.value;
     ui.project = fProject.value;
+    ui.machine = fMachine.value;
+    ui.user = fUser.value;
     ui.q = fQ.value.trim().toLowerCase();
     ui.withoutList = fNoList.checked;
     changed();
@@ -87,6 +103,8 @@ export function initFilters(changed) {
   document.getElementById('filters').addEventListener('submit', (e) => e.preventDefault());
   fAgent.addEventListener('change', read);
   fProject.addEventListener('change', read);
+  fMachine.addEventListener('change', read);
+  fUser.addEventListener('change', read);
   fQ.addEventListener('input', read);
   fNoList.addEventListener('change', read);
 }

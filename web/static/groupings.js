@@ -33,6 +33,15 @@ export const GROUPINGS = [
     layout: 'wrap',
   },
   {
+    key: 'machine',
+    label: 'Machine',
+    columnOf: (s) => s.machine || '',
+    fixed: [],
+    name: (key) => key || 'this server',
+    hint: () => '',
+    layout: 'wrap',
+  },
+  {
     key: 'agent',
     label: 'Agent',
     columnOf: (s) => s.agent || '',

@@ -2,6 +2,7 @@
 // snapshot (or a replay of what was missed) and then carries every change.
 import { getJSON } from './api.js';
 import { noteServer } from './clock.js';
+import { askToken, needsToken } from './login.js';
 import { setText } from './dom.js';
 import { remove, renameProjects, replaceAll, upsert } from './board.js';
 import { removePlan, renderPlans, replacePlans, upsertPlan } from './plans.js';
@@ -24,10 +25,22 @@ function parse(e) {
   }
 }
 
-// connect opens the event stream. EventSource reconnects by itself and
-// sends Last-Event-ID, so the server can replay what was missed or send a
-// fresh snapshot; only a stream the browser gave up on is reopened here.
-export function connect(delay = 1000) {
+// connect opens the event stream, once the server takes this browser:
+// a server that asks for a token gets one through the form first.
+// EventSource reconnects by itself and sends Last-Event-ID, so the server
+// can replay what was missed or send a fresh snapshot; only a stream the
+// browser gave up on is reopened here, after the same check (a token
+// revoked meanwhile is asked for again).
+export async function connect(delay = 1000) {
+  if (await needsToken()) {
+    setConn('offline', 'token needed');
+    await askToken();
+    delay = 1000;
+  }
+  open(delay);
+}
+
+function open(delay) {
   const es = new EventSource('/api/events');
   es.onopen = () => setConn('live');
   es.onerror = () => {

@@ -27,6 +27,8 @@ export const ui = {
   group: '', // a key of GROUPINGS, set at start
   agent: '',
   project: '',
+  machine: '',
+  user: '',
   q: '',
   // Sessions that never had a list are hidden unless this is on.
   withoutList: false,

@@ -144,3 +144,10 @@ export function agentHue(agent) {
   for (const ch of a) x = (x * 31 + ch.codePointAt(0)) >>> 0;
   return x % 360;
 }
+
+// originOf is where a pushed session came from, as user@machine; '' for
+// a session of the server's own.
+export function originOf(s) {
+  if (s.user && s.machine) return `${s.user}@${s.machine}`;
+  return s.machine || s.user || '';
+}

@@ -1,3 +1,3 @@
--- $1 is the change mark already seen. Returns the rows written since, in
--- the order they were written.
-SELECT id, record, seq FROM sessions WHERE seq > $1 ORDER BY seq;
+-- $1 is the change mark already seen; $2 bounds the rows, NULL for none.
+-- Returns the rows written since, in the order they were written.
+SELECT id, record, seq FROM sessions WHERE seq > $1 ORDER BY seq LIMIT $2;

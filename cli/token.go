@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/token"
+)
+
+func (a *app) tokenCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "token",
+		Short: "Create, list and revoke the access tokens of a team's server",
+		Long: `Manage the access tokens tally serve accepts, in the store --db names (the
+team's PostgreSQL database, or a server's SQLite file). A store that holds a
+token makes tally serve require one of every request.
+
+Scopes: read (the board, the API, the event stream), write (task tool calls
+at /mcp, approving a plan, hooks; and reading), push (tally push, nothing
+else). Only a hash of each token is stored: a token is shown once, when it
+is created.`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(a.tokenCreateCommand(), a.tokenListCommand(), a.tokenRevokeCommand())
+	return cmd
+}
+
+// openTokens opens the store and checks it keeps tokens.
+func (a *app) openTokens(ctx context.Context) (tally.TokenKeeper, func(), error) {
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	k, ok := st.(tally.TokenKeeper)
+	if !ok {
+		st.Close()
+		return nil, nil, tally.Errorf(tally.CodeUnavailable, "token", "this store cannot keep tokens (the SQLite and PostgreSQL stores can)")
+	}
+	return k, func() { st.Close() }, nil
+}
+
+func (a *app) tokenCreateCommand() *cobra.Command {
+	var scope, name string
+	cmd := &cobra.Command{
+		Use:   "create --scope push|read|write [--name NAME]",
+		Short: "Create a token; it is printed once, on the last line",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			sc, err := tally.ParseScope(scope)
+			if err != nil {
+				return err
+			}
+			k, done, err := a.openTokens(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer done()
+			secret, t, hash := token.New(name, sc, a.now())
+			if err := k.AddToken(cmd.Context(), t, hash); err != nil {
+				return err
+			}
+			label := t.ID
+			if name != "" {
+				label = name + " (" + t.ID + ")"
+			}
+			fmt.Fprintf(a.env.Err, "tally: token %s, scope %s; it is shown only now:\n", label, sc)
+			fmt.Fprintln(a.env.Out, secret)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&scope, "scope", "", "what the token may do: push, read or write (required)")
+	cmd.Flags().StringVar(&name, "name", "", "a name to tell it by (a machine, a person)")
+	_ = cmd.MarkFlagRequired("scope")
+	return cmd
+}
+
+func (a *app) tokenListCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the tokens (never their secrets)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			k, done, err := a.openTokens(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer done()
+			list, err := k.Tokens(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if list == nil {
+					list = []tally.Token{}
+				}
+				return writeJSON(a.env.Out, list)
+			}
+			if len(list) == 0 {
+				fmt.Fprintln(a.env.Err, "No tokens: tally serve on this store asks for none unless given --token.")
+				return nil
+			}
+			w := tabwriter.NewWriter(a.env.Out, 0, 4, 2, ' ', 0)
+			if a.env.OutTTY {
+				fmt.Fprintln(w, "ID\tSCOPE\tNAME\tCREATED")
+			}
+			for _, t := range list {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", t.ID, t.Scope, oneLine(t.Name), t.Created.UTC().Format("2006-01-02T15:04:05Z"))
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of tokens")
+	return cmd
+}
+
+func (a *app) tokenRevokeCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "revoke ID|NAME",
+		Short: "Revoke a token: servers refuse it within seconds",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return &usageError{err: errArgs("revoke needs one token id or name")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			k, done, err := a.openTokens(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer done()
+			t, err := k.RevokeToken(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.env.Out, "revoked %s (%s, scope %s)\n", t.ID, t.Name, t.Scope)
+			return nil
+		},
+	}
+}

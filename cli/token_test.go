@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/token"
+)
+
+// tally token create prints the token on its last line and stores only its
+// hash; list shows it without the secret; revoke by name removes it.
+func TestToken_createListRevoke(t *testing.T) {
+	st := newStore(t)
+	code, out, errOut := run(t, st, nil, "token", "create", "--scope", "push", "--name", "ana-laptop")
+	if code != ExitOK {
+		t.Fatalf("create: %d %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	secret := lines[len(lines)-1]
+	if _, ok := token.ID(secret); !ok {
+		t.Fatalf("the last line is not a token: %q", out)
+	}
+	got, err := token.Check(context.Background(), st, secret)
+	if err != nil || got.Scope != tally.ScopePush || got.Name != "ana-laptop" {
+		t.Fatalf("the printed token: %+v, %v", got, err)
+	}
+	code, out, _ = run(t, st, nil, "token", "list", "--json")
+	var list []tally.Token
+	if code != ExitOK || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 || list[0].Scope != tally.ScopePush {
+		t.Fatalf("list: %d %s", code, out)
+	}
+	if strings.Contains(out, secret[len(secret)-20:]) {
+		t.Errorf("list shows the secret: %s", out)
+	}
+	if code, _, errOut := run(t, st, nil, "token", "create", "--scope", "admin"); code != ExitUsage && code != ExitError {
+		t.Errorf("an unknown scope: %d %s", code, errOut)
+	}
+	if code, out, errOut := run(t, st, nil, "token", "revoke", "ana-laptop"); code != ExitOK || !strings.Contains(out, "revoked") {
+		t.Fatalf("revoke: %d %s %s", code, out, errOut)
+	}
+	if _, err := token.Check(context.Background(), st, secret); tally.ErrorCode(err) != tally.CodeNotFound {
+		t.Errorf("the revoked token still passes: %v", err)
+	}
+	if code, _, _ := run(t, st, nil, "token", "revoke", "ana-laptop"); code != ExitNotFound {
+		t.Errorf("revoking it again: exit %d, want not found", code)
+	}
+}

@@ -1,0 +1,1 @@
+DELETE FROM hook_state WHERE updated_at < $1;

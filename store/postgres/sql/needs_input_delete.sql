@@ -1,0 +1,1 @@
+DELETE FROM needs_input WHERE session = ANY($1::text[]);

@@ -1,0 +1,109 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/token"
+)
+
+var _ tally.TokenKeeper = (*Store)(nil)
+
+// AddToken stores a token's id, name, scope and the hash of its secret.
+func (s *Store) AddToken(ctx context.Context, t tally.Token, hash []byte) error {
+	const op = "postgres.AddToken"
+	if err := checkToken(t); err != nil {
+		return err
+	}
+	_, err := s.pool.Exec(ctx, q.tokenAdd, t.ID, t.Name, t.Scope.String(), hash, t.Created.UnixNano())
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" {
+		return tally.Errorf(tally.CodeConflict, op, "a token with id %s exists already", t.ID)
+	}
+	return s.wrap(op, err)
+}
+
+func checkToken(t tally.Token) error {
+	for _, k := range []string{t.ID, t.Name} {
+		if err := storable("token", k); err != nil {
+			return tally.Errorf(tally.CodeInvalid, "AddToken", "%v", err)
+		}
+	}
+	if t.ID == "" || t.Scope.String() == "none" {
+		return tally.Errorf(tally.CodeInvalid, "AddToken", "a token needs an id and a scope")
+	}
+	return nil
+}
+
+// Tokens lists the tokens, oldest first.
+func (s *Store) Tokens(ctx context.Context) ([]tally.Token, error) {
+	const op = "postgres.Tokens"
+	rows, err := s.pool.Query(ctx, q.tokens)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	out, err := pgx.CollectRows(rows, scanToken)
+	return out, s.wrap(op, err)
+}
+
+func scanToken(row pgx.CollectableRow) (tally.Token, error) {
+	var t tally.Token
+	var scope string
+	var created int64
+	err := row.Scan(&t.ID, &t.Name, &scope, &created)
+	t.Scope, _ = tally.ParseScope(scope) // an unknown word allows nothing
+	t.Created = time.Unix(0, created).UTC()
+	return t, err
+}
+
+// TokenHash returns a token and the hash of its secret.
+func (s *Store) TokenHash(ctx context.Context, id string) (tally.Token, []byte, error) {
+	const op = "postgres.TokenHash"
+	if storable("id", id) != nil {
+		return tally.Token{}, nil, tally.Errorf(tally.CodeNotFound, op, "no token %q", id)
+	}
+	var t tally.Token
+	var scope string
+	var created int64
+	var hash []byte
+	err := s.pool.QueryRow(ctx, q.tokenByID, id).Scan(&t.ID, &t.Name, &scope, &created, &hash)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return tally.Token{}, nil, tally.Errorf(tally.CodeNotFound, op, "no token %q", id)
+	}
+	if err != nil {
+		return tally.Token{}, nil, s.wrap(op, err)
+	}
+	t.Scope, _ = tally.ParseScope(scope)
+	t.Created = time.Unix(0, created).UTC()
+	return t, hash, nil
+}
+
+// RevokeToken deletes the token whose id or name is ref.
+func (s *Store) RevokeToken(ctx context.Context, ref string) (tally.Token, error) {
+	const op = "postgres.RevokeToken"
+	if ref == "" || storable("token", ref) != nil {
+		return tally.Token{}, tally.Errorf(tally.CodeNotFound, op, "no token %q", ref)
+	}
+	var out tally.Token
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, q.tokenMatch, ref)
+		if err != nil {
+			return err
+		}
+		found, err := pgx.CollectRows(rows, scanToken)
+		if err != nil {
+			return err
+		}
+		if out, err = token.Pick(op, ref, found); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, q.tokenDelete, out.ID)
+		return err
+	})
+	return out, s.wrap(op, err)
+}

@@ -1,0 +1,1 @@
+DELETE FROM tokens WHERE id = ?1;

@@ -1,0 +1,100 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/token"
+)
+
+var _ tally.TokenKeeper = (*Store)(nil)
+
+// AddToken stores a token's id, name, scope and the hash of its secret.
+func (s *Store) AddToken(ctx context.Context, t tally.Token, hash []byte) error {
+	const op = "sqlite.AddToken"
+	if t.ID == "" || t.Scope.String() == "none" {
+		return tally.Errorf(tally.CodeInvalid, op, "a token needs an id and a scope")
+	}
+	_, err := s.w.ExecContext(ctx, teamSQL.tokenAdd, t.ID, t.Name, t.Scope.String(), hash, t.Created.UnixNano())
+	if err != nil && strings.Contains(err.Error(), "UNIQUE constraint") {
+		return tally.Errorf(tally.CodeConflict, op, "a token with id %s exists already", t.ID)
+	}
+	return s.wrap(op, err)
+}
+
+// Tokens lists the tokens, oldest first.
+func (s *Store) Tokens(ctx context.Context) ([]tally.Token, error) {
+	const op = "sqlite.Tokens"
+	rows, err := s.r.QueryContext(ctx, teamSQL.tokens)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	out, err := scanTokens(rows)
+	return out, s.wrap(op, err)
+}
+
+func scanTokens(rows *sql.Rows) ([]tally.Token, error) {
+	defer rows.Close()
+	var out []tally.Token
+	for rows.Next() {
+		var t tally.Token
+		var scope string
+		var created int64
+		if err := rows.Scan(&t.ID, &t.Name, &scope, &created); err != nil {
+			return nil, err
+		}
+		t.Scope, _ = tally.ParseScope(scope) // an unknown word allows nothing
+		t.Created = time.Unix(0, created).UTC()
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// TokenHash returns a token and the hash of its secret.
+func (s *Store) TokenHash(ctx context.Context, id string) (tally.Token, []byte, error) {
+	const op = "sqlite.TokenHash"
+	var t tally.Token
+	var scope string
+	var created int64
+	var hash []byte
+	err := s.r.QueryRowContext(ctx, teamSQL.tokenByID, id).Scan(&t.ID, &t.Name, &scope, &created, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return tally.Token{}, nil, tally.Errorf(tally.CodeNotFound, op, "no token %q", id)
+	}
+	if err != nil {
+		return tally.Token{}, nil, s.wrap(op, err)
+	}
+	t.Scope, _ = tally.ParseScope(scope)
+	t.Created = time.Unix(0, created).UTC()
+	return t, hash, nil
+}
+
+// RevokeToken deletes the token whose id or name is ref.
+func (s *Store) RevokeToken(ctx context.Context, ref string) (tally.Token, error) {
+	const op = "sqlite.RevokeToken"
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return tally.Token{}, s.wrap(op, err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	rows, err := tx.QueryContext(ctx, teamSQL.tokenMatch, ref)
+	if err != nil {
+		return tally.Token{}, s.wrap(op, err)
+	}
+	found, err := scanTokens(rows)
+	if err != nil {
+		return tally.Token{}, s.wrap(op, err)
+	}
+	t, err := token.Pick(op, ref, found)
+	if err != nil {
+		return tally.Token{}, err
+	}
+	if _, err := tx.ExecContext(ctx, teamSQL.tokenDelete, t.ID); err != nil {
+		return tally.Token{}, s.wrap(op, err)
+	}
+	return t, s.wrap(op, tx.Commit())
+}

@@ -1,0 +1,189 @@
+package tally
+
+import (
+	"context"
+	"time"
+)
+
+// The capabilities below are what a store may offer beyond Store. Both
+// stores (store/sqlite, store/postgres) offer all three; store/storetest
+// checks each. A caller finds one with a type assertion.
+
+// HookKeeper keeps what agents' hooks remember between calls, and the
+// needs-input marks they set. A mark shows in the session's record at
+// once; a commit keeps it in every record whose last activity is not after
+// it (an indexer folding lines written before the prompt cannot undo it),
+// and the first record with newer activity ends it.
+type HookKeeper interface {
+	// UpdateHook runs fn on the session's saved hook state (nil if none)
+	// in one transaction, so the hook processes of one session take turns,
+	// and saves the state fn returns (nil keeps the saved one). The signal
+	// fn returns is what the call learned of the session at at:
+	// SignalWaiting marks it as waiting for its user, SignalWorking ends
+	// such a mark, SignalNone says nothing. An error of fn writes nothing
+	// and is returned as is.
+	UpdateHook(ctx context.Context, session string, at time.Time, fn func(saved []byte) ([]byte, Signal, error)) error
+	// SessionFiles returns the saved states of the files of a session.
+	SessionFiles(ctx context.Context, session string) ([]*FileState, error)
+}
+
+// Scope is what a token lets its bearer do.
+type Scope uint8
+
+const (
+	// ScopeRead reads sessions and lists: the board, the API, the stream.
+	ScopeRead Scope = iota + 1
+	// ScopeWrite changes things (task tool calls, approving a plan, hook
+	// calls) and reads.
+	ScopeWrite
+	// ScopePush ships a machine's sessions to the team's store (tally
+	// push), and nothing else.
+	ScopePush
+)
+
+var scopeNames = [...]string{ScopeRead: "read", ScopeWrite: "write", ScopePush: "push"}
+
+func (s Scope) String() string {
+	if s > 0 && int(s) < len(scopeNames) {
+		return scopeNames[s]
+	}
+	return "none"
+}
+
+func (s Scope) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+func (s *Scope) UnmarshalText(b []byte) error {
+	v, err := ParseScope(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// ParseScope parses the words String returns.
+func ParseScope(s string) (Scope, error) {
+	for i, n := range scopeNames {
+		if n != "" && n == s {
+			return Scope(i), nil
+		}
+	}
+	return 0, errorf(CodeInvalid, "ParseScope", "unknown scope %q (want push, read or write)", s)
+}
+
+// Allows tells whether a token of scope s may do what needs scope need:
+// its own scope, and reading for a write token.
+func (s Scope) Allows(need Scope) bool {
+	return s == need || (s == ScopeWrite && need == ScopeRead)
+}
+
+// Token is what a store keeps of an access token: never the secret, only
+// its public id and, beside it, the secret's hash (see package token).
+type Token struct {
+	// ID is the public part of the token, which it starts with: what
+	// `tally token list` shows and `revoke` takes.
+	ID      string    `json:"id"`
+	Name    string    `json:"name,omitempty"`
+	Scope   Scope     `json:"scope"`
+	Created time.Time `json:"created"`
+}
+
+// TokenKeeper keeps access tokens by id, each with the hash of its secret.
+type TokenKeeper interface {
+	// AddToken stores a new token; an id already stored is CodeConflict.
+	AddToken(ctx context.Context, t Token, hash []byte) error
+	// Tokens lists the tokens, oldest first.
+	Tokens(ctx context.Context) ([]Token, error)
+	// TokenHash returns a token and its secret's hash; an unknown id is
+	// CodeNotFound.
+	TokenHash(ctx context.Context, id string) (Token, []byte, error)
+	// RevokeToken deletes the token whose id or name is ref and returns
+	// it. No match is CodeNotFound; a name several tokens share is
+	// CodeConflict.
+	RevokeToken(ctx context.Context, ref string) (Token, error)
+}
+
+// PushBatch is what a machine's `tally push` ships to a team's store in one
+// request: the records its local store committed between two of its change
+// marks, From (exclusive) and To (inclusive). Stream names the pusher's
+// local store (a new store, a new stream), so the marks of one stream only
+// grow.
+type PushBatch struct {
+	Machine string `json:"machine"`
+	User    string `json:"user"`
+	Stream  string `json:"stream"`
+	From    int64  `json:"from"`
+	To      int64  `json:"to"`
+	// Lines counts the source lines whose folding changed these records
+	// since the previous batch (for figures only).
+	Lines    int64    `json:"lines,omitempty"`
+	Sessions []Record `json:"sessions"`
+}
+
+// PushAck is a store's answer to a PushBatch.
+type PushAck struct {
+	// Acked is the stream's mark the store holds everything up to. The
+	// pusher goes on from it: past To when the batch was applied or was a
+	// repeat, and back to it (Resend) when the store holds less than the
+	// batch assumed.
+	Acked int64 `json:"acked"`
+	// Applied is how many records were written; 0 for a repeat.
+	Applied int  `json:"applied"`
+	Repeat  bool `json:"repeat,omitempty"`
+	Resend  bool `json:"resend,omitempty"`
+	// Refused names the records not written because their id belongs to
+	// a session of another origin (another machine, or the team's own task
+	// lists).
+	Refused []string `json:"refused,omitempty"`
+}
+
+// Ingester is a store that takes pushed batches. Ingest is one transaction,
+// idempotent by (machine, stream, mark): a batch whose To the stream's
+// mark already reached is a Repeat and writes nothing; a batch whose From
+// is past it writes nothing and asks for a Resend from the mark; any other
+// writes its records, each stamped with the batch's machine and user, and
+// moves the mark to To. A record whose id is held by a session of another
+// origin is left alone (Refused). Marks set by hooks (HookKeeper) hold over
+// pushed records as over committed ones.
+type Ingester interface {
+	Ingest(ctx context.Context, b PushBatch) (PushAck, error)
+}
+
+// CheckPush checks what every store requires of a batch before it writes
+// anything: a machine, a stream, marks that do not go backwards, records
+// with ids.
+func CheckPush(b *PushBatch) error {
+	const op = "push"
+	switch {
+	case b.Machine == "":
+		return errorf(CodeInvalid, op, "the batch names no machine")
+	case b.Stream == "":
+		return errorf(CodeInvalid, op, "the batch names no stream")
+	case b.From < 0 || b.To < b.From:
+		return errorf(CodeInvalid, op, "the batch's marks run from %d to %d; want 0 ≤ from ≤ to", b.From, b.To)
+	}
+	for i := range b.Sessions {
+		if b.Sessions[i].ID == "" {
+			return errorf(CodeInvalid, op, "session %d of the batch has no id; nothing was written", i)
+		}
+	}
+	return nil
+}
+
+// Elector is a store shared by several processes (replicas of tally serve)
+// that can elect one of them for a role, such as sending notifications,
+// so the team gets each once rather than once per replica.
+type Elector interface {
+	// Lead campaigns for role until ctx ends. At most one process leads a
+	// role at a time; when the leader dies another takes over.
+	Lead(ctx context.Context, role string) Lease
+}
+
+// Lease is one process's campaign for a role.
+type Lease interface {
+	// Leading tells whether this process leads the role now.
+	Leading() bool
+	// Changes receives true when this process starts leading and false
+	// when it stops; only the newest value waits.
+	Changes() <-chan bool
+}

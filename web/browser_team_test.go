@@ -1,0 +1,89 @@
+package web_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/tallyhq/tally"
+)
+
+// A team's board in a real browser: the server's store holds tokens, so
+// the page asks for one; a wrong token is refused on the form, a right one
+// opens the board, and the browser keeps it across a reload. Sessions
+// pushed from two machines show where they came from on their cards and in
+// the detail, and the machine filter picks one machine's.
+func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped in -short mode")
+	}
+	requireChromium(t)
+	srv := startServe(t)
+	read := lastLine(srv.tally(t, "token", "create", "--scope", "read", "--name", "board"))
+	push := lastLine(srv.tally(t, "token", "create", "--scope", "push", "--name", "ana-laptop"))
+	srv.stop(t)
+	srv.start(t) // tokens are looked for when serve starts
+
+	now := time.Now().UTC()
+	rec := tally.Record{ID: "pushed-session-1", Agent: tally.AgentClaude, Project: "/home/ana/src/api", Title: "Pushed from Ana's laptop",
+		StartedAt: now.Add(-time.Minute), LastActivity: now, Signal: tally.SignalWorking,
+		Lists: map[string][]tally.Item{"": {{ID: "1", Title: "Ship it", Status: tally.StatusInProgress, Source: tally.SourceTask}}}}
+	bo := rec
+	bo.ID, bo.Title = "pushed-session-2", "Pushed from Bo's desk"
+	for _, b := range []tally.PushBatch{
+		{Machine: "ana-laptop", User: "ana", Stream: "s1", To: 1, Sessions: []tally.Record{rec}},
+		{Machine: "bo-desk", User: "bo", Stream: "s1", To: 1, Sessions: []tally.Record{bo}},
+	} {
+		body, _ := json.Marshal(b)
+		req, _ := http.NewRequest(http.MethodPost, srv.url+"api/push", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+push)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("push: %v %v", resp, err)
+		}
+		resp.Body.Close()
+	}
+
+	b := startBrowser(t)
+	t.Cleanup(func() {
+		if t.Failed() {
+			b.shot(t, "team-failure.png")
+		}
+	})
+	b.do(t, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.url))
+	b.poll(t, "the page asks for a token", `document.getElementById('login').open`)
+	b.do(t, chromedp.SendKeys(`#login-token`, "tly_wrong"+kb.Enter))
+	b.poll(t, "a wrong token is refused on the form", `document.getElementById('login-error').textContent.includes('does not know')`)
+	b.do(t, chromedp.Evaluate[chromedp.Void](`document.getElementById('login-token').value = ''`), chromedp.SendKeys(`#login-token`, read+kb.Enter))
+	b.poll(t, "the right token opens the board", `!document.getElementById('login').open && document.getElementById('conn').dataset.state === 'live'`)
+	b.waitCardWhere(t, rec.ID, `c.count === "0/1"`)
+	if got := b.eval(t, `document.querySelector('.card[data-id="pushed-session-1"] [data-part="origin"]').textContent`); got != "ana@ana-laptop" {
+		t.Errorf("the card's origin: %q", got)
+	}
+	if got := b.eval(t, `document.cookie`); strings.Contains(got, "tly_") {
+		t.Errorf("a script can read the token: %q", got)
+	}
+
+	b.do(t, chromedp.Reload())
+	b.poll(t, "after a reload the board opens without asking", `document.getElementById('conn').dataset.state === 'live' && !document.getElementById('login').open`)
+	b.waitCardWhere(t, rec.ID, `c.count === "0/1"`)
+
+	b.poll(t, "the machine filter shows with the pushed machine", `!document.getElementById('f-machine-field').hidden && [...document.getElementById('f-machine').options].some(o => o.value === 'ana-laptop')`)
+	b.do(t, chromedp.Evaluate[chromedp.Void](`{ const f = document.getElementById('f-machine'); f.value = 'ana-laptop'; f.dispatchEvent(new Event('change')); }`))
+	b.poll(t, "the machine filter keeps its machine's card and hides the other's",
+		`!document.querySelector('.card[data-id="pushed-session-1"]').hidden && document.querySelector('.card[data-id="pushed-session-2"]').hidden`)
+
+	b.do(t, chromedp.Click(`.card[data-id="pushed-session-1"]`))
+	b.poll(t, "the detail names the origin", `document.querySelector('#detail-body [data-fact="origin"]')?.textContent === 'ana@ana-laptop'`)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
