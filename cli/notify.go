@@ -35,8 +35,11 @@ type notifying struct {
 
 // startNotifying starts notifying from the settings (see notifyOptions).
 // It says on errOut which sinks it could not make; with no sink it
-// follows nothing and stop does nothing.
-func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Writer, ix changeSource) (*notifying, error) {
+// follows nothing and stop does nothing. On a store several replicas
+// share (a tally.Elector), only the replica elected for it notifies, so a
+// team is told once, not once per replica; another takes over when it
+// dies.
+func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Writer, ix changeSource, st tally.Store) (*notifying, error) {
 	opts, skipped, err := notifyOptions(cfg, term, a.env.Now)
 	if err != nil {
 		return nil, err
@@ -54,10 +57,17 @@ func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Wr
 	// notifier, under the same limits (runLive).
 	a.notices.Store(nf.n)
 	nf.a = a
+	var lease tally.Lease
+	if e, ok := st.(tally.Elector); ok {
+		lease = e.Lead(ctx, "notify")
+	}
 	nf.sub = ix.Subscribe(changeBuffer)
 	go func() {
 		defer close(nf.done)
 		for ch := range nf.sub.C {
+			if lease != nil && !lease.Leading() {
+				continue
+			}
 			if ch.Kind == index.SessionUpdated {
 				nf.n.Publish(updateOf(&ch.Record, a.now()))
 			}
