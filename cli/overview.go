@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"time"
+
+	"github.com/tallyhq/tally/index"
 )
 
 // redrawDelay: the overview is printed at most this often while changes
@@ -23,10 +25,6 @@ func runOverview(ctx context.Context, o *overviewOptions) error {
 		return err
 	}
 	defer st.Close()
-	f, err := o.followLive(ctx, st, nil)
-	if err != nil {
-		return err
-	}
 	drawn := 0
 	draw := func() error {
 		v, err := o.overview(ctx, st)
@@ -39,8 +37,10 @@ func runOverview(ctx context.Context, o *overviewOptions) error {
 		drawn++
 		return nil
 	}
-	if err := draw(); err != nil {
-		f.stop()
+	// The first screen is what the catch-up found, drawn before going
+	// live: a change is news, drawn after it.
+	f, err := o.followLive(ctx, st, func(*index.Indexer) error { return draw() })
+	if err != nil {
 		return err
 	}
 	var redraw <-chan time.Time

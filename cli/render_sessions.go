@@ -113,6 +113,12 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 		}
 	}
 	st := termstyle.Painter{On: o.Color}
+	last := 0 // the last column shown: it is not padded
+	for i, c := range order {
+		if widths[c] > 0 {
+			last = i
+		}
+	}
 	writeRow := func(r [numColumns]string, s *tally.Session) {
 		var line strings.Builder
 		for i, c := range order {
@@ -120,7 +126,7 @@ func RenderSessions(w io.Writer, sessions []tally.Session, o TableOptions) error
 				continue // left out to fit
 			}
 			cell := termstyle.Truncate(r[c], widths[c])
-			if i < len(order)-1 {
+			if i < last {
 				cell = termstyle.Pad(cell, widths[c]) + "  "
 			}
 			switch {

@@ -356,8 +356,8 @@ func TestWatch_linesCallSessionsByPrefixesNoOtherShares(t *testing.T) {
 }
 
 // A pushed session shows where it came from: a column of its own on a
-// terminal and a ninth field in a pipe; a list of this machine's own
-// sessions keeps its eight.
+// terminal and a tenth field in a pipe; a list of this machine's own
+// sessions keeps its nine.
 func TestRenderSessions_originOfPushedSessions(t *testing.T) {
 	rec := exampleRecord()
 	local := rec.Session(fixedNow)
@@ -376,14 +376,14 @@ func TestRenderSessions_originOfPushedSessions(t *testing.T) {
 		t.Errorf("terminal:\n%s", term)
 	}
 	pipe := strings.Split(strings.TrimSuffix(render(TableOptions{}, pushed, local), "\n"), "\n")
-	if f := strings.Split(pipe[0], "\t"); len(f) != 9 || f[8] != "ana@ana-laptop" {
+	if f := strings.Split(pipe[0], "\t"); len(f) != 10 || f[9] != "ana@ana-laptop" {
 		t.Errorf("pipe row of the pushed session: %q", f)
 	}
-	if f := strings.Split(pipe[1], "\t"); len(f) != 9 || f[8] != "" {
+	if f := strings.Split(pipe[1], "\t"); len(f) != 10 || f[9] != "" {
 		t.Errorf("pipe row of a local session in the same list: %q", f)
 	}
-	if f := strings.Split(strings.TrimSpace(render(TableOptions{}, local)), "\t"); len(f) != 8 {
-		t.Errorf("a list without pushed sessions has %d fields, want 8", len(f))
+	if f := strings.Split(strings.TrimSuffix(render(TableOptions{}, local), "\n"), "\t"); len(f) != 9 {
+		t.Errorf("a list without pushed sessions has %d fields, want 9", len(f))
 	}
 	if term := render(TableOptions{Terminal: true, Width: 160}, local); strings.Contains(term, "ORIGIN") {
 		t.Errorf("an ORIGIN column for local sessions only:\n%s", term)

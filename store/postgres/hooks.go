@@ -23,8 +23,8 @@ const HookStateAge = 30 * 24 * time.Hour
 // sharing the database — take turns, and each sees what the last saved.
 //
 // The signal fn returns is what the call learned of the session at at:
-// tally.SignalWaiting marks it as waiting for its user, kept in needs_input
-// and shown at once in the session's record (signal waiting, last activity
+// tally.SignalAsking marks it as waiting for its user, kept in needs_input
+// and shown at once in the session's record (signal asking, last activity
 // at), which takes the next change mark so every replica's surfaces see
 // it; tally.SignalWorking is activity, which ends such a mark;
 // tally.SignalNone says nothing. Lock order is the hook row, then the
@@ -64,7 +64,7 @@ func (s *Store) UpdateHook(ctx context.Context, session string, at time.Time, fn
 			}
 		}
 		switch sig {
-		case tally.SignalWaiting:
+		case tally.SignalAsking:
 			top, err := takeMarks(ctx, tx, 1)
 			if err != nil {
 				return err
@@ -73,7 +73,7 @@ func (s *Store) UpdateHook(ctx context.Context, session string, at time.Time, fn
 			if err := tx.QueryRow(ctx, q.needsInputPut, session, timeCol(at)).Scan(&mark); err != nil {
 				return err
 			}
-			return s.resignal(ctx, tx, top, session, tally.SignalWaiting, time.Unix(0, mark))
+			return s.resignal(ctx, tx, top, session, tally.SignalAsking, time.Unix(0, mark))
 		case tally.SignalWorking:
 			// Most calls find no mark: they take no change mark either.
 			var marked bool
@@ -161,7 +161,7 @@ func applyMarks(c *recordCols, marks map[string]int64) (gone []string, err error
 			gone = append(gone, rec.ID)
 		default:
 			waiting := *rec
-			waiting.Signal, waiting.LastActivity = tally.SignalWaiting, time.Unix(0, at)
+			waiting.Signal, waiting.LastActivity = tally.SignalAsking, time.Unix(0, at)
 			js, err := json.Marshal(&waiting)
 			if err != nil {
 				return nil, err

@@ -88,7 +88,7 @@ func testHookState(t *testing.T, open Opener) {
 	}
 	boom := errors.New("boom")
 	err := s.UpdateHook(context.Background(), "s1", t0, func([]byte) ([]byte, tally.Signal, error) {
-		return []byte("lost"), tally.SignalWaiting, boom
+		return []byte("lost"), tally.SignalAsking, boom
 	})
 	if !errors.Is(err, boom) {
 		t.Fatalf("UpdateHook whose fn failed: %v, want fn's error", err)
@@ -132,7 +132,7 @@ func testNeedsInput(t *testing.T, open Opener) {
 	mark, _ := s.ChangeMark(ctx)
 
 	for _, id := range []string{"local", "pushed"} {
-		hookCall(t, s, id, at(1), nil, tally.SignalWaiting)
+		hookCall(t, s, id, at(1), nil, tally.SignalAsking)
 		if a := activityOf(t, s, id, now); a != tally.ActivityNeedsInput {
 			t.Fatalf("%s after the permission prompt: %v, want needs_input", id, a)
 		}
@@ -165,13 +165,13 @@ func testNeedsInput(t *testing.T, open Opener) {
 		t.Errorf("a mark came back: %v", a)
 	}
 	// A working hook call ends a mark at once.
-	hookCall(t, s, "local", at(3), nil, tally.SignalWaiting)
+	hookCall(t, s, "local", at(3), nil, tally.SignalAsking)
 	hookCall(t, s, "local", at(3).Add(time.Second), nil, tally.SignalWorking)
 	if a := activityOf(t, s, "local", at(3).Add(2*time.Second)); a != tally.ActivityWorking {
 		t.Errorf("after a working hook call: %v, want working", a)
 	}
 	// A mark for a session with no record yet waits for its first record.
-	hookCall(t, s, "early", at(1), nil, tally.SignalWaiting)
+	hookCall(t, s, "early", at(1), nil, tally.SignalAsking)
 	commit(t, s, tally.Batch{Sessions: []tally.Record{working("early", at(0))}})
 	if a := activityOf(t, s, "early", now); a != tally.ActivityNeedsInput {
 		t.Errorf("a session marked before its first record: %v, want needs_input", a)
