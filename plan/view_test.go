@@ -38,11 +38,11 @@ func at(day, hour, minute int) time.Time {
 	return time.Date(2024, 1, day, hour, minute, 0, 0, time.UTC)
 }
 
-// seedStep is a step of an example plan.
-type seedStep struct{ name, done string }
+// exampleStep is a step of an example plan.
+type exampleStep struct{ name, done string }
 
-// writeSeedTask writes a planned task with the given steps.
-func writeSeedTask(t *testing.T, dir, folder, name, goal string, steps ...seedStep) {
+// writeExampleTask writes a planned task with the given steps.
+func writeExampleTask(t *testing.T, dir, folder, name, goal string, steps ...exampleStep) {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "id: %s\nname: %s\ngoal: %s\nstatus: planned\n\nsteps:\n", folder[:4], name, goal)
@@ -56,33 +56,33 @@ func writeSeedTask(t *testing.T, dir, folder, name, goal string, steps ...seedSt
 }
 
 // plainSteps are k steps named "Step 1", "Step 2", ….
-func plainSteps(k int) []seedStep {
-	var s []seedStep
+func plainSteps(k int) []exampleStep {
+	var s []exampleStep
 	for i := 1; i <= k; i++ {
-		s = append(s, seedStep{fmt.Sprintf("Step %d", i), fmt.Sprintf("Step %d checked", i)})
+		s = append(s, exampleStep{fmt.Sprintf("Step %d", i), fmt.Sprintf("Step %d checked", i)})
 	}
 	return s
 }
 
-// seedPlan is the example plan of the /task views — OAuth Setup, Login
+// examplePlan is the example plan of the /task views — OAuth Setup, Login
 // Page, Dashboard at S2, User Profile, Notifications — built the way it
 // would happen:
 // five task files, then an agent's markers applied at the times given,
 // and three quick tasks in the ledger. T001 ran Jan 15 13:30–16:00, T002
 // was activated when T001 completed and completed Jan 16 14:30, T003 was
 // activated then and is at S2.
-func seedPlan(t *testing.T) Folder {
+func examplePlan(t *testing.T) Folder {
 	t.Helper()
 	f := newFolder(t)
-	writeSeedTask(t, f.Dir, "T001-oauth", "OAuth Setup", "Users can sign in with Google and GitHub", plainSteps(4)...)
-	writeSeedTask(t, f.Dir, "T002-login", "Login Page", "Users can log in and out", plainSteps(3)...)
-	writeSeedTask(t, f.Dir, "T003-dashboard", "Dashboard", "Users can view their activity history and stats",
-		seedStep{"Design API endpoints", "API spec documented in docs/api/dashboard.md"},
-		seedStep{"Implement backend endpoints", "All endpoints return correct data, tests pass"},
-		seedStep{"Build frontend components", "Dashboard page renders with real data"},
-		seedStep{"Integration testing", "E2E tests pass for all flows"})
-	writeSeedTask(t, f.Dir, "T004-profile", "User Profile", "Users can edit their profile", plainSteps(3)...)
-	writeSeedTask(t, f.Dir, "T005-notifications", "Notifications", "Users get notified of activity", plainSteps(2)...)
+	writeExampleTask(t, f.Dir, "T001-oauth", "OAuth Setup", "Users can sign in with Google and GitHub", plainSteps(4)...)
+	writeExampleTask(t, f.Dir, "T002-login", "Login Page", "Users can log in and out", plainSteps(3)...)
+	writeExampleTask(t, f.Dir, "T003-dashboard", "Dashboard", "Users can view their activity history and stats",
+		exampleStep{"Design API endpoints", "API spec documented in docs/api/dashboard.md"},
+		exampleStep{"Implement backend endpoints", "All endpoints return correct data, tests pass"},
+		exampleStep{"Build frontend components", "Dashboard page renders with real data"},
+		exampleStep{"Integration testing", "E2E tests pass for all flows"})
+	writeExampleTask(t, f.Dir, "T004-profile", "User Profile", "Users can edit their profile", plainSteps(3)...)
+	writeExampleTask(t, f.Dir, "T005-notifications", "Notifications", "Users get notified of activity", plainSteps(2)...)
 	script := []struct {
 		at   time.Time
 		text string
@@ -119,10 +119,10 @@ func appendFile(t *testing.T, path, text string) {
 	}
 }
 
-// seedNow is when the example views are looked at: T003 has run 2h 15m.
-var seedNow = at(16, 16, 45)
+// exampleNow is when the example views are looked at: T003 has run 2h 15m.
+var exampleNow = at(16, 16, 45)
 
-func seedOptions() ViewOptions { return ViewOptions{Now: seedNow, Location: time.UTC} }
+func exampleOptions() ViewOptions { return ViewOptions{Now: exampleNow, Location: time.UTC} }
 
 func render(t *testing.T, fn func(*bytes.Buffer) error) string {
 	t.Helper()
@@ -134,8 +134,8 @@ func render(t *testing.T, fn func(*bytes.Buffer) error) string {
 }
 
 func TestViews_examplePlan(t *testing.T) {
-	p := load(t, seedPlan(t))
-	o := seedOptions()
+	p := load(t, examplePlan(t))
+	o := exampleOptions()
 	golden(t, "task", render(t, func(b *bytes.Buffer) error { return RenderSummary(b, p, o) }))
 	golden(t, "task_T003", render(t, func(b *bytes.Buffer) error { return RenderTask(b, p, "T003", o) }))
 	golden(t, "task_T001", render(t, func(b *bytes.Buffer) error { return RenderTask(b, p, "T001", o) }))
@@ -151,10 +151,10 @@ func TestViews_examplePlan(t *testing.T) {
 }
 
 func TestViews_blocked(t *testing.T) {
-	f := seedPlan(t)
+	f := examplePlan(t)
 	apply(t, f, markers("7c1e2a90", 99000, at(16, 16, 10), "Need a key.\n\nprogress: T003.S2 blocked: waiting for API key"))
 	p := load(t, f)
-	o := seedOptions()
+	o := exampleOptions()
 	golden(t, "task_blocked", render(t, func(b *bytes.Buffer) error { return RenderBlocked(b, p, o) })+
 		"\n"+render(t, func(b *bytes.Buffer) error { return RenderSummary(b, p, o) })+
 		"\n"+render(t, func(b *bytes.Buffer) error { return RenderTask(b, p, "T003", o) }))
@@ -172,7 +172,7 @@ func TestViews_largePlanWithLimit(t *testing.T) {
 		{"Payment Integration", 4}, {"Email Service", 3}, {"Admin Panel", 5}, {"API Rate Limiting", 3},
 		{"Analytics", 4}, {"Export", 2}, {"Backup", 3}}
 	for i, n := range names {
-		writeSeedTask(t, f.Dir, fmt.Sprintf("T%03d-%s", i+1, Slug(n.name)), n.name, n.name+" works", plainSteps(n.steps)...)
+		writeExampleTask(t, f.Dir, fmt.Sprintf("T%03d-%s", i+1, Slug(n.name)), n.name, n.name+" works", plainSteps(n.steps)...)
 	}
 	var text strings.Builder
 	for i := 1; i <= 5; i++ {
@@ -181,7 +181,7 @@ func TestViews_largePlanWithLimit(t *testing.T) {
 	text.WriteString("progress: T006.S1 done\nprogress: T006.S2 done\n")
 	apply(t, f, markers("s", 0, at(16, 9, 0), text.String()))
 	p := load(t, f)
-	o := seedOptions()
+	o := exampleOptions()
 	o.Limit = DefaultLimit
 	golden(t, "task_limit", render(t, func(b *bytes.Buffer) error { return RenderSummary(b, p, o) }))
 }
@@ -191,9 +191,9 @@ func TestViews_largePlanWithLimit(t *testing.T) {
 // scope change on the way.
 func TestTimeline_aDaysWork(t *testing.T) {
 	f := newFolder(t)
-	writeSeedTask(t, f.Dir, "T001-oauth", "OAuth Setup", "g", plainSteps(4)...)
+	writeExampleTask(t, f.Dir, "T001-oauth", "OAuth Setup", "g", plainSteps(4)...)
 	for i, name := range []string{"login", "dashboard", "profile", "notifications"} {
-		writeSeedTask(t, f.Dir, fmt.Sprintf("T%03d-%s", i+2, name), name, "g", plainSteps(2)...)
+		writeExampleTask(t, f.Dir, fmt.Sprintf("T%03d-%s", i+2, name), name, "g", plainSteps(2)...)
 	}
 	clock := at(16, 10, 5)
 	f.Now = func() time.Time { return clock }
@@ -213,7 +213,7 @@ func TestTimeline_aDaysWork(t *testing.T) {
 	appendFile(t, filepath.Join(f.Dir, LedgerFile), `{"type":"quick_task","at":"2024-01-16T14:00:00Z","description":"Fix typo in README"}`+"\n")
 	step(15, 0, "progress: T002.S1 done\nprogress: T002.S2 done\nprogress: T009 start")
 	clock = at(16, 16, 0)
-	writeSeedTask(t, f.Dir, "T006-mfa", "MFA", "g", plainSteps(2)...)
+	writeExampleTask(t, f.Dir, "T006-mfa", "MFA", "g", plainSteps(2)...)
 	if _, err := f.Sync(); err != nil {
 		t.Fatal(err)
 	}
@@ -223,12 +223,12 @@ func TestTimeline_aDaysWork(t *testing.T) {
 	}
 	step(18, 30, rest.String())
 	p := load(t, f)
-	golden(t, "timeline", render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p, seedOptions()) }))
+	golden(t, "timeline", render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p, exampleOptions()) }))
 }
 
 func TestTimeline_spanningDaysHasDateLines(t *testing.T) {
-	p := load(t, seedPlan(t))
-	out := render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p, seedOptions()) })
+	p := load(t, examplePlan(t))
+	out := render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p, exampleOptions()) })
 	if !strings.HasPrefix(out, "Mon Jan 15, 2024\n[13:30] ≡ Plan created: 5 tasks\n") || !strings.Contains(out, "\n\nTue Jan 16, 2024\n") {
 		t.Fatalf("timeline:\n%s", out)
 	}
@@ -242,9 +242,9 @@ func TestPanelLine(t *testing.T) {
 	}{
 		{"no tasks", "No tasks", func(t *testing.T) Folder { return newFolder(t) }},
 		{"planning: tasks written, none started", "Planning…", func(t *testing.T) Folder { return newFolder(t, "T001-a:2", "T002-b:2") }},
-		{"execution", "2/5 → T003 [S2]", func(t *testing.T) Folder { return seedPlan(t) }},
+		{"execution", "2/5 → T003 [S2]", func(t *testing.T) Folder { return examplePlan(t) }},
 		{"blocked", "2/5 ⚠ T003 BLOCKED", func(t *testing.T) Folder {
-			f := seedPlan(t)
+			f := examplePlan(t)
 			apply(t, f, markers("s", 0, at(16, 16, 10), "progress: T003.S2 blocked: waiting"))
 			return f
 		}},

@@ -125,8 +125,8 @@ const (
 	failed  = tally.StatusFailed
 )
 
-// limiter is seed 03's layout as a Claude Code session: one done, one in
-// progress with its activeForm, one pending, one blocked.
+// limiter is the dashboard's reference layout as a Claude Code session:
+// one done, one in progress with its activeForm, one pending, one blocked.
 func limiter() tally.Record {
 	return rec("5c0375b4-57a5-4f26-b12d-d022ee4e51b7", tally.AgentClaude, home+"/src/api", "Add a rate limiter to the API",
 		20*time.Second, tally.SignalWorking,
@@ -137,7 +137,7 @@ func limiter() tally.Record {
 	)
 }
 
-// large is seed 04's large project: 12 tasks, 5 done, one active.
+// large is a large project: 12 tasks, 5 done, one active.
 func large() tally.Record {
 	names := []string{"OAuth Setup", "Login Page", "Dashboard", "Session Store", "Password Reset",
 		"Payment Integration", "Email Service", "Admin Panel", "API Rate Limiting", "Analytics", "Export", "Backup"}

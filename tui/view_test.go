@@ -46,7 +46,8 @@ func TestView_list(t *testing.T) {
 	})
 }
 
-// panelStates are seed 04's state variations, each as a session.
+// panelStates are the Task Panel's states (planning, working, blocked,
+// complete, no tasks…), each as a session.
 func panelStates() []struct {
 	name string
 	rec  tally.Record

@@ -10,7 +10,7 @@ import (
 	"github.com/valyala/fastjson"
 )
 
-// The sessionUpdate values this decoder reads (FORMATS.md §5).
+// The sessionUpdate values this decoder reads (docs/formats.md, ACP).
 const (
 	updPlan           = "plan"
 	updToolCall       = "tool_call"

@@ -17,8 +17,8 @@ func todo(title, activeForm string, st tally.Status) tally.Item {
 }
 
 // TestDecoder_Built folds the hand-built transcripts in testdata (shaped
-// after FORMATS.md §1) and checks the rules of seed 01 and FORMATS.md that
-// the real captures do not all exercise. Expected lists are written from
+// after the Claude Code section of docs/formats.md) and checks the rules of
+// that section that the real captures do not all exercise. Expected lists are written from
 // the rules, not from the decoder's output.
 func TestDecoder_Built(t *testing.T) {
 	withBlocks := func(it tally.Item, blocks, blockedBy []string, owner string) tally.Item {

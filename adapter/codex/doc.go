@@ -14,8 +14,8 @@
 //   - The exec stream's todo_list carries only a completed boolean, so every
 //     item not completed is shown pending and marked Lossy: it may be in
 //     progress.
-//   - Turn end keeps the final list (unlike seed 02, which marks every item
-//     completed): a list the agent left unfinished is information.
+//   - Turn end keeps the final list as it is, rather than marking every
+//     item completed: a list the agent left unfinished is information.
 //   - Progress markers are read from the assistant's output_text in
 //     response items only (Codex copies each reply into an event_msg
 //     too), and from completed agent_message items of the exec stream.

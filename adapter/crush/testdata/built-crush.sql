@@ -1,5 +1,5 @@
--- Built to FORMATS.md §6 (no real Crush capture exists, see
--- PROVENANCE.md). Schema: charmbracelet/crush
+-- Built to the Crush section of docs/formats.md (no real Crush capture
+-- exists, see PROVENANCE.md). Schema: charmbracelet/crush
 -- internal/db/migrations/20250424200609_initial.sql (verbatim, goose
 -- markers dropped), then the todos column of
 -- 20250812000000_add_todos_to_sessions.sql. Times are Unix seconds.

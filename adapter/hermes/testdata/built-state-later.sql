@@ -1,4 +1,4 @@
--- Built to FORMATS.md §4: a state.db of a later Hermes. The v2 tables of
+-- Built to the Hermes section of docs/formats.md: a state.db of a later Hermes. The v2 tables of
 -- hermes_state.py @544ac55, grown the way Hermes' column reconciler grows
 -- them (ALTER TABLE ... ADD COLUMN, names from hermes_state_common.py
 -- SCHEMA_SQL: sessions.cwd, sessions.title). Results carry the later

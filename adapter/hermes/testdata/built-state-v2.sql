@@ -1,5 +1,5 @@
--- Built to FORMATS.md §4 (no real Hermes capture exists, see
--- PROVENANCE.md). Schema: hermes_state.py SCHEMA_SQL and FTS_SQL at
+-- Built to the Hermes section of docs/formats.md (no real Hermes capture
+-- exists, see PROVENANCE.md). Schema: hermes_state.py SCHEMA_SQL and FTS_SQL at
 -- NousResearch/hermes-agent@544ac55 (SCHEMA_VERSION 2), verbatim.
 -- Rows: what todo_tool.py @544ac55 / @038653c returns for these calls;
 -- tool_calls as json.dumps writes them (", " and ": " separators).

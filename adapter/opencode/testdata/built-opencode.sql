@@ -1,5 +1,5 @@
--- Built to FORMATS.md §6 (no real OpenCode capture exists, see
--- PROVENANCE.md). Tables and columns: packages/opencode/src/session/
+-- Built to the OpenCode section of docs/formats.md (no real OpenCode
+-- capture exists, see PROVENANCE.md). Tables and columns: packages/opencode/src/session/
 -- session.sql.ts and src/storage/schema.sql.ts at anomalyco/opencode
 -- @063e830, as drizzle creates them (project is cut to the columns a
 -- session needs). Times are Date.now() milliseconds.
