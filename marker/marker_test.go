@@ -64,10 +64,14 @@ func FuzzScan(f *testing.F) {
 	for _, s := range []string{
 		"progress: T001.S1 done\nprogress: T001.S2 blocked: waiting for API key",
 		"progress:T1 start", "progress: T1 promoted\r\n", "\xff\xfeprogress: T\xff done",
+		"progress:", "progres:s:", `{"progress":1,"text":"xprogress:"}`, "::::progress",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := Maybe(data), bytes.Contains(data, keyword); got != want {
+			t.Fatalf("Maybe(%q) = %v, but the keyword is there: %v", data, got, want)
+		}
 		for _, m := range Scan(data) {
 			if m.Task == "" || len(m.Task) > MaxID || len(m.Step) > MaxID {
 				t.Fatalf("bad id in %+v", m)

@@ -119,7 +119,9 @@ func (d *Decoder) selectLine(line []byte) selection {
 	if hasToolNeedle(line) || bytes.HasPrefix(line, summaryPrefix) {
 		s |= selTool
 	}
-	if isAssistant(line) && marker.Maybe(line) {
+	// The keyword check is the cheaper of the two over a whole line, and
+	// nearly every line fails it.
+	if marker.Maybe(line) && isAssistant(line) {
 		s |= selMarker
 	}
 	if d.info.List == "" && isSidechain(line) && !bytes.Contains(line, agentIDNeedle) {
