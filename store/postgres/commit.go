@@ -37,13 +37,14 @@ func (c *recordCols) add(rec *tally.Record, js []byte) {
 }
 
 // Commit writes the batch in one transaction: removals first, then the
-// file states and records, so an element both removed and written in one
-// batch ends up written; of an element written twice, the later wins. An
-// element that cannot be stored (an empty path or id, a key PostgreSQL
-// text cannot hold, a value JSON cannot hold) fails the whole batch with
-// CodeInvalid before anything is written; a failure during the
-// transaction rolls it back. Either way the store keeps its previous
-// state.
+// file states, records and markers (pending, each key once), so an
+// element both removed and written in one batch ends up written; of a
+// file or record written twice, the later wins; a marker key already
+// recorded keeps its row. An element that cannot be stored (an empty
+// path, id or key, a key PostgreSQL text cannot hold, a value JSON cannot
+// hold) fails the whole batch with CodeInvalid before anything is
+// written; a failure during the transaction rolls it back. Either way
+// the store keeps its previous state.
 //
 // Every record written takes the next change mark, and listeners are
 // notified when the transaction commits. A session's needs-input mark
@@ -54,7 +55,11 @@ func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 	if err != nil {
 		return err
 	}
-	if len(files.path)+len(recs.id)+len(b.RemovedFiles)+len(b.RemovedSessions) == 0 {
+	markers, err := encodeMarkers(b.Markers)
+	if err != nil {
+		return err
+	}
+	if len(files.path)+len(recs.id)+len(markers.key)+len(b.RemovedFiles)+len(b.RemovedSessions) == 0 {
 		return nil // nothing to lock
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -83,6 +88,7 @@ func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 			batch.Queue(q.upsertFiles, files.path, files.session, files.agent, files.offset, files.state)
 		}
 		queueRecords(batch, &recs, top)
+		queueMarkers(batch, &markers)
 		return tx.SendBatch(ctx, batch).Close()
 	})
 	return s.wrap(op, err)

@@ -20,19 +20,20 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
+// TestStore runs every conformance suite the embedded store runs.
 func TestStore(t *testing.T) {
 	fresh := func(t *testing.T) tally.Store { return openTemp(t, pgtest.DB(t)) }
 	storetest.Run(t, fresh)
 	storetest.RunTasks(t, fresh)
+	storetest.RunMarkers(t, fresh)
+	shared := func(t *testing.T) storetest.Opener {
+		url := pgtest.DB(t)
+		return func(t *testing.T) tally.Store { return openTemp(t, url) }
+	}
+	storetest.RunShared(t, shared)
+	storetest.RunSharedMarkers(t, shared)
 	storetest.RunTeam(t, fresh)
-	storetest.RunShared(t, func(t *testing.T) storetest.Opener {
-		url := pgtest.DB(t)
-		return func(t *testing.T) tally.Store { return openTemp(t, url) }
-	})
-	storetest.RunTeamShared(t, func(t *testing.T) storetest.Opener {
-		url := pgtest.DB(t)
-		return func(t *testing.T) tally.Store { return openTemp(t, url) }
-	})
+	storetest.RunTeamShared(t, shared)
 }
 
 func openTemp(t testing.TB, url string) *Store {

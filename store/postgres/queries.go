@@ -24,6 +24,8 @@ var q = struct {
 	tokenAdd, tokens, tokenByID, tokenMatch, tokenDelete            string
 
 	taskClaim, taskLock, taskPut, taskGet, taskAll, archivePut, archiveList string
+
+	markerPut, markerPending, markerSettle, markerSession string
 }{
 	migrateLock:     query("migrate_lock"),
 	migrationsTable: query("migrations_table"),
@@ -71,6 +73,11 @@ var q = struct {
 	taskAll:     query("task_list_all"),
 	archivePut:  query("task_archive_put"),
 	archiveList: query("task_archive_list"),
+
+	markerPut:     query("marker_put"),
+	markerPending: query("marker_pending"),
+	markerSettle:  query("marker_settle"),
+	markerSession: query("marker_session"),
 }
 
 func query(name string) string {
