@@ -134,7 +134,7 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-func states(t *testing.T, st *sqlite.Store) map[string]tally.MarkerVerdict {
+func states(t *testing.T, st tally.MarkerStore) map[string]tally.MarkerVerdict {
 	t.Helper()
 	ms, err := st.SessionMarkers(context.Background(), sid)
 	if err != nil {
