@@ -6,8 +6,8 @@
 // What it promises — the embedded store's promises, store/storetest
 // checks both, and these for sharing:
 //
-//   - Commit is one transaction: file states, offsets and records land
-//     together or not at all. A failed batch leaves the previous state.
+//   - Commit is one transaction: file states, offsets, records and
+//     progress markers land together or not at all. A failed batch leaves the previous state.
 //   - Every record written takes the next change mark. Transactions that
 //     write take the marks on one row (change_marks) whose lock they hold
 //     until they end, so they commit in the order of their marks, and a
@@ -35,6 +35,13 @@
 //     batch sent again is a repeat and writes nothing, one past the mark
 //     asks for a resend. A pushed record never replaces a session of
 //     another origin.
+//   - Progress markers (tally.MarkerStore) are recorded pending in the
+//     commit that saves their lines' offsets, each key once (ON CONFLICT
+//     DO NOTHING), so a line read again by any replica adds nothing. A
+//     result is settled once: only a pending row is updated, so the
+//     replica that settles first says what became of a marker. Rows are
+//     settled in key order, so replicas settling the same keys at once
+//     never deadlock. A marker row damaged by hand is skipped and counted.
 //   - A hook call (UpdateHook) holds its session's hook_state row lock;
 //     its needs-input mark shows in the record at once and holds over
 //     commits and pushes of older activity.

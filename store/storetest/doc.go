@@ -16,6 +16,11 @@
 // on one database, as several processes would: each sees the others'
 // commits, a reader following Changed misses none however commits
 // interleave, and task calls through different handles lose no update.
+// RunMarkers and RunSharedMarkers check the progress markers a
+// tally.MarkerStore keeps: pending from the commit that saved their lines,
+// each key recorded once and settled once, through one handle or two.
+// RunTeam and RunTeamShared check the team capabilities. Both stores run
+// every suite.
 //
 // A failed batch is provoked in ways every store must handle the same,
 // with no hook into the store: an element the contract forbids (a record
