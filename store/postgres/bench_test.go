@@ -97,3 +97,42 @@ func BenchmarkCommit_OneSession(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "commits/s")
 }
+
+// BenchmarkMarkers_Round: the store's part of one planner round on a
+// server that syncs: 100 new markers committed with their file, read back
+// as pending, and settled. Reports markers per second through all three.
+func BenchmarkMarkers_Round(b *testing.B) {
+	s := openTemp(b, durableDB(b))
+	defer s.Close()
+	ctx := context.Background()
+	file := benchBatch(1, 0).Files
+	const round = 100
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		batch := tally.Batch{Files: file}
+		for i := range round {
+			off := int64(n*round + i)
+			batch.Markers = append(batch.Markers, tally.FoundMarker{
+				Key: tally.MarkerKey("s", "", off, 0), Session: "s", Project: "/home/ana/src/p",
+				Marker: tally.Marker{Task: "T001", Step: "S1", Verb: "done", Offset: off, At: markerAt.Add(time.Duration(off))},
+			})
+		}
+		if err := s.Commit(ctx, batch); err != nil {
+			b.Fatal(err)
+		}
+		ms, err := s.PendingMarkers(ctx, 1024)
+		if err != nil || len(ms) != round {
+			b.Fatalf("%d pending, %v", len(ms), err)
+		}
+		results := make([]tally.MarkerResult, len(ms))
+		for i, m := range ms {
+			results[i] = tally.MarkerResult{Key: m.Key, Verdict: tally.MarkerApplied, Plan: "/home/ana/src/p/docs/por", At: markerAt}
+		}
+		if err := s.SettleMarkers(ctx, results); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(n*round)/b.Elapsed().Seconds(), "markers/s")
+}
