@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/jsonl"
 	"github.com/tallyhq/tally/detect"
 	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
@@ -26,7 +27,9 @@ const (
 	methodPermission = "session/request_permission"
 )
 
-const op = "acp.Decoder.Line"
+// op names where a line's error comes from, for the person reading it:
+// the agent, as every adapter does.
+const op = string(tally.AgentACP)
 
 type decoder struct {
 	p fastjson.Parser
@@ -57,9 +60,12 @@ func (d *decoder) State() []byte {
 }
 
 func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
+	if !jsonl.Object(line) {
+		return jsonl.NotObject(tally.AgentACP, off)
+	}
 	v, err := d.p.ParseBytes(line)
 	if err != nil {
-		return tally.Errorf(tally.CodeInvalid, op, "not JSON: %v", err)
+		return jsonl.NotJSON(tally.AgentACP, off, err)
 	}
 	if v.Type() != fastjson.TypeObject || string(v.GetStringBytes("jsonrpc")) != "2.0" {
 		return tally.Errorf(tally.CodeInvalid, op, `not a JSON-RPC 2.0 message (no "jsonrpc":"2.0")`)

@@ -129,7 +129,7 @@ func (d *Decoder) State() []byte {
 func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	d.ended, d.sidecarRead = false, false
 	if !jsonl.Object(line) {
-		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is not a JSON object (cut short or garbled?)", off)
+		return jsonl.NotObject(tally.AgentClaude, off)
 	}
 	d.callEvents(line, emit)
 	sel := d.selectLine(line)
@@ -141,7 +141,7 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	defer parsers.Put(p)
 	v, err := p.ParseBytes(line)
 	if err != nil {
-		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is not valid JSON: %v", off, err)
+		return jsonl.NotJSON(tally.AgentClaude, off, err)
 	}
 	if v.Type() != fastjson.TypeObject {
 		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is JSON but not an object", off)

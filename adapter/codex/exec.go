@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/jsonl"
 	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
@@ -15,7 +16,7 @@ import (
 func (d *decoder) execLine(line []byte, off int64, emit func(tally.Event)) error {
 	v, err := d.p.ParseBytes(line)
 	if err != nil {
-		return invalid("bad JSON: %v", err)
+		return jsonl.NotJSON(tally.AgentCodex, off, err)
 	}
 	typ := string(v.GetStringBytes("type"))
 	switch typ {

@@ -108,6 +108,12 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	}
 	d.evs = d.evs[:0]
 	if err := d.line(line, off); err != nil {
+		switch e := err.(type) {
+		case notJSON:
+			return jsonl.NotJSON(tally.AgentGemini, off, e.err)
+		case *tally.Error: // worded already (jsonl.NotObject)
+			return err
+		}
 		return tally.Errorf(tally.CodeInvalid, "gemini", "line at offset %d: %v", off, err)
 	}
 	d.emit(emit)
@@ -130,7 +136,7 @@ func (d *Decoder) emit(emit func(tally.Event)) {
 // for what is never parsed.
 func (d *Decoder) line(line []byte, off int64) error {
 	if !jsonl.Object(line) {
-		return errText("is not a JSON object (cut short or garbled?)")
+		return jsonl.NotObject(tally.AgentGemini, off)
 	}
 	switch k := kindOf(line); k {
 	case kindMessage:
@@ -157,7 +163,7 @@ func (d *Decoder) parse(b []byte) (*fastjson.Value, error) {
 	d.st.Parsed++
 	v, err := d.p.ParseBytes(b)
 	if err != nil {
-		return nil, errText("is not valid JSON: " + err.Error())
+		return nil, notJSON{err}
 	}
 	if v.Type() != fastjson.TypeObject {
 		return nil, errText("is JSON but not an object")
@@ -195,6 +201,12 @@ type textError string
 func (e textError) Error() string { return string(e) }
 
 func errText(s string) error { return textError(s) }
+
+// notJSON is the parser's refusal of a line, worded by the caller, who
+// knows where the line is.
+type notJSON struct{ err error }
+
+func (e notJSON) Error() string { return "is not valid JSON: " + e.err.Error() }
 
 // timeOf parses an RFC 3339 timestamp field, zero if absent or bad.
 func timeOf(v *fastjson.Value, key string) time.Time {

@@ -2,11 +2,17 @@ package hermes
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/jsonl"
 )
+
+// op names where a line's error comes from, for the person reading it:
+// the agent, as every adapter does.
+const op = string(tally.AgentHermes)
 
 // maxPending bounds the todo calls a stream decoder remembers while they
 // wait for their result; Hermes answers each call right after it.
@@ -40,9 +46,16 @@ func (d *streamDecoder) State() []byte {
 }
 
 func (d *streamDecoder) Line(line []byte, off int64, emit func(tally.Event)) error {
+	if !jsonl.Object(line) {
+		return jsonl.NotObject(tally.AgentHermes, off)
+	}
 	m, w, err := decodeMessage(line, time.Time{})
-	if err != nil {
-		return tally.Errorf(tally.CodeInvalid, "hermes.Line", "%v", err)
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return jsonl.NotJSON(tally.AgentHermes, off, err)
+	case err != nil:
+		return tally.Errorf(tally.CodeInvalid, op, "line at offset %d: %v", off, err)
 	}
 	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: w.SessionID, Signal: signalOf(m.role, m.hasCalls)}, At: m.at})
 	emitMarkers(m.markers, off, emit)
@@ -52,7 +65,7 @@ func (d *streamDecoder) Line(line []byte, off int64, emit func(tally.Event)) err
 	for _, c := range m.calls {
 		ev, ok, err := callEvent(c, m.at)
 		if err != nil {
-			return tally.Errorf(tally.CodeInvalid, "hermes.Line", "todo call %s: %v", c.ID, err)
+			return tally.Errorf(tally.CodeInvalid, op, "line at offset %d: todo call %s: %v", off, c.ID, err)
 		}
 		if ok {
 			emit(repaired(ev, m))
@@ -79,7 +92,7 @@ func (d *streamDecoder) Line(line []byte, off int64, emit func(tally.Event)) err
 		if err == errFailed {
 			return nil
 		}
-		return tally.Errorf(tally.CodeInvalid, "hermes.Line", "todo result %s: %v", m.callID, err)
+		return tally.Errorf(tally.CodeInvalid, op, "line at offset %d: todo result %s: %v", off, m.callID, err)
 	}
 	// Its own id: the call's arguments were applied under the call id, and
 	// the result must not be taken for a second read of them.
