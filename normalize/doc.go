@@ -27,5 +27,6 @@
 //   - Bad input never stops the stream: a malformed line is reported on the
 //     error stream with its line number and skipped; a line longer than
 //     tail.MaxLine is skipped without being held in memory, as the indexer
-//     does.
+//     does. An item that came without text is skipped the same way: not
+//     written, not counted in progress, and reported with its line number.
 package normalize

@@ -59,6 +59,9 @@ func Run(ctx context.Context, in io.Reader, out, errOut io.Writer, opts Options)
 	if st := s.Stats(); st.Malformed > 0 {
 		fmt.Fprintf(errOut, "tally normalize: %d of %d lines skipped (malformed or too long)\n", st.Malformed, st.Lines)
 	}
+	if st := s.Stats(); st.Blank > 0 {
+		fmt.Fprintf(errOut, "tally normalize: %s without text skipped\n", itemCount(st.Blank))
+	}
 	if err := w.Flush(); err != nil {
 		return err
 	}

@@ -260,3 +260,36 @@ func TestRun_geminiTrackerStreamPrintsItsTasks(t *testing.T) {
 		}
 	}
 }
+
+// An item without text is skipped and said so, as a malformed line is:
+// the line it came on is named on the error stream and the end counts
+// them. The line is Claude Code's own TodoWrite call with one item's text
+// blanked.
+func TestRun_itemWithoutTextIsSkippedWithADiagnostic(t *testing.T) {
+	b, err := os.ReadFile(captured + "claude-code-2.1.330/todowrite/stream-json.stdout.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	const real = `{"content":"Update README","status":"pending"`
+	if !strings.Contains(lines[4], real) {
+		t.Fatalf("line 5 of the capture is not the first TodoWrite call: %.200s", lines[4])
+	}
+	lines[4] = strings.Replace(lines[4], real, `{"content":" ","status":"pending"`, 1)
+	out, errOut, err := run(t, strings.Join(lines[:5], ""), "claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := decode(t, out)
+	if len(evs) != 1 || len(evs[0].Items) != 2 || evs[0].Progress.Total != 2 {
+		t.Errorf("events %+v, want one list of the two items with text", evs)
+	}
+	for _, want := range []string{
+		"tally normalize: line 5: 1 item without text skipped (not shown, not counted in progress)\n",
+		"tally normalize: 1 item without text skipped\n",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+}

@@ -164,15 +164,27 @@ func (s *Stream) Next() (Step, error) {
 	}
 	step.Decoded = true
 	s.st.Markers = s.st.Markers[:0] // so that after Feed it holds this line's
+	blank := s.st.Stats.Blank
 	changed, diags := s.st.Feed(s.dec, line)
 	for _, d := range diags {
 		step.Diags = append(step.Diags, fmt.Sprintf("line %d: %s", s.n, d.Msg))
+	}
+	if n := s.st.Stats.Blank - blank; n > 0 {
+		step.Diags = append(step.Diags, fmt.Sprintf("line %d: %s without text skipped (not shown, not counted in progress)", s.n, itemCount(n)))
 	}
 	if changed {
 		s.lists(&step)
 	}
 	s.markers(&step)
 	return step, nil
+}
+
+// itemCount is "1 item" or "n items".
+func itemCount(n int64) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return fmt.Sprintf("%d items", n)
 }
 
 // detect reads ahead until exactly one adapter claims a line. A line
