@@ -143,12 +143,14 @@ func runTasksMode(ctx context.Context, a *app, out io.Writer, name string, mode 
 		return err
 	}
 	defer closeStore()
-	_, was, err := tasks.SwitchMode(ctx, st, name, mode, a.now())
+	sw, err := tasks.SwitchMode(ctx, st, name, mode, a.now())
 	if err != nil {
 		return err
 	}
 	switch {
-	case was == mode:
+	case sw.Created:
+		_, err = fmt.Fprintf(out, "%s created, in plan mode: its tasks, once an agent writes them, wait for 'tally tasks approve %s'\n", name, name)
+	case sw.Was == mode:
 		_, err = fmt.Fprintf(out, "%s is already in %s mode\n", name, mode)
 	case mode == tasks.ModeExecution:
 		_, err = fmt.Fprintf(out, "%s approved: the plan is now in execution\n", name)

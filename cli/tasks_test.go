@@ -17,8 +17,13 @@ func TestTasks_ApproveAndShow(t *testing.T) {
 	if code, _, errOut := run(t, st, nil, "tasks", "approve", "nope"); code != ExitNotFound {
 		t.Fatalf("approving a list nobody made: exit %d %s", code, errOut)
 	}
-	if code, out, _ := run(t, st, nil, "tasks", "plan", "release"); code != ExitOK || !strings.Contains(out, "plan mode") {
+	// Plan mode may be asked for before an agent starts the list: that
+	// creates it, and says so, so that a mistyped name is seen at once.
+	if code, out, _ := run(t, st, nil, "tasks", "plan", "release"); code != ExitOK || !strings.Contains(out, "release created, in plan mode") {
 		t.Fatalf("plan: %d %q", code, out)
+	}
+	if code, out, _ := run(t, st, nil, "tasks", "plan", "release"); code != ExitOK || !strings.Contains(out, "already in plan mode") {
+		t.Fatalf("plan again: %d %q", code, out)
 	}
 	// An agent drafts the plan; starting work is refused until approval.
 	ctx := context.Background()

@@ -108,7 +108,7 @@ func (a *app) approver(st tally.Store) func(context.Context, string) error {
 		return nil
 	}
 	return func(ctx context.Context, list string) error {
-		_, _, err := tasks.SwitchMode(ctx, ts, list, tasks.ModeExecution, a.now())
+		_, err := tasks.SwitchMode(ctx, ts, list, tasks.ModeExecution, a.now())
 		return err
 	}
 }

@@ -29,9 +29,15 @@ func TestTUI_approveIsTasksApprove(t *testing.T) {
 	if err != nil || l.Mode != tasks.ModePlan {
 		t.Fatalf("list %+v, %v", l, err)
 	}
+	if l, err = st.UpdateTaskList(ctx, "release", func(l *tasks.List) error {
+		_, err := l.Create(tasks.CreateArgs{Subject: "Tag the release"}, fixedNow)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 	rec := l.Record()
 	if rec.Signal != tally.SignalWaiting {
-		t.Fatalf("a plan's session signals %v, want waiting", rec.Signal)
+		t.Fatalf("a drafted plan's session signals %v, want waiting", rec.Signal)
 	}
 	a := &app{env: testEnv(st, &syncBuffer{}, &syncBuffer{}, nil)}
 	approve := a.approver(st)

@@ -118,8 +118,10 @@ func CheckName(name string) error {
 const SessionPrefix = "tally:"
 
 // Record is the list as a session of agent "tally": what watch, sessions
-// and the dashboard show. A plan waiting for approval needs input; a list
-// whose tasks are all done has ended.
+// and the dashboard show. A plan with tasks waits for approval, so it
+// needs input; an empty one (plan mode asked for before an agent wrote
+// anything) waits for the agent, not the person, and says so in its
+// title. A list whose tasks are all done has ended.
 func (l *List) Record() tally.Record {
 	items := make([]tally.Item, len(l.Tasks))
 	open := false
@@ -130,15 +132,16 @@ func (l *List) Record() tally.Record {
 		open = open || t.Status.Open()
 	}
 	sig := tally.SignalWorking
+	title := "tasks " + l.Name
 	switch {
+	case l.Mode == ModePlan && len(items) == 0:
+		sig = tally.SignalNone
+		title += " (plan mode, no tasks yet)"
 	case l.Mode == ModePlan:
 		sig = tally.SignalWaiting
+		title += " (plan, waiting for approval)"
 	case len(items) > 0 && !open:
 		sig = tally.SignalEnded
-	}
-	title := "tasks " + l.Name
-	if l.Mode == ModePlan {
-		title += " (plan, waiting for approval)"
 	}
 	return tally.Record{
 		ID: SessionPrefix + l.Name, Agent: tally.AgentTally, Project: l.Project, Title: title,

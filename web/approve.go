@@ -13,11 +13,11 @@ import (
 // stream like any other.
 func (s *Server) approvePlan(w http.ResponseWriter, r *http.Request) {
 	now := s.o.Now()
-	l, _, err := tasks.SwitchMode(r.Context(), s.o.Lists, r.PathValue("name"), tasks.ModeExecution, now)
+	sw, err := tasks.SwitchMode(r.Context(), s.o.Lists, r.PathValue("name"), tasks.ModeExecution, now)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	rec := l.Record()
+	rec := sw.List.Record()
 	writeJSON(w, http.StatusOK, rec.Session(now))
 }

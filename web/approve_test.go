@@ -16,7 +16,7 @@ import (
 func (r *rig) planList(name string) {
 	r.tb.Helper()
 	ctx := context.Background()
-	if _, _, err := tasks.SwitchMode(ctx, r.st, name, tasks.ModePlan, r.clock.Now()); err != nil {
+	if _, err := tasks.SwitchMode(ctx, r.st, name, tasks.ModePlan, r.clock.Now()); err != nil {
 		r.tb.Fatal(err)
 	}
 	_, err := r.st.UpdateTaskList(ctx, name, func(l *tasks.List) error {
