@@ -63,17 +63,26 @@ func (a *app) loadConfig(s settingFlags) (*config.Config, error) {
 	return c, nil
 }
 
+// skip is a sink notifyOptions left out, and why.
+type skip struct {
+	why string
+	// asked: the person asked for the sink (the settings file or a flag
+	// set it), rather than it being on by default. Only then is its
+	// absence news when notifying starts; `tally config` lists every skip.
+	asked bool
+}
+
 // notifyOptions builds a notifier's options from the settings. term is
 // where a terminal notification goes when notify-send is missing (the
 // terminal UI's screen), nil where there is none; a desktop sink that has
 // neither is left out and said so in skipped.
-func notifyOptions(c *config.Config, term io.Writer, now func() time.Time) (o notify.Options, skipped []string, err error) {
+func notifyOptions(c *config.Config, term io.Writer, now func() time.Time) (o notify.Options, skipped []skip, err error) {
 	n := c.Notify
 	if o.Kinds, err = notify.ParseKinds(n.Events); err != nil {
 		return o, nil, tally.Errorf(tally.CodeInvalid, "config", "notify.events: %v", unwrap(err))
 	}
 	if len(n.Events) == 0 {
-		return o, []string{"every sink: notify.events is empty"}, nil
+		return o, []skip{{why: "every sink: notify.events is empty", asked: true}}, nil
 	}
 	// Zero in the settings means none; zero in Options means the default.
 	o.Settle, o.Burst, o.Now = n.Settle.Duration, n.BurstWindow.Duration, now
@@ -102,7 +111,7 @@ func notifyOptions(c *config.Config, term io.Writer, now func() time.Time) (o no
 	if n.Desktop {
 		d, err := notify.NewDesktop(notify.DesktopOptions{LookPath: exec.LookPath, Terminal: term})
 		if err != nil {
-			skipped = append(skipped, unwrap(err).Error())
+			skipped = append(skipped, skip{why: unwrap(err).Error(), asked: c.Source("notify.desktop") != config.SourceDefault})
 		} else {
 			o.Sinks = append(o.Sinks, notify.SinkOptions{Sink: d, MaxPerMinute: n.MaxPerMinute})
 		}
@@ -169,7 +178,7 @@ func runConfig(ctx context.Context, o *configOptions) error {
 		fmt.Fprintf(out, "#   %s\n", describeSink(s))
 	}
 	for _, s := range skipped {
-		fmt.Fprintf(out, "#   (not %s)\n", s)
+		fmt.Fprintf(out, "#   (not %s)\n", s.why)
 	}
 	if !o.Test {
 		return nil

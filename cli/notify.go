@@ -34,8 +34,10 @@ type notifying struct {
 }
 
 // startNotifying starts notifying from the settings (see notifyOptions).
-// It says on errOut which sinks it could not make; with no sink it
-// follows nothing and stop does nothing. On a store several replicas
+// It says on errOut which sinks the person asked for that it could not
+// make — not the desktop sink on only by default, whose absence on a
+// machine without notify-send is no news at every start (`tally config`
+// still lists it); with no sink it follows nothing and stop does nothing. On a store several replicas
 // share (a tally.Elector), only the replica elected for it notifies, so a
 // team is told once, not once per replica; another takes over when it
 // dies.
@@ -45,7 +47,9 @@ func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Wr
 		return nil, err
 	}
 	for _, s := range skipped {
-		fmt.Fprintf(a.env.Err, "tally: not notifying %s\n", s)
+		if s.asked {
+			fmt.Fprintf(a.env.Err, "tally: not notifying %s\n", s.why)
+		}
 	}
 	nf := &notifying{done: make(chan struct{})}
 	if len(opts.Sinks) == 0 {
