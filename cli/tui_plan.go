@@ -63,7 +63,7 @@ func (h *planHeadliner) Headline(s *tally.Session) (tui.Headline, bool) {
 	pv, seen := h.views[s.Project]
 	h.mu.Unlock()
 	if !seen {
-		v, ok, err := h.plans.View(s.Project)
+		v, ok, err := h.plans.ViewFor(s.Project)
 		pv = planView{v: v, ok: ok && err == nil}
 		h.mu.Lock()
 		if len(h.views) >= maxHeadlines {

@@ -57,8 +57,8 @@ type TodoList struct {
 	List string `json:"list"`
 	// Name is a sub-agent's own name (its description) where the stream
 	// says it, for readers to show instead of its id.
-	Name     string   `json:"name,omitempty"`
-	Progress Progress `json:"progress"`
+	Name     string       `json:"name,omitempty"`
+	Progress TodoProgress `json:"progress"`
 	// Line is the 1-based input line that made this version of the list.
 	Line int64 `json:"line"`
 }
@@ -80,8 +80,9 @@ type TodoItem struct {
 	Lossy bool `json:"lossy,omitempty"`
 }
 
-// Progress is the list's X of Y (tally.Progress without its current item).
-type Progress struct {
+// TodoProgress is the todo_list event's X of Y: tally.Progress without
+// its current item.
+type TodoProgress struct {
 	Done       int `json:"done"`
 	Total      int `json:"total"`
 	InProgress int `json:"inProgress"`

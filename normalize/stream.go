@@ -271,7 +271,7 @@ func (s *Stream) todoList(key string, l *tally.List, sh *shownList) TodoList {
 		SessionID: s.st.Session,
 		List:      key,
 		Name:      l.Name,
-		Progress:  Progress{Done: p.Done, Total: p.Total, InProgress: p.InProgress, Blocked: p.Blocked},
+		Progress:  TodoProgress{Done: p.Done, Total: p.Total, InProgress: p.InProgress, Blocked: p.Blocked},
 		Line:      s.n,
 	}
 }

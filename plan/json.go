@@ -6,7 +6,7 @@ import "time"
 // files' contents with what is computed from them.
 type Report struct {
 	Dir        string       `json:"dir"`
-	Progress   Progress     `json:"progress"`
+	Progress   Completion   `json:"progress"`
 	Scope      Scope        `json:"scope"`
 	QuickTasks int          `json:"quick_tasks"`
 	Panel      string       `json:"panel"`
@@ -14,8 +14,9 @@ type Report struct {
 	Problems   Problems     `json:"problems,omitempty"`
 }
 
-// Progress is X of Y done.
-type Progress struct {
+// Completion is how much of a plan (tasks) or of a task (steps) is
+// complete: X of Y, and the percent.
+type Completion struct {
 	Done    int `json:"done"`
 	Total   int `json:"total"`
 	Percent int `json:"percent"`
@@ -24,7 +25,7 @@ type Progress struct {
 // TaskReport is a task with what is computed for it.
 type TaskReport struct {
 	*Task
-	Progress  Progress   `json:"progress"`
+	Progress  Completion `json:"progress"`
 	Current   string     `json:"current,omitempty"`
 	Started   *time.Time `json:"started,omitempty"`
 	Completed *time.Time `json:"completed,omitempty"`
@@ -42,7 +43,7 @@ type Blocked struct {
 // ReportOf is the report of the whole plan.
 func ReportOf(p *Plan) Report {
 	done, total := p.Progress()
-	r := Report{Dir: p.Dir, Progress: Progress{done, total, Percent(done, total)}, Scope: p.ScopeNow(),
+	r := Report{Dir: p.Dir, Progress: Completion{done, total, Percent(done, total)}, Scope: p.ScopeNow(),
 		QuickTasks: p.QuickTasks(), Panel: PanelLine(p), Tasks: []TaskReport{}, Problems: p.Problems}
 	for _, t := range p.Tasks {
 		r.Tasks = append(r.Tasks, TaskReportOf(p, t))
@@ -53,7 +54,7 @@ func ReportOf(p *Plan) Report {
 // TaskReportOf is the report of one task of p.
 func TaskReportOf(p *Plan, t *Task) TaskReport {
 	done, total := t.Progress()
-	r := TaskReport{Task: t, Progress: Progress{done, total, Percent(done, total)}, Promoted: p.Promoted(t.ID)}
+	r := TaskReport{Task: t, Progress: Completion{done, total, Percent(done, total)}, Promoted: p.Promoted(t.ID)}
 	if cur := t.Current(); cur != nil {
 		r.Current = cur.ID
 	}

@@ -30,7 +30,7 @@ func TestPlanner_appliesCommittedMarkers(t *testing.T) {
 	if err := p.ApplyPending(ctx); err != nil {
 		t.Fatal(err)
 	}
-	v, ok, err := p.View(dir)
+	v, ok, err := p.ViewFor(dir)
 	if err != nil || !ok {
 		t.Fatalf("view: %v %v", ok, err)
 	}
@@ -51,7 +51,7 @@ func TestPlanner_appliesCommittedMarkers(t *testing.T) {
 			t.Errorf("%s: %v", key, v)
 		}
 	}
-	if v, _, _ = p.View(dir); v.Line != "✓ 2/2 Complete" || v.Stage != planner.StageComplete || v.Percent != 100 {
+	if v, _, _ = p.ViewFor(dir); v.Line != "✓ 2/2 Complete" || v.Stage != planner.StageComplete || v.Percent != 100 {
 		t.Fatalf("view at the end: %+v", v)
 	}
 	want := "step_blocked ⚠ T001 S2 blocked: pytest is not installed\n" +
@@ -187,7 +187,7 @@ func TestPlanner_unwritablePlanWaits(t *testing.T) {
 	if err := p.ApplyPending(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if v, _, _ := p.View(dir); v.Line != "0/2 → T001 [S2]" {
+	if v, _, _ := p.ViewFor(dir); v.Line != "0/2 → T001 [S2]" {
 		t.Fatalf("after the fix: %q", v.Line)
 	}
 }
@@ -207,7 +207,7 @@ func TestPlanner_withoutAMarkerStore(t *testing.T) {
 	if err := p.ApplyPending(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if v, _, _ := p.View(dir); v.Line != "0/2 → T001 [S2]" {
+	if v, _, _ := p.ViewFor(dir); v.Line != "0/2 → T001 [S2]" {
 		t.Fatalf("view %q", v.Line)
 	}
 }
@@ -259,17 +259,17 @@ func TestView_stages(t *testing.T) {
 	dir := project(t)
 	st := openStore(t, filepath.Join(t.TempDir(), "tally.db"))
 	p := newPlanner(st, &recorder{})
-	if v, ok, _ := p.View(dir); !ok || v.Stage != planner.StagePlanning || v.Line != "Planning…" {
+	if v, ok, _ := p.ViewFor(dir); !ok || v.Stage != planner.StagePlanning || v.Line != "Planning…" {
 		t.Fatalf("before any marker: %+v", v)
 	}
 	commit(t, st, found(t, dir)[:1])
 	if err := p.ApplyPending(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if v, _, _ := p.View(dir); v.Stage != planner.StageWorking || v.Line != "0/2 → T001 [S1]" {
+	if v, _, _ := p.ViewFor(dir); v.Stage != planner.StageWorking || v.Line != "0/2 → T001 [S1]" {
 		t.Fatalf("after T001 start: %+v", v)
 	}
-	if _, ok, err := p.View(t.TempDir()); ok || err != nil {
+	if _, ok, err := p.ViewFor(t.TempDir()); ok || err != nil {
 		t.Fatalf("a project without a plan folder has a view: %v %v", ok, err)
 	}
 }

@@ -116,10 +116,10 @@ func ViewOf(project string, pl *plan.Plan) View {
 	return v
 }
 
-// View is the view of the plan of the project rooted at project; ok is
+// ViewFor is the view of the plan of the project rooted at project; ok is
 // false when the project has no plan folder. The folder is followed from
 // then on: a change to its files reaches Subscribe.
-func (p *Planner) View(project string) (View, bool, error) {
+func (p *Planner) ViewFor(project string) (View, bool, error) {
 	pl, err := p.Load(project)
 	if pl == nil || err != nil {
 		return View{}, false, err

@@ -20,7 +20,7 @@ const (
 // Plans is what the server needs of the plans of projects: each one's
 // view, and word when one changed (*planner.Planner is one).
 type Plans interface {
-	View(project string) (planner.View, bool, error)
+	ViewFor(project string) (planner.View, bool, error)
 	Subscribe(buf int) *broker.Subscription[planner.Change]
 }
 
@@ -61,7 +61,7 @@ func (s *Server) views(sessions []tally.Session) []planner.View {
 			continue
 		}
 		seen[p] = true
-		if v, ok, err := s.o.Plans.View(p); ok && err == nil {
+		if v, ok, err := s.o.Plans.ViewFor(p); ok && err == nil {
 			out = append(out, v)
 		}
 	}
@@ -95,7 +95,7 @@ func (s *Server) feedPlans(ctx context.Context, sub *broker.Subscription[planner
 			if !ok {
 				return
 			}
-			v, found, err := s.o.Plans.View(c.Project)
+			v, found, err := s.o.Plans.ViewFor(c.Project)
 			if err != nil {
 				continue // unreadable now; its next change will say
 			}
