@@ -1,6 +1,3 @@
-// Package adaptertest is the suite every adapter passes: the properties the
-// rest of Tally relies on, checked the same way for every format (the
-// litestream pattern: one contract, one suite, many implementations).
 package adaptertest
 
 import (

@@ -1,6 +1,3 @@
-// Command tally shows the live progress of coding agents' todo lists. It
-// only wires: the commands are package cli, the store is store/sqlite or,
-// given a postgres:// URL, store/postgres.
 package main
 
 import (
