@@ -576,6 +576,8 @@ type cardView struct {
 	Spinner string    `json:"spinner"`
 	Full    bool      `json:"full"`
 	Rows    []cardRow `json:"rows"`
+	// Flags are the badges of detection's flags, as they read.
+	Flags []string `json:"flags"`
 }
 
 type cardRow struct {
@@ -596,7 +598,8 @@ const cardJS = `((id) => {
     agent: text('.agent'), project: text('.project'), count: text('.count'), subs: text('.subs'),
     state: text('.state'), timer: text('.elapsed'), title: text('.title'),
     approve: text('[data-part="approve-button"]'), sid: text('.sid'), spinner: text('.spinner-text'),
-    full: el.querySelector('.toggle').getAttribute('aria-pressed') === 'true', rows};
+    full: el.querySelector('.toggle').getAttribute('aria-pressed') === 'true', rows,
+    flags: [...el.querySelectorAll('[data-part="flags"] .flag')].filter(shown).map((e) => e.textContent)};
 })`
 
 func (b *browser) card(t *testing.T, id string) cardView {

@@ -4,6 +4,7 @@
 import { button, h, named, setClass, setHidden, setText, setTitle } from './dom.js';
 import { approveRow, showApprove } from './approve.js';
 import { activityOf } from './clock.js';
+import { flagsOf, needsYou, patchBadges } from './flags.js';
 import { patchRows, rowsFor } from './items.js';
 import { projectName } from './projects.js';
 import {
@@ -43,6 +44,8 @@ export class Card {
     this.sid = named('sid', 'code', 'sid');
     this.timer = named('timer', 'time', 'elapsed');
     head.append(this.agent, this.sid, this.state, this.subs, this.timer);
+    this.flags = named('flags', 'div', 'flags');
+    this.flags.hidden = true;
 
     this.project = named('project', 'div', 'project');
     this.origin = named('origin', 'div', 'origin');
@@ -67,7 +70,7 @@ export class Card {
 
     this.approve = approveRow();
 
-    el.append(head, this.project, this.origin, this.title, this.approve, this.progress, this.list, this.spinner);
+    el.append(head, this.flags, this.project, this.origin, this.title, this.approve, this.progress, this.list, this.spinner);
   }
 
   // patch shows session s at time t; it touches only what differs.
@@ -150,12 +153,16 @@ export class Card {
     if (s) this.renderList(s.items || []);
   }
 
-  // tick refreshes what time alone changes, and returns the activity now.
+  // tick refreshes what time alone changes — the timer, the flags' ages,
+  // a stall — and returns the activity now.
   tick(s, t) {
     const act = activityOf(s, t);
     const timer = timerOf(s, act, t);
     setText(this.timer, timer.text);
     setTitle(this.timer, timer.hint);
+    patchBadges(this.flags, flagsOf(s, t), t);
+    const needs = needsYou(s, t).length > 0;
+    if (needs !== (this.el.dataset.needs === 'yes')) this.el.dataset.needs = needs ? 'yes' : 'no';
     return act;
   }
 }

@@ -4,7 +4,8 @@
 import { getJSON } from './api.js';
 import { approve, approveRow, showApprove } from './approve.js';
 import { activityOf, now } from './clock.js';
-import { h } from './dom.js';
+import { h, named } from './dom.js';
+import { badgeText, flagsOf, sinceText } from './flags.js';
 import { glyphOf, itemFacts } from './items.js';
 import { sessions, ui } from './state.js';
 import {
@@ -29,6 +30,22 @@ function detailList(items) {
     ul.append(li);
   }
   if (!items.length) ul.append(h('li', 'item none', 'No list.'));
+  return ul;
+}
+
+// flagList names the session's flags with since when, most urgent first;
+// it is empty (and takes no room) when there are none.
+function flagList(s, t) {
+  const ul = named('flags', 'ul', 'detail-flags');
+  for (const x of flagsOf(s, t)) {
+    const li = h('li', 'detail-flag');
+    const badge = h('span', 'badge flag', badgeText(x, t));
+    badge.dataset.flag = x.flag.key;
+    badge.dataset.tone = x.flag.tone;
+    li.append(badge, h('span', 'detail-flag-since', sinceText(x, t)));
+    ul.append(li);
+  }
+  ul.hidden = ul.children.length === 0;
   return ul;
 }
 
@@ -64,6 +81,7 @@ function render(s) {
   badge.style.setProperty('--hue', String(agentHue(s.agent)));
   tags.append(badge, h('span', `state st-${act}`, activityLabel(act)));
   frag.append(tags);
+  frag.append(flagList(s, t));
   const approval = approveRow();
   showApprove(approval, s);
   frag.append(approval);
@@ -157,12 +175,15 @@ function closeDetail() {
   if (detail.open) detail.close();
 }
 
-// tickDetail refreshes the detail's "last activity … ago".
+// tickDetail refreshes the detail's "last activity … ago" and its flags,
+// which the clock alone changes (a session stalls).
 export function tickDetail(t) {
   if (!ui.detailId || !detail.open) return;
   const s = sessions.get(ui.detailId);
   const dd = detailBody.querySelector('[data-fact="last-activity"]');
   if (s && dd) dd.textContent = lastActivityText(s, t);
+  const flags = detailBody.querySelector('[data-part="flags"]');
+  if (s && flags) flags.replaceWith(flagList(s, t));
 }
 
 export function initDetail() {
