@@ -6,7 +6,9 @@
 //   board.js      columns and the cards in them
 //   groupings.js  the ways to group the board, as a table
 //   plans.js      projects' plans above their sessions
+//   needs.js      the "Needs you" strip and the page's title
 //   card.js       one session's card
+//   flags.js      detection's flags as badges, aged by the clock
 //   approve.js    the button that approves a plan-mode list
 //   items.js      a list as rows, compact or full
 //   detail.js     the dialog with one session whole
@@ -24,6 +26,7 @@ import { now } from './clock.js';
 import { initDetail, openDetail, sessionChanged, sessionRemoved, tickDetail } from './detail.js';
 import { initFilters, initGrouping } from './filters.js';
 import { connect } from './live.js';
+import { initNeeds } from './needs.js';
 import { renderPlans } from './plans.js';
 import { cards, sessions } from './state.js';
 
@@ -64,6 +67,7 @@ board.addEventListener('keydown', (e) => {
 
 onSession(sessionChanged, sessionRemoved);
 initDetail();
+initNeeds(openDetail);
 initFilters(() => {
   layoutAll();
   renderPlans();

@@ -2,10 +2,11 @@
 // newest first. A card moves only when its column or order changes, so
 // scroll position and focus survive every event.
 import { h, button, named, setHidden, setText } from './dom.js';
-import { activityOf, now } from './clock.js';
+import { now } from './clock.js';
 import { Card } from './card.js';
 import { countWithoutList, matches, noteFilterValues, renameProjectOptions } from './filters.js';
 import { grouping } from './groupings.js';
+import { renderNeeds } from './needs.js';
 import { columnPlan } from './plans.js';
 import { cards, sessions, ui } from './state.js';
 import { idIsName, ms, plural, shortIds } from './words.js';
@@ -156,11 +157,7 @@ function updateEmpty() {
     setText(emptyNote, 'No session matches the filters.');
   }
   setHidden(emptyNote, visible > 0);
-  let working = 0;
-  const t = now();
-  for (const s of sessions.values()) if (activityOf(s, t) === 'working') working++;
-  const title = working ? `Tally — ${working} working` : 'Tally';
-  if (document.title !== title) document.title = title;
+  renderNeeds(now());
 }
 
 // upsert shows session s, creating or patching its card.
@@ -240,18 +237,22 @@ export function regroup() {
   layoutAll();
 }
 
-// tickCards updates what time alone changes, and moves a card whose
-// activity changed with time alone.
+// tickCards updates what time alone changes, moves a card whose activity
+// changed with time alone, and shows "Needs you" as it now is (a session
+// stalls with time alone).
 export function tickCards(t) {
   const g = grouping(ui.group);
   for (const card of cards.values()) {
     const s = sessions.get(card.id);
+    const needed = card.el.dataset.needs;
     const act = card.tick(s, t);
     if (act !== card.el.dataset.activity) {
       card.patch(s, t);
       place(card, g.columnOf(s, t), card.sortKey);
     }
+    if (card.el.dataset.needs !== needed) markDirty(card.column);
   }
+  renderNeeds(t);
 }
 
 // renameProjects shows every project under the name it now has: on the

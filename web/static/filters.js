@@ -1,5 +1,7 @@
 // The top bar's controls: which sessions show, and how they are grouped.
+import { now } from './clock.js';
 import { h, setText } from './dom.js';
+import { needsYou } from './flags.js';
 import { GROUPINGS, grouping } from './groupings.js';
 import { store, stored, ui } from './state.js';
 import { projectName } from './projects.js';
@@ -10,6 +12,7 @@ const fMachine = document.getElementById('f-machine');
 const fUser = document.getElementById('f-user');
 const fQ = document.getElementById('f-q');
 const fNoList = document.getElementById('f-nolist');
+const fNeeds = document.getElementById('f-needs');
 const noListCount = document.getElementById('nolist-count');
 
 // hasList tells whether a session shows a list: items of its own or of a
@@ -23,7 +26,7 @@ function hasList(s) {
 }
 
 // chosen tells whether s passes the filters the person set.
-function chosen(s) {
+export function chosen(s) {
   if (ui.agent && s.agent !== ui.agent) return false;
   if (ui.project && s.project !== ui.project) return false;
   if (ui.machine && s.machine !== ui.machine) return false;
@@ -34,9 +37,14 @@ function chosen(s) {
   return hay.some((x) => x && String(x).toLowerCase().includes(ui.q));
 }
 
-// matches tells whether session s shows on the board.
+// matches tells whether session s shows on the board. A session that
+// needs the person shows with a list or without; "Needs you only" shows
+// those alone.
 export function matches(s) {
-  return chosen(s) && (ui.withoutList || hasList(s));
+  if (!chosen(s)) return false;
+  const needs = needsYou(s, now()).length > 0;
+  if (ui.needsOnly) return needs;
+  return needs || ui.withoutList || hasList(s);
 }
 
 // countWithoutList shows, beside its checkbox, how many sessions the
@@ -44,9 +52,15 @@ export function matches(s) {
 // while they are hidden. It returns how many of them are hidden.
 export function countWithoutList(sessions) {
   let n = 0;
-  for (const s of sessions) if (!hasList(s) && chosen(s)) n++;
+  let hidden = 0;
+  const t = now();
+  for (const s of sessions) {
+    if (hasList(s) || !chosen(s)) continue;
+    n++;
+    if (needsYou(s, t).length === 0) hidden++;
+  }
   setText(noListCount, String(n));
-  return ui.withoutList ? 0 : n;
+  return ui.withoutList ? 0 : hidden;
 }
 
 // addOption keeps a select's options sorted and unique.
@@ -98,6 +112,7 @@ export function initFilters(changed) {
     ui.user = fUser.value;
     ui.q = fQ.value.trim().toLowerCase();
     ui.withoutList = fNoList.checked;
+    ui.needsOnly = fNeeds.checked;
     changed();
   };
   document.getElementById('filters').addEventListener('submit', (e) => e.preventDefault());
@@ -107,6 +122,7 @@ export function initFilters(changed) {
   fUser.addEventListener('change', read);
   fQ.addEventListener('input', read);
   fNoList.addEventListener('change', read);
+  fNeeds.addEventListener('change', read);
 }
 
 // initGrouping makes one radio button per grouping, chooses the stored

@@ -32,6 +32,8 @@ export const ui = {
   q: '',
   // Sessions that never had a list are hidden unless this is on.
   withoutList: false,
+  // Only the sessions that need the person show when this is on.
+  needsOnly: false,
   openColumns: new Set(), // columns whose "show all" was clicked
   detailId: '',
 };
