@@ -33,6 +33,14 @@
 //     and re-derives them every Refresh, publishing those whose activity
 //     changed. Every snapshot and session list carries the thresholds, so
 //     the page ages activity between events by this rule, not a copy.
+//   - Flags (tally.Flags) reach the page on every session as detection
+//     derived them when sent; a working session also carries stallAt, when
+//     it counts as stalled if nothing new comes, so the page turns it
+//     stalled at that moment with no event. The page shows every flag as a
+//     badge with since when, and lists the sessions asking for input,
+//     stalled, looping or blocked in a "Needs you" strip above the board,
+//     counted in its title; a session that needs the person shows on the
+//     board whether or not it has a list.
 //   - Projects are named here, by the code the command line names them
 //     with (package projectname), from the home of the user the server
 //     runs as: the page keeps no rule of its own. Snapshots and session
