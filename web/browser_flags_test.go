@@ -180,6 +180,7 @@ func TestDashboard_Browser_NeedsYou(t *testing.T) {
 	if len(got) != 1 || !regexp.MustCompile(`^Needs you · \d+ssince .+ \(\d+s ago\)$`).MatchString(got[0]) {
 		t.Errorf("the detail lists flags %q, want Needs you with since when", got)
 	}
+	b.shot(t, "dashboard-needs-detail-1280x800.png")
 	b.do(t, chromedp.Click(chromedp.ID("detail-close")))
 	b.wantCalm(t)
 }
