@@ -40,7 +40,7 @@ const fixtures = "../testdata/fixtures/"
 // claudeHome makes a Claude Code config dir holding copies of the real
 // captures: n files in all, under several projects, each copy its own
 // session.
-func claudeHome(t *testing.T, n int) string {
+func claudeHome(t testing.TB, n int) string {
 	t.Helper()
 	var srcs []string
 	old, _ := filepath.Glob(fixtures + "claude/*.jsonl")
