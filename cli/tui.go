@@ -17,8 +17,9 @@ import (
 )
 
 // firstPage is how many of the newest sessions the dashboard's first frame
-// reads; the rest are read after it is on screen.
-const firstPage = 200
+// reads: a list window of a terminal up to this many lines tall. The rest
+// are read once the first frame is drawn.
+const firstPage = 64
 
 // termEnv are the variables that decide a terminal's colours.
 var termEnv = []string{"TERM", "COLORTERM", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM_PROGRAM", "TMUX"}
@@ -42,9 +43,10 @@ A bare 'tally' opens it too when standard output is a terminal.`,
 	}
 }
 
-// runTUI shows the dashboard. It draws the newest sessions at once, then
-// brings the index up to date and follows the agents' logs through the
-// indexer's change stream, the stream the web board reads.
+// runTUI shows the dashboard. Its first frame waits only for the store's
+// newest sessions: the indexer is built and started once that frame is on
+// the terminal, and its catch-up arrives on the change stream (the one the
+// web board reads) like any later change, the title saying how far it got.
 func runTUI(ctx context.Context, a *app) error {
 	st, err := a.openStore(ctx)
 	if err != nil {
@@ -52,13 +54,6 @@ func runTUI(ctx context.Context, a *app) error {
 	}
 	defer st.Close()
 	first, err := st.Records(ctx, tally.SessionFilter{Limit: firstPage})
-	if err != nil {
-		return err
-	}
-	diags := &diagnostics{}
-	var p *tea.Program
-	status := &scanStatus{}
-	f, ready, err := a.followNow(ctx, st, func(pr index.ScanProgress) { status.report(p, pr) }, diags)
 	if err != nil {
 		return err
 	}
@@ -70,34 +65,86 @@ func runTUI(ctx context.Context, a *app) error {
 	}
 	hctx, stopHeadlines := context.WithCancel(ctx)
 	defer stopHeadlines()
-	p = tui.Program(ctx, tui.Options{
-		Now: a.env.Now, Home: a.env.Home, Color: a.env.color(), Records: first,
+	lv := &liveTUI{a: a, st: st, diags: &diagnostics{}}
+	lv.ctx, lv.stop = context.WithCancel(ctx)
+	defer lv.stop()
+	lv.p = tui.Program(ctx, tui.Options{
+		Now: a.env.Now, Home: a.env.Home, Color: a.env.color(), Records: first, Status: "reading logs",
 		Load: func(ctx context.Context, limit int) ([]tally.Record, error) {
 			return st.Records(ctx, tally.SessionFilter{Limit: limit})
 		},
 		Approve:   a.approver(st),
 		Looked:    a.looked(),
 		Headliner: newPlanHeadliner(hctx, a.plans),
-	}, tui.Terminal{In: a.env.In, Out: a.env.Out, Environ: env})
-
-	feedCtx, stopFeed := context.WithCancel(ctx)
-	defer stopFeed()
-	go tui.Feed(feedCtx, p.Send, f.Changes)
-	go func() {
-		select {
-		case <-ready:
-			p.Send(tui.Status(""))
-			a.nowLive()
-		case <-feedCtx.Done():
-		}
-	}()
-	err = tui.Run(ctx, p)
-	stopFeed()
-	if ixErr := f.stop(); err == nil && ctx.Err() == nil {
+	}, tui.Terminal{In: a.env.In, Out: a.env.Out, Environ: env, Drawn: lv.start})
+	err = tui.Run(ctx, lv.p)
+	if ixErr := lv.end(); err == nil && ctx.Err() == nil {
 		err = ixErr
 	}
-	diags.flush(a.env.Err)
+	lv.diags.flush(a.env.Err)
 	return err
+}
+
+// liveTUI is the dashboard's way live, started once its first frame is
+// drawn.
+type liveTUI struct {
+	a     *app
+	st    tally.Store
+	diags *diagnostics
+	p     *tea.Program
+	// ctx ends when the dashboard does: nothing starts after that.
+	ctx  context.Context
+	stop context.CancelFunc
+
+	mu sync.Mutex
+	f  *follower
+	// err is why the indexer could not start.
+	err error
+	// fed is done when Feed and the readiness watch have returned.
+	fed sync.WaitGroup
+}
+
+// start builds the indexer and follows the agents' homes with it; the
+// first round of its Run is the catch-up scan.
+func (l *liveTUI) start() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ctx.Err() != nil {
+		return
+	}
+	status := &scanStatus{}
+	f, ready, err := l.a.followNow(l.ctx, l.st, func(pr index.ScanProgress) { status.report(l.p, pr) }, l.diags)
+	if err != nil && l.ctx.Err() != nil {
+		return // the dashboard ended while the indexer was being built
+	}
+	if err != nil {
+		l.err = err
+		l.p.Send(tui.Status("not following the agents' logs: " + tally.UserMessage(err)))
+		return
+	}
+	l.f = f
+	l.fed.Go(func() { tui.Feed(l.ctx, l.p.Send, f.Changes) })
+	l.fed.Go(func() {
+		select {
+		case <-ready:
+			l.p.Send(tui.Status(""))
+			l.a.nowLive()
+		case <-l.ctx.Done():
+		}
+	})
+}
+
+// end stops what start started, once the dashboard has returned, and
+// says why the indexer stopped or could not start.
+func (l *liveTUI) end() error {
+	l.stop()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return l.err
+	}
+	l.fed.Wait()
+	return l.f.stop()
 }
 
 // approver is what A calls: tasks.SwitchMode, as `tally tasks approve`.

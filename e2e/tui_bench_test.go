@@ -224,3 +224,34 @@ func copyStore(b *testing.B, src, dst string) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkTUI_Idle is the CPU time the dashboard uses while nothing
+// changes: after its catch-up, with no session working (so no spinner),
+// for 5 s per run on a 10,000-session store. Reported: cpu-ms-per-s.
+//
+//	go test -run '^$' -bench BenchmarkTUI_Idle -benchtime 3x ./e2e
+func BenchmarkTUI_Idle(b *testing.B) {
+	dir := b.TempDir()
+	home := filepath.Join(dir, "home")
+	db := filepath.Join(dir, "tally.db")
+	fillStore(b, db, 10_000)
+	env := []string{"HOME=" + home, "TERM=xterm-256color", "PATH=/usr/bin:/bin",
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".state")}
+	const window = 5 * time.Second
+	var perSecond []float64
+	for range b.N {
+		cmd := exec.Command(tallyBin, "--db", db, "--claude-dir", filepath.Join(dir, "claude"))
+		cmd.Env = env
+		p := startPTY(b, cmd, 80, 24)
+		p.waitText(b, newestTitle, 20*time.Second)
+		time.Sleep(3 * time.Second) // the full read and the catch-up
+		before := cpuTime(cmd.Process.Pid)
+		time.Sleep(window)
+		used := cpuTime(cmd.Process.Pid) - before
+		perSecond = append(perSecond, ms(used)/window.Seconds())
+		p.send(b, "q")
+		p.wait(b)
+	}
+	slices.Sort(perSecond)
+	b.ReportMetric(perSecond[len(perSecond)/2], "cpu-ms-per-s")
+}

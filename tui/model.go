@@ -35,8 +35,11 @@ type Options struct {
 	// what the screen shows while there is no session at all.
 	Looked []string
 	// Records is what the first frame shows (the newest sessions, read
-	// before the program starts); the rest is loaded after it.
+	// before the program starts); the rest is loaded once it is drawn.
 	Records []tally.Record
+	// Status is what the title says the indexer is doing at first
+	// ("reading logs"), until a Status message says otherwise.
+	Status string
 }
 
 // screen is what fills the middle of the terminal.
@@ -116,7 +119,7 @@ func New(ctx context.Context, o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	m := &Model{o: o, ctx: ctx, roster: newRoster(), dark: true, width: 80, height: 24, item: -1}
+	m := &Model{o: o, ctx: ctx, roster: newRoster(), dark: true, width: 80, height: 24, item: -1, scan: o.Status}
 	m.pal = newPalette(o.Color, m.dark)
 	m.roster.load(o.Records, o.Now())
 	m.o.Records = nil
@@ -124,9 +127,11 @@ func New(ctx context.Context, o Options) *Model {
 	return m
 }
 
-// Init asks the terminal for its background and reads the whole store.
+// Init asks the terminal for its background. The whole store is read
+// once the first frame is drawn: the first frame waits for nothing but
+// the records it shows.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.load(false))
+	return tea.RequestBackgroundColor
 }
 
 func (m *Model) load(reload bool) tea.Cmd {
@@ -157,6 +162,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.wheel(msg.Mouse())
 	case Changed:
 		m.roster.update(msg.Updated, msg.Removed, m.o.Now())
+	case drawn:
+		cmd = m.load(false)
 	case Reload:
 		cmd = m.load(true)
 	case Status:
