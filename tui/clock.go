@@ -60,21 +60,37 @@ func (m *Model) schedule() tea.Cmd {
 }
 
 // nextChange is the next time after now that the clock alone changes the
-// screen: an age shown in the list or the detail, or any activity (which
-// moves a session between active and ended, and the count of active ones).
+// screen: an age shown in the list or the detail (a flag's too), a shown
+// session stalling, or any activity (which moves a session between active
+// and ended, and the count of active ones).
 func (m *Model) nextChange(now time.Time) time.Time {
 	due := m.roster.rows()
 	next := m.roster.transition
 	if m.screen == screenDetail {
 		if e, ok := m.roster.byID[m.selected]; ok {
 			next = earliest(next, ageChange(e.rec.LastActivity, now))
+			next = earliest(next, stallChange(&e.rec, now))
+			flags := e.rec.FlagsAt(now)
+			for _, f := range flags.List() {
+				next = earliest(next, ageChange(flags.Since(f), now))
+			}
 		}
 	} else {
 		start := min(m.top, len(due))
 		end := min(start+m.listRows(), len(due))
 		for _, e := range due[start:end] {
 			next = earliest(next, ageChange(e.rec.LastActivity, now))
+			next = earliest(next, stallChange(&e.rec, now))
 		}
 	}
 	return next
+}
+
+// stallChange is when r becomes stalled, if that is still to come: the
+// clock alone sets that flag.
+func stallChange(r *tally.Record, now time.Time) time.Time {
+	if r.StallAt.After(now) {
+		return r.StallAt
+	}
+	return time.Time{}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // detailView is one session opened: who and where, its Task Panel, its
@@ -62,7 +63,8 @@ func (v detailView) header(p *palette) []string {
 
 // body is everything under the header; the screen scrolls it.
 func (v detailView) body(p *palette) []string {
-	out := v.panel.lines(p)
+	out := v.flagLines(p)
+	out = append(out, v.panel.lines(p)...)
 	if v.item >= 0 && v.item < len(v.s.Items) {
 		out = append(out, itemLines(&v.s.Items[v.item], v.item, v.width, p)...)
 	}
@@ -82,6 +84,25 @@ func (v detailView) body(p *palette) []string {
 		}
 	}
 	return out
+}
+
+// flagLines are the session's flags, most urgent first, each with how
+// long it has been so ("! looping for 3m"), and a blank line under them;
+// none for a session without flags.
+func (v detailView) flagLines(p *palette) []string {
+	list := v.s.Flags.List()
+	if len(list) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(list)+1)
+	for _, f := range list {
+		line := render(p.flag(f), "! "+termstyle.FlagLabel(f))
+		if since := v.s.Flags.Since(f); !since.IsZero() {
+			line += render(p.faint, " for "+age(since, v.now))
+		}
+		out = append(out, cut(line, v.width))
+	}
+	return append(out, "")
 }
 
 // splitRuntime takes the runtime's tool progress out of the sub-agents:

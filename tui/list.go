@@ -121,7 +121,7 @@ func (v listView) row(s *tally.Session, id string, selected bool, c listColumns,
 		title = render(p.faint, "-")
 	}
 	b.WriteString(fit(title, c.title) + " ")
-	b.WriteString(render(p.act(s.Activity), fit(activityWord(s.Activity), c.activity)) + " ")
+	b.WriteString(activityCell(s, c.activity, p) + " ")
 	frac := "-"
 	if s.Progress.Total > 0 {
 		frac = strconv.Itoa(s.Progress.Done) + "/" + strconv.Itoa(s.Progress.Total)
@@ -145,6 +145,17 @@ func (v listView) row(s *tally.Session, id string, selected bool, c listColumns,
 		return p.selected.Render(ansi.Strip(line))
 	}
 	return line
+}
+
+// activityCell is what a session is doing, in w columns; a session with
+// a flag shows its most urgent flag there instead, marked with ! so that
+// it reads without colour too ("! input", "! looping+1"): it is what
+// calls a person back.
+func activityCell(s *tally.Session, w int, p *palette) string {
+	if cell := termstyle.FlagCell(s.Flags); cell != "" {
+		return render(p.flag(s.Flags.List()[0]), fit("! "+cell, w))
+	}
+	return render(p.act(s.Activity), fit(activityWord(s.Activity), w))
 }
 
 // padLeft right-aligns s in w columns.

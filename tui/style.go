@@ -19,6 +19,7 @@ type palette struct {
 	done, active, pending     lipgloss.Style
 	blocked, stopped, warn    lipgloss.Style
 	activity                  [4]lipgloss.Style
+	flags                     map[tally.Flag]lipgloss.Style
 	barOn, barOff             lipgloss.Style
 	color                     bool
 	dark                      bool
@@ -52,6 +53,10 @@ func newPalette(colored, dark bool) palette {
 	for a := range p.activity {
 		p.activity[a] = fg(termstyle.ActivityColor(tally.Activity(a)))
 	}
+	p.flags = map[tally.Flag]lipgloss.Style{}
+	for _, f := range tally.AllFlags() {
+		p.flags[f] = fg(termstyle.FlagColor(f)).Bold(true)
+	}
 	p.barOn = p.done
 	p.barOff = p.faint
 	return p
@@ -62,6 +67,14 @@ func (p *palette) agent(a tally.Agent) lipgloss.Style {
 		return p.plain
 	}
 	return lipgloss.NewStyle().Foreground(termstyle.AgentColor(a))
+}
+
+// flag is how f is drawn: bold, in its colour.
+func (p *palette) flag(f tally.Flag) lipgloss.Style {
+	if st, ok := p.flags[f]; ok {
+		return st
+	}
+	return p.bold
 }
 
 func (p *palette) act(a tally.Activity) lipgloss.Style {

@@ -261,3 +261,79 @@ func TestView_pushedSessionShowsItsOrigin(t *testing.T) {
 		t.Errorf("the filter cannot find the session by its machine")
 	}
 }
+
+// flagged are sessions with each flag detection sets, the way the store
+// hands them over: needs input from the signal, stalled from StallAt (the
+// clock alone sets it), the rest from what detection found.
+func flagged() []tally.Record {
+	asking := rec("ask-1", tally.AgentClaude, home+"/src/api", "Wire the limiter", 2*time.Minute, tally.SignalAsking,
+		item("1", "Write it", "", done), item("2", "Test it", "Testing it", doing))
+	looping := rec("loop-1", tally.AgentCodex, home+"/src/web", "Fix the redirect", 30*time.Second, tally.SignalWorking,
+		item("", "Patch the middleware", "Patching the middleware", doing), item("", "Add a test", "", pending))
+	looping.Flags = tally.Flags{}.With(tally.FlagLooping, fixedNow.Add(-4*time.Minute)).With(tally.FlagNoProgress, fixedNow.Add(-2*time.Minute))
+	stalled := rec("stall-1", tally.AgentGemini, home+"/src/docs", "Draft the guide", 9*time.Minute, tally.SignalWorking,
+		item("", "Draft", "Drafting", doing))
+	stalled.StallAt = fixedNow.Add(-4 * time.Minute)
+	blocked := rec("block-1", tally.AgentClaude, home+"/src/ops", "Deploy", 3*time.Minute, tally.SignalWaiting,
+		item("1", "Build", "", done), item("2", "Get the keys", "", tally.StatusBlocked))
+	blocked.Flags = tally.Flags{}.With(tally.FlagBlocked, fixedNow.Add(-3*time.Minute))
+	finished := rec("done-1", tally.AgentCodex, home+"/src/cli", "Tidy up", 5*time.Minute, tally.SignalWaiting,
+		item("", "a", "", done), item("", "b", "", done))
+	finished.Flags = tally.Flags{}.With(tally.FlagFinished, fixedNow.Add(-5*time.Minute))
+	calm := rec("calm-1", tally.AgentHermes, home+"/notes", "Plan the offsite", 10*time.Second, tally.SignalWorking,
+		item("a", "Book venue", "Booking the venue", doing))
+	return []tally.Record{asking, looping, stalled, blocked, finished, calm}
+}
+
+func TestView_flags(t *testing.T) {
+	t.Run("the list shows each session's most urgent flag in place of its activity, marked with !", func(t *testing.T) {
+		m := newModel(t, 80, 24, false, flagged()...)
+		s := look(t, m)
+		golden(t, "flags_list", s)
+		for id, want := range map[string]string{"ask-1": "! input", "loop-1": "! looping+1", "stall-1": "! stalled",
+			"block-1": "! blocked", "done-1": "! finished", "calm-1": "working"} {
+			if row := lineWith(s, id); !strings.Contains(row, want) {
+				t.Errorf("row of %s: %q, want %q in it", id, row, want)
+			}
+		}
+	})
+	t.Run("the detail lists every flag with how long it has been so", func(t *testing.T) {
+		m := newModel(t, 80, 24, false, flagged()...)
+		m.selected = "loop-1"
+		press(m, "enter")
+		s := look(t, m)
+		golden(t, "flags_detail", s)
+		if !strings.Contains(s, "! looping for 4m") || !strings.Contains(s, "! no progress for 2m") {
+			t.Errorf("the detail does not list the flags:\n%s", s)
+		}
+	})
+	t.Run("a session stalls on screen when its time comes, with no change from the store", func(t *testing.T) {
+		now := fixedNow
+		r := limiter()
+		r.StallAt = fixedNow.Add(90 * time.Second)
+		m := New(context.Background(), Options{Now: func() time.Time { return now }, Records: []tally.Record{r}})
+		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		if s := look(t, m); strings.Contains(s, "! stalled") {
+			t.Fatalf("stalled before its time:\n%s", s)
+		}
+		if !m.clockAt.After(fixedNow) || m.clockAt.After(r.StallAt) {
+			t.Errorf("clock due at %v, want by %v", m.clockAt, r.StallAt)
+		}
+		now = r.StallAt
+		m.clockAt = now
+		m.Update(clockTick{at: now})
+		if row := lineWith(look(t, m), "5c0375b4"); !strings.Contains(row, "! stalled") {
+			t.Errorf("row after its stall time: %q", row)
+		}
+	})
+}
+
+// lineWith is the first line of s that holds sub.
+func lineWith(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}
