@@ -188,7 +188,7 @@ func fillStore(b *testing.B, path string, n int) {
 		}
 		at := now.Add(-time.Duration(i+1) * time.Minute)
 		batch = append(batch, domain.Record{
-			ID: fmt.Sprintf("bench-session-%05d", i), Agent: agents[i%len(agents)],
+			ID: fmt.Sprintf("%05d-bench-session", i), Agent: agents[i%len(agents)],
 			Project: fmt.Sprintf("/work/p%d", i%40), Title: title, StartedAt: at.Add(-time.Hour), LastActivity: at,
 			Signal: domain.SignalWorking,
 			Lists: map[string][]domain.Item{"": {
