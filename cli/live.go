@@ -91,10 +91,17 @@ func (f *follower) stop() error {
 // not wait for it; the scan's commits arrive on the change stream like any
 // other. Problems are collected in diags: a full-screen program cannot
 // print them as they come. Ready is closed once the catch-up scan is done.
-func (a *app) followNow(ctx context.Context, st tally.Store, progress func(index.ScanProgress), diags *diagnostics) (f *follower, ready <-chan struct{}, err error) {
+// subscribe, when set, runs before the indexer does: what it subscribes
+// sees every commit, the catch-up's too.
+func (a *app) followNow(ctx context.Context, st tally.Store, progress func(index.ScanProgress), diags *diagnostics, subscribe func(*index.Indexer) error) (f *follower, ready <-chan struct{}, err error) {
 	ix, err := a.newIndexer(ctx, st, progress, diags)
 	if err != nil {
 		return nil, nil, err
+	}
+	if subscribe != nil {
+		if err := subscribe(ix); err != nil {
+			return nil, nil, err
+		}
 	}
 	changes := ix.Subscribe(changeBuffer)
 	runCtx, cancel := context.WithCancel(ctx)

@@ -34,21 +34,24 @@ type notifying struct {
 }
 
 // startNotifying starts notifying from the settings (see notifyOptions).
-// It says on errOut which sinks the person asked for that it could not
-// make — not the desktop sink on only by default, whose absence on a
-// machine without notify-send is no news at every start (`tally config`
-// still lists it); with no sink it follows nothing and stop does nothing. On a store several replicas
+// It tells skipped which sinks the person asked for that it could not
+// make ("desktop: …") — not the desktop sink on only by default, whose
+// absence on a machine without notify-send is no news at every start
+// (`tally config` still lists it); with no sink it follows nothing and
+// stop does nothing. term is where the desktop sink writes the terminal's
+// notification sequence when there is no notify-send (nil: nowhere). On a
+// store several replicas
 // share (a tally.Elector), only the replica elected for it notifies, so a
 // team is told once, not once per replica; another takes over when it
 // dies.
-func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Writer, ix changeSource, st tally.Store) (*notifying, error) {
-	opts, skipped, err := notifyOptions(cfg, term, a.env.Now)
+func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Writer, ix changeSource, st tally.Store, skipped func(string)) (*notifying, error) {
+	opts, notMade, err := notifyOptions(cfg, term, a.env.Now)
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range skipped {
+	for _, s := range notMade {
 		if s.asked {
-			fmt.Fprintf(a.env.Err, "tally: not notifying %s\n", s.why)
+			skipped(s.why)
 		}
 	}
 	nf := &notifying{done: make(chan struct{})}
@@ -78,6 +81,11 @@ func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Wr
 		}
 	}()
 	return nf, nil
+}
+
+// printSkipped says on standard error that a sink is not notified.
+func (a *app) printSkipped(sink string) {
+	fmt.Fprintf(a.env.Err, "tally: not notifying %s\n", sink)
 }
 
 // stop stops following, sends what is pending and waits for it.

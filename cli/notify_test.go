@@ -30,7 +30,7 @@ func TestStartNotifying_desktopLeftOutIsSaidOnlyWhenAskedFor(t *testing.T) {
 			st := newStore(t)
 			var errOut syncBuffer
 			a := &app{env: testEnv(st, &syncBuffer{}, &errOut, nil)}
-			nf, err := a.startNotifying(context.Background(), cfg, nil, nil, st)
+			nf, err := a.startNotifying(context.Background(), cfg, nil, nil, st, a.printSkipped)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,13 +23,13 @@ func planFolderOf(c *config.Config) func(dir string) string {
 // newPlanner builds what applies the markers an indexer reads to the
 // plans of their projects, reporting problems to diags, and their news to
 // the notifier a live command starts (runLive).
-func (a *app) newPlanner(c *config.Config, st tally.Store, diags *diagnostics) (*planner.Planner, error) {
+func (a *app) newPlanner(c *config.Config, st tally.Store, diags *diagnostics) *planner.Planner {
 	return planner.New(planner.Options{Folder: planFolderOf(c), Store: st, Now: a.env.Now, OnDiagnostic: diags.add,
 		OnEvent: func(e planner.Event) {
 			if n := a.notices.Load(); n != nil {
 				n.PublishPlan(notify.Session{ID: e.Session, Project: e.Project}, planNews(e))
 			}
-		}}), nil
+		}})
 }
 
 // planKinds are the notifications plan news can be.

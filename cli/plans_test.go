@@ -250,10 +250,7 @@ func TestPlan_taskPanelLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plans, err := a.newPlanner(cfg, st, &diagnostics{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plans := a.newPlanner(cfg, st, &diagnostics{})
 	h := newPlanHeadliner(t.Context(), plans)
 	s := rec.Session(fixedNow)
 	if got, ok := h.Headline(&s); !ok || got.Line != "0/2 → T001 [S2]" || got.State != tui.PanelWorking || got.Done != 0 || got.Total != 2 {

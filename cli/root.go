@@ -167,19 +167,18 @@ func (a *app) openStore(ctx context.Context) (tally.Store, error) {
 }
 
 // newIndexer builds an indexer over every agent home onto st, with the
-// planner that applies the markers it reads (a.plans).
+// planner that applies the markers it reads (a.plans, built here unless
+// the command built it first).
 func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(index.ScanProgress), diags *diagnostics) (*index.Indexer, error) {
 	cfg, err := a.settings()
 	if err != nil {
 		return nil, err
 	}
-	plans, err := a.newPlanner(cfg, st, diags)
-	if err != nil {
-		return nil, err
+	if a.plans == nil {
+		a.plans, a.diags = a.newPlanner(cfg, st, diags), diags
 	}
-	a.plans, a.diags = plans, diags
 	return index.New(ctx, index.Options{
-		Markers:      plans,
+		Markers:      a.plans,
 		Adapters:     a.adapters(),
 		Store:        st,
 		Rescan:       a.rescan,

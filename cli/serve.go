@@ -133,7 +133,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil || ctx.Err() != nil {
 		return err
 	}
-	nf, err := o.startNotifying(ctx, cfg, nil, ix, st)
+	nf, err := o.startNotifying(ctx, cfg, nil, ix, st, o.printSkipped)
 	if err != nil {
 		return err
 	}

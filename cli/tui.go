@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/projectname"
 	"github.com/tallyhq/tally/tasks"
@@ -25,12 +26,17 @@ const firstPage = 64
 var termEnv = []string{"TERM", "COLORTERM", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM_PROGRAM", "TMUX"}
 
 func (a *app) tuiCommand() *cobra.Command {
-	return &cobra.Command{
+	var settings settingFlags
+	cmd := &cobra.Command{
 		Use:   "tui",
 		Short: "The live dashboard of every session (what tally runs on a terminal)",
 		Long: `Open the full-screen dashboard: every agent session on the machine, active
 ones first, and the Task Panel of the one in hand, live. Press ? in it for
 the keys; q or Ctrl-C quits.
+
+While it runs it notifies as 'tally watch' does (the notify section of the
+settings): on the desktop through notify-send, or else with the terminal's
+own notification sequence.
 
 A bare 'tally' opens it too when standard output is a terminal.`,
 		Args: cobra.NoArgs,
@@ -38,9 +44,14 @@ A bare 'tally' opens it too when standard output is a terminal.`,
 			if !a.env.OutTTY {
 				return tally.Errorf(tally.CodeInvalid, "tui", "the dashboard needs a terminal; use 'tally watch' or 'tally sessions' in a pipe")
 			}
+			if _, err := a.useSettings(settings); err != nil {
+				return err
+			}
 			return runTUI(cmd.Context(), a)
 		},
 	}
+	addSettingFlags(cmd, &settings)
+	return cmd
 }
 
 // runTUI shows the dashboard. Its first frame waits only for the store's
@@ -48,6 +59,10 @@ A bare 'tally' opens it too when standard output is a terminal.`,
 // the terminal, and its catch-up arrives on the change stream (the one the
 // web board reads) like any later change, the title saying how far it got.
 func runTUI(ctx context.Context, a *app) error {
+	cfg, err := a.settings()
+	if err != nil {
+		return err
+	}
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
@@ -63,9 +78,10 @@ func runTUI(ctx context.Context, a *app) error {
 			env = append(env, k+"="+v)
 		}
 	}
-	hctx, stopHeadlines := context.WithCancel(ctx)
-	defer stopHeadlines()
-	lv := &liveTUI{a: a, st: st, diags: &diagnostics{}}
+	lv := &liveTUI{a: a, st: st, cfg: cfg, diags: &diagnostics{}}
+	// The plan lines of the first frame come from the planner the indexer
+	// feeds later.
+	a.plans, a.diags = a.newPlanner(cfg, st, lv.diags), lv.diags
 	lv.ctx, lv.stop = context.WithCancel(ctx)
 	defer lv.stop()
 	lv.p = tui.Program(ctx, tui.Options{
@@ -75,7 +91,7 @@ func runTUI(ctx context.Context, a *app) error {
 		},
 		Approve:   a.approver(st),
 		Looked:    a.looked(),
-		Headliner: newPlanHeadliner(hctx, a.plans),
+		Headliner: newPlanHeadliner(lv.ctx, a.plans),
 	}, tui.Terminal{In: a.env.In, Out: a.env.Out, Environ: env, Drawn: lv.start})
 	err = tui.Run(ctx, lv.p)
 	if ixErr := lv.end(); err == nil && ctx.Err() == nil {
@@ -90,6 +106,7 @@ func runTUI(ctx context.Context, a *app) error {
 type liveTUI struct {
 	a     *app
 	st    tally.Store
+	cfg   *config.Config
 	diags *diagnostics
 	p     *tea.Program
 	// ctx ends when the dashboard does: nothing starts after that.
@@ -98,6 +115,7 @@ type liveTUI struct {
 
 	mu sync.Mutex
 	f  *follower
+	nf *notifying
 	// err is why the indexer could not start.
 	err error
 	// fed is done when Feed and the readiness watch have returned.
@@ -105,7 +123,9 @@ type liveTUI struct {
 }
 
 // start builds the indexer and follows the agents' homes with it; the
-// first round of its Run is the catch-up scan.
+// first round of its Run is the catch-up scan. The notifier follows the
+// indexer from before that scan: what the scan reads happened before the
+// notifier started, so it is history to it, not news.
 func (l *liveTUI) start() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -113,7 +133,13 @@ func (l *liveTUI) start() {
 		return
 	}
 	status := &scanStatus{}
-	f, ready, err := l.a.followNow(l.ctx, l.st, func(pr index.ScanProgress) { status.report(l.p, pr) }, l.diags)
+	f, ready, err := l.a.followNow(l.ctx, l.st, func(pr index.ScanProgress) { status.report(l.p, pr) }, l.diags,
+		func(ix *index.Indexer) (err error) {
+			l.nf, err = l.a.startNotifying(l.ctx, l.cfg, tui.Printer(l.p), ix, l.st, func(sink string) {
+				l.diags.add(tally.Diagnostic{Msg: "not notifying " + sink})
+			})
+			return err
+		})
 	if err != nil && l.ctx.Err() != nil {
 		return // the dashboard ended while the indexer was being built
 	}
@@ -140,6 +166,9 @@ func (l *liveTUI) end() error {
 	l.stop()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.nf != nil {
+		defer l.nf.stop()
+	}
 	if l.f == nil {
 		return l.err
 	}

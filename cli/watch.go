@@ -70,7 +70,7 @@ func runWatch(ctx context.Context, o *watchOptions) error {
 	defer st.Close()
 	var nf *notifying
 	f, err := o.followLive(ctx, st, func(ix *index.Indexer) (err error) {
-		nf, err = o.startNotifying(ctx, cfg, nil, ix, st)
+		nf, err = o.startNotifying(ctx, cfg, nil, ix, st, o.printSkipped)
 		return err
 	})
 	if err != nil {

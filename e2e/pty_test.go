@@ -108,6 +108,13 @@ func (p *pty) waitText(tb testing.TB, text string, timeout time.Duration) time.T
 	}
 }
 
+// output is a copy of everything the program wrote so far.
+func (p *pty) output() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return bytes.Clone(p.out)
+}
+
 // send types s on the terminal.
 func (p *pty) send(tb testing.TB, s string) {
 	tb.Helper()

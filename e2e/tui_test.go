@@ -181,6 +181,22 @@ func TestTUI_inATerminal(t *testing.T) {
 // new call made now, its first step's activeForm renamed.
 func appendTodoWrite(t *testing.T, path string) {
 	t.Helper()
+	line := todoWriteLine(t, path)
+	line = bytes.Replace(line, []byte("Writing greeting module"), []byte("Tallying the greeting module"), 1)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// todoWriteLine is the first TodoWrite call of the capture at path, as a
+// new call made now.
+func todoWriteLine(t *testing.T, path string) []byte {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -196,15 +212,6 @@ func appendTodoWrite(t *testing.T, path string) {
 		t.Fatal("no TodoWrite call in the capture")
 	}
 	now := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
-	line = bytes.Replace(line, []byte("Writing greeting module"), []byte("Tallying the greeting module"), 1)
 	line = bytes.Replace(line, []byte("toolu_01HsIaAGanfAekozplpHlEE8"), []byte("toolu_e2e"+strconv.FormatInt(time.Now().UnixNano(), 36)), 1)
-	line = bytes.Replace(line, []byte(`"timestamp":"2026-11-22T14:06:29.982Z"`), []byte(`"timestamp":"`+now+`"`), 1)
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		t.Fatal(err)
-	}
+	return bytes.Replace(line, []byte(`"timestamp":"2026-11-22T14:06:29.982Z"`), []byte(`"timestamp":"`+now+`"`), 1)
 }

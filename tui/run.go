@@ -68,6 +68,19 @@ func Run(ctx context.Context, p *tea.Program) error {
 	return err
 }
 
+// Printer is a writer onto p's terminal for escape sequences of one's own
+// (a terminal notification): each write goes out whole between two
+// frames, never inside one. Writes after p has ended are dropped; a write
+// before p runs waits for it.
+func Printer(p *tea.Program) io.Writer { return printer{p} }
+
+type printer struct{ p *tea.Program }
+
+func (w printer) Write(b []byte) (int, error) {
+	w.p.Send(tea.RawMsg{Msg: string(b)})
+	return len(b), nil
+}
+
 // drawn says the first frame is on the terminal.
 type drawn struct{}
 
