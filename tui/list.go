@@ -147,12 +147,13 @@ func (v listView) row(s *tally.Session, id string, selected bool, c listColumns,
 	return line
 }
 
-// activityCell is what a session is doing, in w columns; a session with
-// a flag shows its most urgent flag there instead, marked with ! so that
-// it reads without colour too ("! input", "! looping+1"): it is what
-// calls a person back.
+// activityCell is what a session is doing, in w columns. A session that
+// has not ended shows its most urgent flag there instead, marked with ! so
+// that it reads without colour too ("! input", "! looping+1"): it is what
+// calls a person back. An ended one says ended (a day-old finished list
+// calls nobody back); its detail still lists its flags.
 func activityCell(s *tally.Session, w int, p *palette) string {
-	if cell := termstyle.FlagCell(s.Flags); cell != "" {
+	if cell := termstyle.FlagCell(s.Flags); cell != "" && s.Activity != tally.ActivityEnded {
 		return render(p.flag(s.Flags.List()[0]), fit("! "+cell, w))
 	}
 	return render(p.act(s.Activity), fit(activityWord(s.Activity), w))

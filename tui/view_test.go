@@ -282,16 +282,19 @@ func flagged() []tally.Record {
 	finished.Flags = tally.Flags{}.With(tally.FlagFinished, fixedNow.Add(-5*time.Minute))
 	calm := rec("calm-1", tally.AgentHermes, home+"/notes", "Plan the offsite", 10*time.Second, tally.SignalWorking,
 		item("a", "Book venue", "Booking the venue", doing))
-	return []tally.Record{asking, looping, stalled, blocked, finished, calm}
+	long := rec("long-1", tally.AgentCrush, home+"/src/game", "Old news", 26*time.Hour, tally.SignalEnded,
+		item("", "a", "", done))
+	long.Flags = tally.Flags{}.With(tally.FlagFinished, fixedNow.Add(-26*time.Hour))
+	return []tally.Record{asking, looping, stalled, blocked, finished, calm, long}
 }
 
 func TestView_flags(t *testing.T) {
-	t.Run("the list shows each session's most urgent flag in place of its activity, marked with !", func(t *testing.T) {
+	t.Run("the list shows a live session's most urgent flag in place of its activity, marked with !; an ended one says ended", func(t *testing.T) {
 		m := newModel(t, 80, 24, false, flagged()...)
 		s := look(t, m)
 		golden(t, "flags_list", s)
 		for id, want := range map[string]string{"ask-1": "! input", "loop-1": "! looping+1", "stall-1": "! stalled",
-			"block-1": "! blocked", "done-1": "! finished", "calm-1": "working"} {
+			"block-1": "! blocked", "done-1": "! finished", "calm-1": "working", "long-1": "ended"} {
 			if row := lineWith(s, id); !strings.Contains(row, want) {
 				t.Errorf("row of %s: %q, want %q in it", id, row, want)
 			}
