@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -156,22 +157,36 @@ func TestTUI_inATerminal(t *testing.T) {
 	snapshot(t, "detail", s)
 
 	tm.keys("q")
-	// The pane stays (remain-on-exit) with the process's exit status, or
-	// the signal that ended it.
+	if state := tm.exitState(); state[1] != "status=0" {
+		t.Fatalf("q did not exit 0: %q\n%s", state, tm.screen())
+	}
+}
+
+// exitState waits for the pane's program to end and says how: the pane
+// stays (remain-on-exit) with "dead=1 status=N signal=" or the signal that
+// ended it.
+//
+// tmux learns the status from SIGCHLD, and can miss one (it does when it
+// starts with SIGCHLD blocked, as under a shell's job control): the pane
+// is dead, its program a zombie, and the status never comes. Another
+// SIGCHLD makes tmux reap it.
+func (tm *terminal) exitState() []string {
+	tm.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
+	nudged := time.Time{}
 	for {
 		state := strings.Fields(tm.run("display-message", "-p", "-t", "0", "dead=#{pane_dead} status=#{pane_dead_status} signal=#{pane_dead_signal}"))
+		reaped := len(state) == 3 && state[0] == "dead=1" && (state[1] != "status=" || state[2] != "signal=")
 		switch {
-		case len(state) == 3 && state[0] == "dead=1" && state[1] == "status=" && state[2] == "signal=":
-			// The pane's terminal closed, but tmux has not reaped the
-			// process yet: its status comes next.
-		case len(state) > 0 && state[0] == "dead=1":
-			if state[1] != "status=0" {
-				t.Fatalf("q did not exit 0: %q\n%s", state, tm.screen())
-			}
-			return
+		case reaped:
+			return state
 		case time.Now().After(deadline):
-			t.Fatalf("still running 20 s after q: %q\n%s", state, tm.screen())
+			tm.t.Fatalf("still running 20 s after q: %q\n%s", state, tm.screen())
+		case len(state) > 0 && state[0] == "dead=1" && time.Since(nudged) > time.Second:
+			if pid, err := strconv.Atoi(strings.TrimSpace(tm.run("display-message", "-p", "#{pid}"))); err == nil {
+				syscall.Kill(pid, syscall.SIGCHLD)
+			}
+			nudged = time.Now()
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
