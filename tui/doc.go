@@ -14,7 +14,15 @@
 //     or a store.
 //   - The list is windowed: of any number of sessions, only the rows on
 //     screen are derived (Record → Session) and drawn, so the first frame
-//     does not wait on the size of the history.
+//     does not wait on the size of the history. The first frame shows the
+//     records the caller read (Options.Records); the rest of the store is
+//     read, and the caller's Drawn runs, once that frame is on the
+//     terminal (Program).
+//   - Flags call a person back: a session that has not ended shows its most
+//     urgent flag in place of its activity, marked with !; the detail lists
+//     every flag and how long it has been so.
+//   - Escape sequences of one's own (a terminal notification) go through
+//     Printer: written whole, between frames.
 //   - Nothing redraws unless something changed: the 80 ms spinner ticks only
 //     while the session in view has a step in progress and is working, and
 //     the clock wakes the model only when a shown age or activity is due to
