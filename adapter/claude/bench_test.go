@@ -81,7 +81,7 @@ func BenchmarkCallEvents(b *testing.B) {
 	emit := func(tally.Event) { n++ }
 	for b.Loop() {
 		for _, l := range lines {
-			d.callEvents(l, emit)
+			d.callEvents(l, assistantContent(l), emit)
 		}
 	}
 	b.ReportMetric(float64(n)/float64(b.N), "calls/op")

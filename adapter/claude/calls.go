@@ -81,11 +81,12 @@ const stampPrefix = "2006-01-02T15:04:05"
 // block, which skips prose at the speed of IndexByte. A line whose blocks
 // do not end as JSON must (cut short, garbled) gives none, and so does a
 // line from before the window CallsFrom set.
-func (d *Decoder) callEvents(line []byte, emit func(tally.Event)) {
+// start is where the line's assistant content begins (assistantContent),
+// -1 on any other line.
+func (d *Decoder) callEvents(line []byte, start int, emit func(tally.Event)) {
 	if len(line) == 0 || line[len(line)-1] != '}' {
 		return
 	}
-	start := assistantContent(line)
 	if start < 0 {
 		return
 	}

@@ -131,8 +131,9 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if !jsonl.Object(line) {
 		return jsonl.NotObject(tally.AgentClaude, off)
 	}
-	d.callEvents(line, emit)
-	sel := d.selectLine(line)
+	content := assistantContent(line)
+	d.callEvents(line, content, emit)
+	sel := d.selectLine(line, content)
 	if sel == 0 {
 		return nil
 	}

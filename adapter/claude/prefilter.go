@@ -114,14 +114,16 @@ var (
 )
 
 // selectLine is the whole per-line cost of a line that does not matter.
-func (d *Decoder) selectLine(line []byte) selection {
+// content is where the line's assistant content begins, -1 when it is no
+// assistant line (assistantContent).
+func (d *Decoder) selectLine(line []byte, content int) selection {
 	var s selection
 	if hasToolNeedle(line) || bytes.HasPrefix(line, summaryPrefix) {
 		s |= selTool
 	}
-	// The keyword check is the cheaper of the two over a whole line, and
-	// nearly every line fails it.
-	if marker.Maybe(line) && isAssistant(line) {
+	// Markers are looked for in the assistant's content only: the lines
+	// of tool results, the bulk of a transcript, are never searched.
+	if content >= 0 && marker.Maybe(line[content:]) {
 		s |= selMarker
 	}
 	if d.info.List == "" && isSidechain(line) && !bytes.Contains(line, agentIDNeedle) {
