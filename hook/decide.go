@@ -22,6 +22,8 @@ func Decide(ev Event, s Session, st State, o Options) (Answer, State) {
 		return guardStop(ev, s, st, o)
 	case UserPromptSubmit, PostToolUse:
 		return keepOnTrack(ev, s, st, o)
+	case PreCompact:
+		return announced(ev, st)
 	case Notification:
 		if ev.NotificationType == PermissionPrompt || ev.NotificationType == IdlePrompt {
 			return Answer{NeedsInput: true}, st
@@ -44,6 +46,28 @@ func restart(ev Event, s Session, st State) (Answer, State) {
 		return Answer{}, st
 	}
 	a := Answer{Context: resumeText(ev.Source, s.Lists)}
+	if a.Context != "" {
+		st.Injected = st.Fingerprint
+	}
+	return a, st
+}
+
+// announced notes a compaction the agent announces before it happens.
+// Only one the user asked for is sure to happen: an agent may announce an
+// automatic one before every model call and then find no need (Gemini CLI
+// 0.61 does), and giving the lists back each time would flood the context.
+func announced(ev Event, st State) (Answer, State) {
+	if ev.Source == SourceManual {
+		st.Compacted = true
+	}
+	return Answer{}, st
+}
+
+// givenBack is the answer, at the first call that can add context after
+// an announced compaction, that gives the model its unfinished items back.
+func givenBack(s Session, st State) (Answer, State) {
+	st.Compacted = false
+	a := Answer{Active: true, Context: resumeText(SourceCompact, s.Lists)}
 	if a.Context != "" {
 		st.Injected = st.Fingerprint
 	}
@@ -102,6 +126,9 @@ func keepOnTrack(ev Event, s Session, st State, o Options) (Answer, State) {
 	a := Answer{Active: true}
 	if st.Unavailable {
 		return a, st
+	}
+	if st.Compacted {
+		return givenBack(s, st)
 	}
 	own := ownItems(s.Lists)
 	done := 0

@@ -22,6 +22,13 @@
 //     them — of the agent's own list and of its Tally list, and says
 //     nothing at all when nothing is unfinished. Completed items are
 //     counted, never named: repeating them invites repeating the work.
+//   - An agent with no hook after a compaction announces it before
+//     (PreCompact, Gemini CLI's PreCompress): one the user asked for
+//     (SourceManual) gives the lists back, as a compaction would, at the
+//     next call that can add context (a prompt or a tool's result), once.
+//     An automatic one (SourceAuto) gives nothing back: Gemini CLI 0.61
+//     announces one before every model call, whether it then compacts or
+//     not, so such an announcement says nothing.
 //   - The stop guard never traps: it stands aside while the agent is
 //     already continuing because of a stop hook (stop_hook_active), after
 //     StopBlocks blocks within StopWindow, in plan mode, when the agent
@@ -40,5 +47,6 @@
 //     the lists are the main agent's.
 //
 // Wire formats are Format implementations; Claude Code's (ClaudeFormat) is
-// also Codex's, whose hooks take and give the same JSON.
+// also Codex's, whose hooks take and give the same JSON. Gemini CLI's
+// (GeminiFormat) maps its own event names onto the same rules.
 package hook

@@ -10,6 +10,10 @@ const (
 	UserPromptSubmit EventName = "UserPromptSubmit"
 	PostToolUse      EventName = "PostToolUse"
 	Notification     EventName = "Notification"
+	// PreCompact is a compaction announced before it happens, by an agent
+	// that has no hook after one (Gemini CLI's PreCompress). Its Source
+	// is SourceManual or SourceAuto.
+	PreCompact EventName = "PreCompact"
 )
 
 // Source is why a session (re)started: SessionStart's source.
@@ -20,6 +24,11 @@ const (
 	SourceResume  Source = "resume"
 	SourceClear   Source = "clear"
 	SourceCompact Source = "compact"
+	// SourceManual: the user asked for the compaction (PreCompact).
+	SourceManual Source = "manual"
+	// SourceAuto: the agent may compact because its context is filling
+	// up (PreCompact); it may also find no need to.
+	SourceAuto Source = "auto"
 )
 
 // NotificationType is what a Notification is about.

@@ -57,6 +57,9 @@ type State struct {
 	// Injected is the Fingerprint of the lists the model was last given
 	// back (compaction or resume).
 	Injected uint64 `json:"injected,omitempty,string"`
+	// Compacted: a compaction was announced before it happened
+	// (PreCompact) and the lists have not been given back since.
+	Compacted bool `json:"compacted,omitempty"`
 	// Protocol: the plan protocol is in the model's context (given at a
 	// start, a clear or a compaction since).
 	Protocol bool `json:"protocol,omitempty"`
