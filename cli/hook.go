@@ -16,6 +16,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/gemini"
 	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/hook"
 )
@@ -47,7 +48,7 @@ type decoderMaker interface {
 }
 
 // hookAgents are the agents `tally hook NAME` answers. Claude Code and
-// Codex take and give the same hook JSON.
+// Codex take and give the same hook JSON; Gemini CLI its own.
 var hookAgents = map[string]hookAgent{
 	"claude": {
 		agent:      tally.AgentClaude,
@@ -62,6 +63,16 @@ var hookAgents = map[string]hookAgent{
 		decoders:     func(d agentDirs) decoderMaker { return codex.New(codex.Options{Home: d.Codex}) },
 		ownReminders: true,
 		turn:         []byte(`"type":"token_usage_record"`),
+	},
+	// Gemini CLI writes a model call's message once as it streams and
+	// again once its tool calls ran, so a turn that calls tools counts
+	// twice towards a reminder.
+	"gemini": {
+		agent:        tally.AgentGemini,
+		format:       hook.GeminiFormat{},
+		decoders:     func(d agentDirs) decoderMaker { return gemini.New(gemini.Options{Home: d.Gemini}) },
+		ownReminders: true,
+		turn:         []byte(`"type":"gemini"`),
 	},
 }
 
@@ -120,6 +131,11 @@ and printing the answer in the agent's hook format. tally setup installs it.
   Stop (with --guard-stop)         refuses a stop while unblocked items remain
   UserPromptSubmit, PostToolUse    reminders, and a nudge to verify the work
   Notification                     marks the session as waiting for its user
+
+Gemini CLI's events answer the same: BeforeAgent as UserPromptSubmit,
+AfterTool as PostToolUse, AfterAgent as Stop; it has no hook after a
+compression, so PreCompress (manual) has the lists given back at the next
+prompt or tool result.
 
 The session's list is read from the transcript the call names, from where the
 index left off. It needs no tally server. Tally never breaks the agent: any
