@@ -29,7 +29,7 @@ const todoToolsEnv = "CLAUDE_CODE_ENABLE_TODO_TOOLS"
 
 func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
 	settings, err := editJSON(filepath.Join(p.ClaudeDir, "settings.json"), false, "Claude Code", func(doc *jsonDoc, path string) ([]string, error) {
-		what, err := installHooks(doc, path, "claude", claudeHooks, o)
+		what, err := installHooks(doc, path, "claude", claudeHooks, hookTimeout, o)
 		if err != nil {
 			return nil, err
 		}
@@ -144,6 +144,15 @@ func allowTallyTools(doc *jsonDoc, path string, o Options) ([]string, error) {
 func editMCP(path string, comments bool, agent string, server any, o Options) (Edit, []string, error) {
 	var notes []string
 	e, err := editJSON(path, comments, agent, func(doc *jsonDoc, path string) ([]string, error) {
+		return setMCP(doc, path, server, o, &notes)
+	})
+	return e, notes, err
+}
+
+// setMCP is editMCP's change of an open document; notes gets what the
+// user should know.
+func setMCP(doc *jsonDoc, path string, server any, o Options, notes *[]string) ([]string, error) {
+	{
 		root := doc.object()
 		_, existing := member(root, "mcpServers")
 		if existing == nil && o.Uninstall {
@@ -157,7 +166,7 @@ func editMCP(path string, comments bool, agent string, server any, o Options) (E
 			var have map[string]any
 			_ = decode(*cur, &have)
 			if !isTallyServer(have) {
-				notes = append(notes, path+": an MCP server named \"tally\" that does not run `tally mcp` is already there; it was left as it is.")
+				*notes = append(*notes, path+": an MCP server named \"tally\" that does not run `tally mcp` is already there; it was left as it is.")
 				return nil, nil
 			}
 			if o.Uninstall {
@@ -175,8 +184,7 @@ func editMCP(path string, comments bool, agent string, server any, o Options) (E
 		}
 		doc.set(servers, 1, "tally", server)
 		return []string{"mcpServers.tally: run `" + o.Tally + " mcp`"}, nil
-	})
-	return e, notes, err
+	}
 }
 
 func isTallyServer(m map[string]any) bool {

@@ -35,7 +35,7 @@ func (codexTarget) Plan(p Paths, o Options) (Plan, error) {
 	}
 	notes = append(notes, note...)
 	hooks, err := editJSON(filepath.Join(home, "hooks.json"), false, "Codex", func(doc *jsonDoc, path string) ([]string, error) {
-		return installHooks(doc, path, "codex", codexHooks, o)
+		return installHooks(doc, path, "codex", codexHooks, hookTimeout, o)
 	})
 	if err != nil {
 		return Plan{}, err

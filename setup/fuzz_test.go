@@ -21,7 +21,7 @@ func FuzzSettings(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := installHooks(doc, "settings.json", "claude", claudeHooks, Options{Tally: "/bin/tally", GuardStop: true}); err != nil {
+		if _, err := installHooks(doc, "settings.json", "gemini", geminiHooks, hookTimeoutMillis, Options{Tally: "/bin/tally", GuardStop: true}); err != nil {
 			return
 		}
 		out := doc.bytes()

@@ -2,28 +2,48 @@ package setup
 
 import "path/filepath"
 
-// geminiTarget sets up Gemini CLI: `tally mcp` under "mcpServers" in
-// ~/.gemini/settings.json, which Gemini CLI 0.61.0 reads with comments
-// stripped (and rewrites keeping them), so comments are kept here too.
-//
-// Gemini CLI has hooks, but of its own kinds (BeforeAgent, AfterAgent,
-// AfterTool, PreCompress, …): no session start after a compression to
-// give a list back at, and other output shapes. tally hook does not answer
-// them yet, so none are installed.
+// geminiTarget sets up Gemini CLI: `tally mcp` under "mcpServers" and
+// Tally's hooks under "hooks" in ~/.gemini/settings.json, which Gemini CLI
+// 0.61.0 reads with comments stripped (and rewrites keeping them), so
+// comments are kept here too. Its hooks take the same {matcher, hooks:
+// [{type, command, timeout}]} groups as Claude Code's, the timeout in
+// milliseconds, and a lifecycle matcher is an exact string, not a pattern.
 type geminiTarget struct{}
+
+// geminiHooks are Tally's hooks in Gemini CLI 0.61.0. It has no hook after
+// a compression; PreCompress is announced before one, and only the
+// /compress the user asks for (trigger "manual") is sure to follow: an
+// "auto" one is announced before every model call. The lists come back at
+// the next BeforeAgent (a prompt) or AfterTool (a tool's result).
+var geminiHooks = []hookSpec{
+	{event: "SessionStart", matcher: "resume"},
+	{event: "PreCompress", matcher: "manual"},
+	{event: "BeforeAgent"},
+	{event: "AfterTool"},
+	{event: "Notification"},
+	{event: "AfterAgent", args: "--guard-stop", guard: true},
+}
 
 func (geminiTarget) Plan(p Paths, o Options) (Plan, error) {
 	server := struct {
 		Command string   `json:"command"`
 		Args    []string `json:"args"`
 	}{o.Tally, []string{"mcp"}}
-	mcp, notes, err := editMCP(filepath.Join(p.GeminiDir, "settings.json"), true, "Gemini CLI", server, o)
+	var notes []string
+	edit, err := editJSON(filepath.Join(p.GeminiDir, "settings.json"), true, "Gemini CLI", func(doc *jsonDoc, path string) ([]string, error) {
+		what, err := installHooks(doc, path, "gemini", geminiHooks, hookTimeoutMillis, o)
+		if err != nil {
+			return nil, err
+		}
+		mcp, err := setMCP(doc, path, server, o, &notes)
+		return append(what, mcp...), err
+	})
 	if err != nil {
 		return Plan{}, err
 	}
 	if !o.Uninstall {
 		notes = append(notes, "Gemini CLI starts user MCP servers only in folders you trust (/permissions, or its trust prompt).",
-			"Gemini CLI: Tally's hooks are not installed (tally hook does not answer Gemini CLI's hook events yet); the task tools over MCP are.")
+			"Gemini CLI has no hook after a compression: after a /compress, Tally gives the unfinished items back with your next prompt (or the next tool's result); an automatic compression is not followed, since Gemini CLI announces one before every model call whether or not it compresses.")
 	}
-	return Plan{Edits: []Edit{mcp}, Notes: notes}, nil
+	return Plan{Edits: []Edit{edit}, Notes: notes}, nil
 }

@@ -31,15 +31,20 @@ type hookCommand struct {
 	Timeout int    `json:"timeout,omitempty"`
 }
 
-// hookTimeout is the timeout Tally's hooks are installed with, in seconds:
-// tally hook answers within one, and the agent never waits longer than
-// this for it.
+// hookTimeout is the timeout Tally's hooks are installed with: tally hook
+// answers within a second, and the agent never waits longer than this for
+// it. Claude Code and Codex take it in seconds, Gemini CLI in
+// milliseconds.
 const hookTimeout = 5
 
+// hookTimeoutMillis is hookTimeout in milliseconds.
+const hookTimeoutMillis = hookTimeout * 1000
+
 // installHooks makes the "hooks" object of doc hold exactly Tally's hooks
-// for agent as opts ask (none with Uninstall), leaving every other hook as
-// it is. It returns one line per change.
-func installHooks(doc *jsonDoc, path, agent string, specs []hookSpec, o Options) ([]string, error) {
+// for agent as opts ask (none with Uninstall), each with timeout in the
+// agent's unit, leaving every other hook as it is. It returns one line per
+// change.
+func installHooks(doc *jsonDoc, path, agent string, specs []hookSpec, timeout int, o Options) ([]string, error) {
 	root := doc.object()
 	_, existing := member(root, "hooks")
 	if existing == nil && o.Uninstall {
@@ -52,7 +57,7 @@ func installHooks(doc *jsonDoc, path, agent string, specs []hookSpec, o Options)
 	var what []string
 	for _, s := range specs {
 		want := !o.Uninstall && (!s.guard || o.GuardStop)
-		group := hookGroup{Matcher: s.matcher, Hooks: []hookCommand{{Type: "command", Command: hookCmd(o.Tally, agent, s.args), Timeout: hookTimeout}}}
+		group := hookGroup{Matcher: s.matcher, Hooks: []hookCommand{{Type: "command", Command: hookCmd(o.Tally, agent, s.args), Timeout: timeout}}}
 		_, ev := member(hooks, s.event)
 		if ev == nil && !want {
 			continue

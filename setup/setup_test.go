@@ -255,6 +255,37 @@ func TestGemini(t *testing.T) {
 	if !strings.Contains(string(got), "// Gemini CLI reads this file") || !strings.Contains(string(got), "/* inline */") {
 		t.Error("comments lost")
 	}
+	t.Run("hooks beside the user's own, in milliseconds; a second run changes nothing; uninstall restores the file", func(t *testing.T) {
+		p := home(t, map[string]string{"gemini-settings-hooks.json": ".gemini/settings.json"})
+		settings := filepath.Join(homeOf(p), ".gemini", "settings.json")
+		orig := read(t, settings)
+		run(t, "gemini", p, Options{GuardStop: true})
+		got := read(t, settings)
+		golden(t, "gemini-settings-hooks.json", got)
+		var v struct {
+			Hooks map[string][]hookGroup `json:"hooks"`
+		}
+		if err := json.Unmarshal(stripComments(got), &v); err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(got), "hook gemini"); n != len(geminiHooks) {
+			t.Errorf("%d Tally hooks, want %d", n, len(geminiHooks))
+		}
+		if g := v.Hooks["AfterTool"]; len(g) != 2 || g[0].Hooks[0].Command != "$GEMINI_PROJECT_DIR/.gemini/hooks/lint.sh" || g[1].Hooks[0].Timeout != 5000 {
+			t.Errorf("AfterTool groups %+v", g)
+		}
+		if g := v.Hooks["PreCompress"]; len(g) != 1 || g[0].Matcher != "manual" {
+			t.Errorf("PreCompress %+v: only a compression the user asks for is sure to follow", g)
+		}
+		second, err := Targets["gemini"].Plan(p, Options{Tally: tallyBin, GuardStop: true})
+		if err != nil || second.Changed() {
+			t.Errorf("second run: %v, plans %+v", err, second.Edits)
+		}
+		run(t, "gemini", p, Options{Uninstall: true})
+		if got := read(t, settings); !bytes.Equal(got, orig) {
+			t.Errorf("after uninstall:\n%s\nwas:\n%s", got, orig)
+		}
+	})
 	t.Run("a trailing comma, which Gemini CLI cannot read, is refused", func(t *testing.T) {
 		p := home(t, map[string]string{"gemini-settings-trailing.json": ".gemini/settings.json"})
 		_, err := Targets["gemini"].Plan(p, Options{Tally: tallyBin})
