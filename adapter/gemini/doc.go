@@ -13,7 +13,11 @@
 //     replaces the earlier one whole (its todos too, even under the same
 //     call id), {"$rewindTo":id} removes it and all after
 //     it (the list goes back to the latest surviving call, or empty), and
-//     {"$set":{"messages":…}} replaces every message before it. The
+//     {"$set":{"messages":…}} replaces every message before it. In such a
+//     checkpoint (Gemini CLI 0.61 writes one when a session is resumed)
+//     the calls may be functionCall parts of the content instead of
+//     toolCalls: a write_todos call counts there once a functionResponse
+//     answered it without an error. The
 //     decoder keeps in its State just the message order and the lists
 //     needed for that, bounded, so a restart resumes exactly.
 //   - In stream-json the task tracker's calls carry neither the ids they

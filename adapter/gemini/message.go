@@ -128,6 +128,52 @@ func callTodos(c *fastjson.Value) ([]tally.Item, error) {
 	return todoItems(t)
 }
 
+// responses maps the id of each functionResponse part in a checkpoint's
+// messages to whether the call succeeded (its response holds no error).
+func responses(list []*fastjson.Value) map[string]bool {
+	out := map[string]bool{}
+	for _, mv := range list {
+		for _, p := range mv.GetArray("content") {
+			r := p.Get("functionResponse")
+			if r == nil {
+				continue
+			}
+			if id := string(r.GetStringBytes("id")); id != "" {
+				out[id] = r.Get("response", "error") == nil
+			}
+		}
+	}
+	return out
+}
+
+// partTodos reads the last write_todos call written as a functionCall
+// part of a message's content, the shape Gemini CLI 0.61 gives a
+// checkpoint it writes when a session is resumed (the calls are no longer
+// toolCalls there). A call counts once a functionResponse answered it
+// without an error: one never answered did not run.
+func partTodos(mv *fastjson.Value, answered map[string]bool) (*todoCall, error) {
+	if string(mv.GetStringBytes("type")) != "gemini" {
+		return nil, nil
+	}
+	var last *todoCall
+	for _, p := range mv.GetArray("content") {
+		c := p.Get("functionCall")
+		if c == nil || string(c.GetStringBytes("name")) != toolWriteTodos {
+			continue
+		}
+		id := string(c.GetStringBytes("id"))
+		if id == "" || !answered[id] {
+			continue
+		}
+		items, err := callTodos(c)
+		if err != nil {
+			return nil, errText("write_todos call " + id + ": " + err.Error())
+		}
+		last = &todoCall{id: id, items: items}
+	}
+	return last, nil
+}
+
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
 // chatMessage handles a line that starts as a MessageRecord does. Most
@@ -246,6 +292,7 @@ func (d *Decoder) readMessages(arr *fastjson.Value) ([]message, error) {
 	ctx := ""
 	out := make([]message, 0, len(list))
 	want := !d.st.HaveTitle
+	answered := responses(list)
 	for _, mv := range list {
 		if mv.Type() != fastjson.TypeObject {
 			return nil, errText("a message is not an object")
@@ -253,6 +300,11 @@ func (d *Decoder) readMessages(arr *fastjson.Value) ([]message, error) {
 		m, err := readMessage(mv, want)
 		if err != nil {
 			return nil, err
+		}
+		if m.todos == nil {
+			if m.todos, err = partTodos(mv, answered); err != nil {
+				return nil, err
+			}
 		}
 		if m.prompt != "" {
 			want = false
