@@ -38,6 +38,9 @@ type hookAgent struct {
 	sessionEnv string
 	// ownReminders: the agent does not remind itself of its own list.
 	ownReminders bool
+	// resumeLater: the agent writes a resumed session's record back only
+	// after its SessionStart hooks ran (hook.Options.ResumeLater).
+	resumeLater bool
 	// turn is what a transcript line that records one model call holds
 	// near its start.
 	turn []byte
@@ -72,6 +75,7 @@ var hookAgents = map[string]hookAgent{
 		format:       hook.GeminiFormat{},
 		decoders:     func(d agentDirs) decoderMaker { return gemini.New(gemini.Options{Home: d.Gemini}) },
 		ownReminders: true,
+		resumeLater:  true,
 		turn:         []byte(`"type":"gemini"`),
 	},
 }
@@ -133,9 +137,10 @@ and printing the answer in the agent's hook format. tally setup installs it.
   Notification                     marks the session as waiting for its user
 
 Gemini CLI's events answer the same: BeforeAgent as UserPromptSubmit,
-AfterTool as PostToolUse, AfterAgent as Stop; it has no hook after a
-compression, so PreCompress (manual) has the lists given back at the next
-prompt or tool result.
+AfterTool as PostToolUse, AfterAgent as Stop. It has no hook after a
+compression, and writes a resumed session back only after SessionStart, so
+after PreCompress (manual) or SessionStart (resume) the lists are given back
+at the next prompt or tool result.
 
 The session's list is read from the transcript the call names, from where the
 index left off. It needs no tally server. Tally never breaks the agent: any
@@ -318,6 +323,7 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 	opts := o.opts
 	opts.Now = start
 	opts.OwnReminders = ag.ownReminders
+	opts.ResumeLater = ag.resumeLater
 	if ev.Name == hook.SessionStart {
 		opts.Protocol = o.planProtocol(ev.Cwd)
 	}

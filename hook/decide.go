@@ -16,7 +16,7 @@ func Decide(ev Event, s Session, st State, o Options) (Answer, State) {
 	st.observe(s)
 	switch ev.Name {
 	case SessionStart:
-		a, next := restart(ev, s, st)
+		a, next := restart(ev, s, st, o)
 		return withProtocol(a, next, ev.Source, o.Protocol)
 	case Stop:
 		return guardStop(ev, s, st, o)
@@ -35,11 +35,15 @@ func Decide(ev Event, s Session, st State, o Options) (Answer, State) {
 // restart gives the model its unfinished items back when its context was
 // compacted, and when a session resumes, unless these very lists were
 // given back already and are still in the context the session resumes.
-func restart(ev Event, s Session, st State) (Answer, State) {
+func restart(ev Event, s Session, st State, o Options) (Answer, State) {
 	switch ev.Source {
 	case SourceCompact:
 	case SourceResume:
-		if !st.Unavailable && st.Injected != 0 && st.Injected == st.Fingerprint {
+		if o.ResumeLater {
+			st.Owed = SourceResume
+			return Answer{}, st
+		}
+		if givenAlready(st) {
 			return Answer{}, st
 		}
 	default:
@@ -52,22 +56,33 @@ func restart(ev Event, s Session, st State) (Answer, State) {
 	return a, st
 }
 
+// givenAlready tells whether the lists, unchanged, were given back
+// already: a resumed session keeps them in its context.
+func givenAlready(st State) bool {
+	return !st.Unavailable && st.Injected != 0 && st.Injected == st.Fingerprint
+}
+
 // announced notes a compaction the agent announces before it happens.
 // Only one the user asked for is sure to happen: an agent may announce an
 // automatic one before every model call and then find no need (Gemini CLI
 // 0.61 does), and giving the lists back each time would flood the context.
 func announced(ev Event, st State) (Answer, State) {
 	if ev.Source == SourceManual {
-		st.Compacted = true
+		st.Owed = SourceCompact
 	}
 	return Answer{}, st
 }
 
 // givenBack is the answer, at the first call that can add context after
-// an announced compaction, that gives the model its unfinished items back.
+// an announced compaction or a resume given back later, that gives the
+// model its unfinished items back.
 func givenBack(s Session, st State) (Answer, State) {
-	st.Compacted = false
-	a := Answer{Active: true, Context: resumeText(SourceCompact, s.Lists)}
+	src := st.Owed
+	st.Owed = ""
+	if src == SourceResume && givenAlready(st) {
+		return Answer{Active: true}, st
+	}
+	a := Answer{Active: true, Context: resumeText(src, s.Lists)}
 	if a.Context != "" {
 		st.Injected = st.Fingerprint
 	}
@@ -127,7 +142,7 @@ func keepOnTrack(ev Event, s Session, st State, o Options) (Answer, State) {
 	if st.Unavailable {
 		return a, st
 	}
-	if st.Compacted {
+	if st.Owed != "" {
 		return givenBack(s, st)
 	}
 	own := ownItems(s.Lists)

@@ -29,6 +29,10 @@
 //     An automatic one (SourceAuto) gives nothing back: Gemini CLI 0.61
 //     announces one before every model call, whether it then compacts or
 //     not, so such an announcement says nothing.
+//   - With Options.ResumeLater (an agent that writes a resumed session's
+//     record back only after its SessionStart hooks ran), a resume gives
+//     the lists back at the next prompt or tool result instead, under the
+//     same rule.
 //   - The stop guard never traps: it stands aside while the agent is
 //     already continuing because of a stop hook (stop_hook_active), after
 //     StopBlocks blocks within StopWindow, in plan mode, when the agent

@@ -98,7 +98,7 @@ func TestDecide_gemini(t *testing.T) {
 
 	t.Run("a manual compression gives back only the unfinished items at the next prompt", func(t *testing.T) {
 		a, st := Decide(geminiPayload(t, "PreCompress-manual.json"), todos, State{}, Options{Now: t0})
-		if !a.Empty() || !st.Compacted {
+		if !a.Empty() || st.Owed != SourceCompact {
 			t.Fatalf("PreCompress answered %+v, state %+v", a, st)
 		}
 		prompt := geminiPayload(t, "BeforeAgent-compress.json")
@@ -132,14 +132,24 @@ func TestDecide_gemini(t *testing.T) {
 		}
 	})
 	t.Run("a compression the hooks cannot remember gives nothing back", func(t *testing.T) {
-		if a, _ := Decide(geminiPayload(t, "BeforeAgent.json"), todos, State{Unavailable: true, Compacted: true}, Options{Now: t0}); a.Context != "" {
+		if a, _ := Decide(geminiPayload(t, "BeforeAgent.json"), todos, State{Unavailable: true, Owed: SourceCompact}, Options{Now: t0}); a.Context != "" {
 			t.Errorf("answered %q", a.Context)
 		}
 	})
-	t.Run("resume gives the list back", func(t *testing.T) {
-		ev := geminiPayload(t, "SessionStart-resume.json")
-		a, _ := Decide(ev, todos, State{}, Options{Now: t0})
-		golden(t, "gemini-resume.json", GeminiFormat{}.Encode(ev, a))
+	t.Run("resume gives the list back at the next prompt, when Gemini has written the record back", func(t *testing.T) {
+		later := Options{Now: t0, ResumeLater: true}
+		// At SessionStart the resumed record holds no list yet.
+		a, st := Decide(geminiPayload(t, "SessionStart-resume.json"), Session{}, State{}, later)
+		if !a.Empty() || st.Owed != SourceResume {
+			t.Fatalf("SessionStart answered %+v, state %+v", a, st)
+		}
+		prompt := geminiPayload(t, "BeforeAgent-compress.json")
+		a, st = Decide(prompt, todos, st, later)
+		golden(t, "gemini-resume.json", GeminiFormat{}.Encode(prompt, a))
+		_, st = Decide(geminiPayload(t, "SessionStart-resume.json"), Session{}, st, later)
+		if a, _ := Decide(prompt, todos, st, later); a.Context != "" {
+			t.Errorf("a second resume repeated the unchanged list, which the context resumed holds: %q", a.Context)
+		}
 	})
 	t.Run("a stop with unblocked work left is denied, with the items", func(t *testing.T) {
 		ev := geminiPayload(t, "AfterAgent.json")
@@ -176,7 +186,7 @@ func FuzzGeminiFormat(f *testing.F) {
 		if err != nil {
 			return
 		}
-		a, _ := Decide(ev, Session{}, State{Compacted: true}, Options{GuardStop: true})
+		a, _ := Decide(ev, Session{}, State{Owed: SourceCompact}, Options{GuardStop: true})
 		out := GeminiFormat{}.Encode(ev, a)
 		if out != nil && !json.Valid(out) {
 			t.Errorf("invalid JSON answer %q", out)

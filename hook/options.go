@@ -24,6 +24,12 @@ type Options struct {
 	// reminds itself of its TodoWrite and Task lists after ten turns, so
 	// for it this stays off and only the Tally list is reminded of.
 	OwnReminders bool
+	// ResumeLater gives a resumed session its lists back at the next
+	// prompt or tool result rather than at SessionStart: Gemini CLI 0.61
+	// writes a resumed session's conversation back to its record only
+	// after its SessionStart hooks ran, so the record read then holds no
+	// list yet.
+	ResumeLater bool
 	// Now is the time of the call.
 	Now time.Time
 	// Protocol is how an agent keeps the plan of the session's project

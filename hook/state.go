@@ -57,9 +57,12 @@ type State struct {
 	// Injected is the Fingerprint of the lists the model was last given
 	// back (compaction or resume).
 	Injected uint64 `json:"injected,omitempty,string"`
-	// Compacted: a compaction was announced before it happened
-	// (PreCompact) and the lists have not been given back since.
-	Compacted bool `json:"compacted,omitempty"`
+	// Owed is why the lists are owed to the model, "" when they are not:
+	// SourceCompact after a compaction announced before it happened
+	// (PreCompact), SourceResume after a resume whose lists are given back
+	// later (Options.ResumeLater). The next call that can add context (a
+	// prompt, a tool's result) gives them back.
+	Owed Source `json:"owed,omitempty"`
 	// Protocol: the plan protocol is in the model's context (given at a
 	// start, a clear or a compaction since).
 	Protocol bool `json:"protocol,omitempty"`

@@ -14,7 +14,9 @@ type geminiTarget struct{}
 // a compression; PreCompress is announced before one, and only the
 // /compress the user asks for (trigger "manual") is sure to follow: an
 // "auto" one is announced before every model call. The lists come back at
-// the next BeforeAgent (a prompt) or AfterTool (a tool's result).
+// the next BeforeAgent (a prompt) or AfterTool (a tool's result); so do
+// they after SessionStart (resume), as Gemini CLI writes the resumed
+// conversation back to its record only after that hook ran.
 var geminiHooks = []hookSpec{
 	{event: "SessionStart", matcher: "resume"},
 	{event: "PreCompress", matcher: "manual"},
