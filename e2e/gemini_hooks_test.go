@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -217,4 +218,71 @@ func checkGeminiStopGuard(t *testing.T, reqs []map[string]any, out string) {
 	if !strings.Contains(out, `"type":"result"`) || !strings.Contains(out, `"status":"success"`) {
 		t.Errorf("the agent did not end its turn:\n%s", out)
 	}
+}
+
+// The recorded runs (hook/testdata/e2e/gemini-*, made by the tests above
+// with TALLY_E2E_SAVE) are checked with the same rules on every test run,
+// with or without the real Gemini CLI on the machine.
+func TestRecordedGemini(t *testing.T) {
+	t.Run("resume", func(t *testing.T) {
+		geminiGivenBack(t, loadRequests(t, recorded+"gemini-resume/requests.jsonl"), "what next?", "when this session last ran")
+	})
+	t.Run("compress", func(t *testing.T) {
+		reqs := loadRequests(t, recorded+"gemini-compress/requests.jsonl")
+		geminiGivenBack(t, reqs, "/compress", "before the context was compacted")
+		// Against Gemini CLI's own record of the list: the last
+		// write_todos call its chat record holds.
+		var given string
+		for _, r := range reqs {
+			if last := lastUserParts(r); strings.Contains(last, "/compress") {
+				given = last
+			}
+		}
+		for _, todo := range lastWriteTodos(t, recorded+"gemini-compress/transcript.jsonl") {
+			got := strings.Contains(given, "] "+todo.Description)
+			if open := todo.Status != "completed"; got != open {
+				t.Errorf("%q (%s): given back %v", todo.Description, todo.Status, got)
+			}
+		}
+	})
+	t.Run("stop guard", func(t *testing.T) {
+		out, err := os.ReadFile(recorded + "gemini-stop-guard/run1.stream.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGeminiStopGuard(t, loadRequests(t, recorded+"gemini-stop-guard/requests.jsonl"), string(out))
+	})
+}
+
+type geminiTodo struct{ Description, Status string }
+
+// lastWriteTodos is the list the last write_todos call of a Gemini CLI
+// chat record set, as the record's toolCalls hold it.
+func lastWriteTodos(t *testing.T, path string) []geminiTodo {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last []geminiTodo
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		var m struct {
+			ToolCalls []struct {
+				Name string
+				Args struct{ Todos []geminiTodo }
+			} `json:"toolCalls"`
+		}
+		if json.Unmarshal(l, &m) != nil {
+			continue
+		}
+		for _, c := range m.ToolCalls {
+			if c.Name == "write_todos" {
+				last = c.Args.Todos
+			}
+		}
+	}
+	if len(last) == 0 {
+		t.Fatalf("%s: no write_todos call", path)
+	}
+	return last
 }
