@@ -3,6 +3,7 @@ package tally
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -71,4 +72,31 @@ type SessionFilter struct {
 	Machine string
 	User    string
 	Limit   int
+}
+
+// PrefixCandidates bounds the ids an ambiguous session prefix's error
+// names; a store reads one more record than that, to know there are more.
+const PrefixCandidates = 5
+
+// OneByPrefix is the record a session-id prefix names, of recs, the
+// records (at most PrefixCandidates+1) whose ids start with it, as every
+// store reads them: none is CodeNotFound, several is CodeConflict naming
+// them, so that the person can give more characters.
+func OneByPrefix(op, prefix string, recs []Record) (Record, error) {
+	switch len(recs) {
+	case 0:
+		return Record{}, Errorf(CodeNotFound, op, "no session %q", prefix)
+	case 1:
+		return recs[0], nil
+	}
+	ids := make([]string, 0, len(recs))
+	for i := range recs {
+		if i == PrefixCandidates {
+			ids = append(ids, "…")
+			break
+		}
+		ids = append(ids, recs[i].ID)
+	}
+	return Record{}, Errorf(CodeConflict, op,
+		"session prefix %q is ambiguous: it matches %s; give more characters", prefix, strings.Join(ids, ", "))
 }

@@ -18,9 +18,6 @@ import (
 // too much to be what anyone meant.
 const MinPrefix = 4
 
-// maxCandidates bounds the ids an ambiguous prefix error names.
-const maxCandidates = 5
-
 // FileMarks returns every file's mark, by path. PostgreSQL reads the marks
 // out of the state JSON: the lists are never sent, so this costs memory by
 // the number of files, not by their history.
@@ -171,7 +168,7 @@ func (s *Store) recordByPrefix(ctx context.Context, prefix string) (tally.Record
 	if !bounded {
 		return tally.Record{}, tally.Errorf(tally.CodeNotFound, op, "no session %q", prefix)
 	}
-	rows, err := s.pool.Query(ctx, q.byPrefix, prefix, upper, maxCandidates+1)
+	rows, err := s.pool.Query(ctx, q.byPrefix, prefix, upper, tally.PrefixCandidates+1)
 	if err != nil {
 		return tally.Record{}, s.wrap(op, err)
 	}
@@ -179,22 +176,7 @@ func (s *Store) recordByPrefix(ctx context.Context, prefix string) (tally.Record
 	if err != nil {
 		return tally.Record{}, s.wrap(op, err)
 	}
-	switch len(recs) {
-	case 0:
-		return tally.Record{}, tally.Errorf(tally.CodeNotFound, op, "no session %q", prefix)
-	case 1:
-		return recs[0], nil
-	}
-	ids := make([]string, 0, len(recs))
-	for i := range recs {
-		if i == maxCandidates {
-			ids = append(ids, "…")
-			break
-		}
-		ids = append(ids, recs[i].ID)
-	}
-	return tally.Record{}, tally.Errorf(tally.CodeConflict, op,
-		"session prefix %q is ambiguous: it matches %s; give more characters", prefix, strings.Join(ids, ", "))
+	return tally.OneByPrefix(op, prefix, recs)
 }
 
 // prefixEnd is the smallest valid UTF-8 string greater than every string

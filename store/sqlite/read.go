@@ -7,7 +7,6 @@ import (
 	"errors"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -16,9 +15,6 @@ import (
 // MinPrefix is the shortest id prefix Session accepts: shorter ones match
 // too much to be what anyone meant.
 const MinPrefix = 4
-
-// maxCandidates bounds the ids an ambiguous prefix error names.
-const maxCandidates = 5
 
 // FileMarks returns every file's mark, by path. The marks are read out of
 // the state JSON by SQLite itself: the lists are never decoded, so this
@@ -145,7 +141,7 @@ func (s *Store) sessionByPrefix(ctx context.Context, prefix string) (tally.Recor
 		// Only a prefix of 0xff bytes has no end; no valid UTF-8 id has it.
 		return tally.Record{}, tally.Errorf(tally.CodeNotFound, op, "no session %q", prefix)
 	}
-	rows, err := s.stmts.sessionByPrefix.QueryContext(ctx, prefix, upper, maxCandidates+1)
+	rows, err := s.stmts.sessionByPrefix.QueryContext(ctx, prefix, upper, tally.PrefixCandidates+1)
 	if err != nil {
 		return tally.Record{}, s.wrap(op, err)
 	}
@@ -153,22 +149,7 @@ func (s *Store) sessionByPrefix(ctx context.Context, prefix string) (tally.Recor
 	if err != nil {
 		return tally.Record{}, s.wrap(op, err)
 	}
-	switch len(recs) {
-	case 0:
-		return tally.Record{}, tally.Errorf(tally.CodeNotFound, op, "no session %q", prefix)
-	case 1:
-		return recs[0], nil
-	}
-	ids := make([]string, 0, len(recs))
-	for i := range recs {
-		if i == maxCandidates {
-			ids = append(ids, "…")
-			break
-		}
-		ids = append(ids, recs[i].ID)
-	}
-	return tally.Record{}, tally.Errorf(tally.CodeConflict, op,
-		"session prefix %q is ambiguous: it matches %s; give more characters", prefix, strings.Join(ids, ", "))
+	return tally.OneByPrefix(op, prefix, recs)
 }
 
 // prefixEnd is the smallest string greater than every string starting with
