@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 // fileCols and recordCols are a batch encoded as the column arrays the
@@ -28,11 +29,11 @@ type recordCols struct {
 func (c *recordCols) add(rec *tally.Record, js []byte) {
 	c.recs = append(c.recs, rec)
 	c.id = append(c.id, rec.ID)
-	c.agent = append(c.agent, column(string(rec.Agent)))
-	c.project = append(c.project, column(rec.Project))
-	c.title = append(c.title, column(rec.Title))
-	c.started = append(c.started, timeCol(rec.StartedAt))
-	c.last = append(c.last, timeCol(rec.LastActivity))
+	c.agent = append(c.agent, textCol(string(rec.Agent)))
+	c.project = append(c.project, textCol(rec.Project))
+	c.title = append(c.title, textCol(rec.Title))
+	c.started = append(c.started, column.Time(rec.StartedAt))
+	c.last = append(c.last, column.Time(rec.LastActivity))
 	c.record = append(c.record, string(js))
 }
 
@@ -132,13 +133,13 @@ func encodeBatch(b tally.Batch) (fileCols, recordCols, error) {
 			return fileCols{}, recordCols{}, tally.Errorf(tally.CodeInvalid, op, "file %s cannot be stored (%v); nothing was written", st.Path, err)
 		}
 		if j, dup := at[st.Path]; dup {
-			files.session[j], files.agent[j], files.offset[j], files.state[j] = column(st.Session), column(string(st.Agent)), st.Offset, string(js)
+			files.session[j], files.agent[j], files.offset[j], files.state[j] = textCol(st.Session), textCol(string(st.Agent)), st.Offset, string(js)
 			continue
 		}
 		at[st.Path] = len(files.path)
 		files.path = append(files.path, st.Path)
-		files.session = append(files.session, column(st.Session))
-		files.agent = append(files.agent, column(string(st.Agent)))
+		files.session = append(files.session, textCol(st.Session))
+		files.agent = append(files.agent, textCol(string(st.Agent)))
 		files.offset = append(files.offset, st.Offset)
 		files.state = append(files.state, string(js))
 	}

@@ -68,9 +68,9 @@ func storable(what, key string) error {
 	return nil
 }
 
-// column makes a copy of a JSON field fit a text column: NUL dropped,
+// textCol makes a copy of a JSON field fit a text column: NUL dropped,
 // invalid UTF-8 replaced. The JSON beside it keeps the value.
-func column(s string) string {
+func textCol(s string) string {
 	if !strings.ContainsRune(s, 0) && utf8.ValidString(s) {
 		return s
 	}

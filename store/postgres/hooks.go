@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 var _ tally.HookKeeper = (*Store)(nil)
@@ -70,7 +71,7 @@ func (s *Store) UpdateHook(ctx context.Context, session string, at time.Time, fn
 				return err
 			}
 			var mark int64
-			if err := tx.QueryRow(ctx, q.needsInputPut, session, timeCol(at)).Scan(&mark); err != nil {
+			if err := tx.QueryRow(ctx, q.needsInputPut, session, column.Time(at)).Scan(&mark); err != nil {
 				return err
 			}
 			return s.resignal(ctx, tx, top, session, tally.SignalAsking, time.Unix(0, mark))
@@ -157,7 +158,7 @@ func applyMarks(c *recordCols, marks map[string]int64) (gone []string, err error
 		at, ok := marks[rec.ID]
 		switch {
 		case !ok:
-		case timeCol(rec.LastActivity) > at:
+		case column.Time(rec.LastActivity) > at:
 			gone = append(gone, rec.ID)
 		default:
 			waiting := *rec

@@ -62,7 +62,7 @@ func (s *Store) Ingest(ctx context.Context, b tally.PushBatch) (tally.PushAck, e
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		ack = tally.PushAck{}
 		var mark int64
-		if err := tx.QueryRow(ctx, q.streamLock, b.Machine, b.Stream, column(b.User)).Scan(&mark); err != nil {
+		if err := tx.QueryRow(ctx, q.streamLock, b.Machine, b.Stream, textCol(b.User)).Scan(&mark); err != nil {
 			return err
 		}
 		switch {
@@ -81,12 +81,12 @@ func (s *Store) Ingest(ctx context.Context, b tally.PushBatch) (tally.PushAck, e
 				return err
 			}
 			batch.Queue(q.ingestSessions, recs.id, recs.agent, recs.project, recs.title,
-				recs.started, recs.last, recs.record, top, b.Machine, column(b.User))
+				recs.started, recs.last, recs.record, top, b.Machine, textCol(b.User))
 			if len(gone) > 0 {
 				batch.Queue(q.needsInputDelete, gone)
 			}
 		}
-		batch.Queue(q.streamPut, b.Machine, b.Stream, b.To, column(b.User), b.Lines)
+		batch.Queue(q.streamPut, b.Machine, b.Stream, b.To, textCol(b.User), b.Lines)
 		batch.Queue(q.notify, channel, "push")
 		br := tx.SendBatch(ctx, batch)
 		if len(recs.id) > 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 var _ tally.MarkerStore = (*Store)(nil)
@@ -41,8 +42,8 @@ func encodeMarkers(ms []tally.FoundMarker) (markerCols, error) {
 		}
 		c.key = append(c.key, m.Key)
 		c.session = append(c.session, m.Session)
-		c.project = append(c.project, column(m.Project))
-		c.at = append(c.at, timeCol(m.Marker.At))
+		c.project = append(c.project, textCol(m.Project))
+		c.at = append(c.at, column.Time(m.Marker.At))
 		c.marker = append(c.marker, string(js))
 	}
 	return c, nil
@@ -103,10 +104,10 @@ func (s *Store) SettleMarkers(ctx context.Context, results []tally.MarkerResult)
 	for _, r := range todo {
 		var at *int64
 		if !r.At.IsZero() {
-			n := timeCol(r.At)
+			n := column.Time(r.At)
 			at = &n
 		}
-		batch.Queue(q.markerSettle, r.Verdict.String(), column(r.Reason), column(r.Plan), at, r.Key)
+		batch.Queue(q.markerSettle, r.Verdict.String(), textCol(r.Reason), textCol(r.Plan), at, r.Key)
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		return tx.SendBatch(ctx, batch).Close()

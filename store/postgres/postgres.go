@@ -4,12 +4,12 @@ import (
 	"context"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 var _ tally.Store = (*Store)(nil)
@@ -26,9 +26,7 @@ type Store struct {
 	name string
 	w    *watcher
 
-	mu      sync.Mutex
-	skipped int64
-	recent  []tally.Diagnostic
+	skips column.Skips
 }
 
 // IsURL reports whether a --db value names a PostgreSQL database rather

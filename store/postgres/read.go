@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 // MinPrefix is the shortest id prefix Record accepts: shorter ones match
@@ -104,19 +105,19 @@ func recordsQuery(f tally.SessionFilter) (string, []any) {
 		where = append(where, strings.Replace(sql, "?", "$"+strconv.Itoa(len(args)), 1))
 	}
 	if f.Agent != "" {
-		cond("agent = ?", column(string(f.Agent)))
+		cond("agent = ?", textCol(string(f.Agent)))
 	}
 	if f.Machine != "" {
-		cond("origin_machine = ?", column(f.Machine))
+		cond("origin_machine = ?", textCol(f.Machine))
 	}
 	if f.User != "" {
-		cond("origin_user = ?", column(f.User))
+		cond("origin_user = ?", textCol(f.User))
 	}
 	if f.Project != "" {
-		cond("strpos(project, ?) > 0", column(f.Project))
+		cond("strpos(project, ?) > 0", textCol(f.Project))
 	}
 	if !f.Since.IsZero() {
-		cond("last_activity >= ?", timeCol(f.Since))
+		cond("last_activity >= ?", column.Time(f.Since))
 	}
 	sql := "SELECT id, record FROM sessions"
 	if len(where) > 0 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 // fileRow and sessionRow are a batch's elements encoded, before the
@@ -71,7 +72,7 @@ func (s *Store) Commit(ctx context.Context, b tally.Batch) error {
 	for _, r := range sessions {
 		rec := r.rec
 		if _, err := upSession.ExecContext(ctx, rec.ID, string(rec.Agent), rec.Project, rec.Title,
-			timeCol(rec.StartedAt), timeCol(rec.LastActivity), r.json, now); err != nil {
+			column.Time(rec.StartedAt), column.Time(rec.LastActivity), r.json, now); err != nil {
 			return s.wrap(op, err)
 		}
 	}

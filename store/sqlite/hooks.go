@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 // Hook queries run as text, like the task-list ones: one short
@@ -71,7 +72,7 @@ func (s *Store) UpdateHook(ctx context.Context, session string, at time.Time, fn
 	}
 	switch sig {
 	case tally.SignalAsking:
-		if _, err := tx.ExecContext(ctx, hookSQL.markPut, session, timeCol(at)); err != nil {
+		if _, err := tx.ExecContext(ctx, hookSQL.markPut, session, column.Time(at)); err != nil {
 			return s.wrap(op, err)
 		}
 		err = s.resignal(ctx, tx, session, tally.SignalAsking, at)
@@ -119,7 +120,7 @@ func (s *Store) upsertRecord(ctx context.Context, tx *sql.Tx, rec *tally.Record)
 		return err
 	}
 	_, err = tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx, rec.ID, string(rec.Agent), rec.Project, rec.Title,
-		timeCol(rec.StartedAt), timeCol(rec.LastActivity), string(js), time.Now().UnixNano())
+		column.Time(rec.StartedAt), column.Time(rec.LastActivity), string(js), time.Now().UnixNano())
 	return err
 }
 
@@ -143,7 +144,7 @@ func (s *Store) keepWaiting(ctx context.Context, tx *sql.Tx, rows []sessionRow) 
 		if !ok {
 			continue
 		}
-		if timeCol(r.rec.LastActivity) > at {
+		if column.Time(r.rec.LastActivity) > at {
 			if _, err := tx.ExecContext(ctx, hookSQL.markDelete, r.rec.ID); err != nil {
 				return nil, err
 			}

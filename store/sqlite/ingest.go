@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 var _ tally.Ingester = (*Store)(nil)
@@ -87,7 +88,7 @@ func (s *Store) Ingest(ctx context.Context, b tally.PushBatch) (tally.PushAck, e
 	for _, r := range rows {
 		rec := r.rec
 		res, err := tx.ExecContext(ctx, teamSQL.ingest, rec.ID, string(rec.Agent), rec.Project, rec.Title,
-			timeCol(rec.StartedAt), timeCol(rec.LastActivity), r.json, now, b.Machine, b.User)
+			column.Time(rec.StartedAt), column.Time(rec.LastActivity), r.json, now, b.Machine, b.User)
 		if err != nil {
 			return tally.PushAck{}, s.wrap(op, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 var _ tally.MarkerStore = (*Store)(nil)
@@ -57,7 +58,7 @@ func (s *Store) putMarkers(ctx context.Context, tx *sql.Tx, rows []markerRow, no
 	defer stmt.Close()
 	for _, r := range rows {
 		m := r.m
-		if _, err := stmt.ExecContext(ctx, m.Key, m.Session, m.Project, timeCol(m.Marker.At), r.json, now); err != nil {
+		if _, err := stmt.ExecContext(ctx, m.Key, m.Session, m.Project, column.Time(m.Marker.At), r.json, now); err != nil {
 			return err
 		}
 	}
@@ -110,7 +111,7 @@ func (s *Store) SettleMarkers(ctx context.Context, results []tally.MarkerResult)
 		if r.Verdict == tally.MarkerPending {
 			continue
 		}
-		if _, err := stmt.ExecContext(ctx, r.Verdict.String(), r.Reason, r.Plan, timeCol(r.At), r.Key); err != nil {
+		if _, err := stmt.ExecContext(ctx, r.Verdict.String(), r.Reason, r.Plan, column.Time(r.At), r.Key); err != nil {
 			return s.wrap(op, err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 // MinPrefix is the shortest id prefix Session accepts: shorter ones match
@@ -89,7 +90,7 @@ func (s *Store) Records(ctx context.Context, f tally.SessionFilter) ([]tally.Rec
 	}
 	since := int64(math.MinInt64)
 	if !f.Since.IsZero() {
-		since = timeCol(f.Since)
+		since = column.Time(f.Since)
 	}
 	var rows *sql.Rows
 	var err error

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 	"modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
@@ -41,9 +42,7 @@ type Store struct {
 	stmts statements
 	lists listCache
 
-	mu      sync.Mutex
-	skipped int64
-	recent  []tally.Diagnostic
+	skips column.Skips
 
 	// file is the database file as Open found it: a write checks the path
 	// still names it (see checkFile).

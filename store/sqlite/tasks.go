@@ -13,6 +13,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 	"github.com/tallyhq/tally/tasks"
 )
 
@@ -98,7 +99,7 @@ func (s *Store) UpdateTaskList(ctx context.Context, name string, fn func(*tasks.
 		return tasks.List{}, tally.Errorf(tally.CodeInvalid, op, "list %s cannot be stored: %v", name, err)
 	}
 	if _, err := tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx, rec.ID, string(rec.Agent), rec.Project, rec.Title,
-		timeCol(rec.StartedAt), timeCol(rec.LastActivity), string(rjs), now); err != nil {
+		column.Time(rec.StartedAt), column.Time(rec.LastActivity), string(rjs), now); err != nil {
 		return tasks.List{}, s.wrap(op, err)
 	}
 	if err := tx.Commit(); err != nil {

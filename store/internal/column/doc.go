@@ -1,0 +1,9 @@
+// Package column holds what both stores (store/sqlite, store/postgres)
+// do alike around their columns, whatever the database:
+//
+//   - Time: an instant as the int64 nanoseconds a time column holds,
+//     clamped to the ends of what it can hold so that order is kept.
+//   - Skips: the rows a read skipped as damaged, counted, with the
+//     diagnostics of the newest; a read goes on without them, since one
+//     damaged row must not hide every other session.
+package column
