@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tallyhq/tally/termstyle"
 )
 
 // oneLine keeps a title on one row: agents' titles and steps sometimes
@@ -15,23 +17,14 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// ago is how long before now t was, in the one unit a glance needs.
+// ago is how long before now t was, in the one unit a glance needs:
+// termstyle.Age with "ago" after a length of time.
 func ago(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
+	a := termstyle.Age(t, now)
+	if a == "-" || a == "now" {
+		return a
 	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Second:
-		return "now"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds ago", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+	return a + " ago"
 }
 
 // fraction is a list's "X/Y", or "-" when it has no items.

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -67,24 +66,9 @@ func oneLine(s string) string {
 	}), " ")
 }
 
-// age is how long before now t was, in the one unit a glance needs.
-func age(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Second:
-		return "now"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
-}
+// age is how long before now t was, in the one unit a glance needs
+// (termstyle.Age).
+func age(t, now time.Time) string { return termstyle.Age(t, now) }
 
 // ageChange is when age(t, ·) next shows a different text after now.
 func ageChange(t, now time.Time) time.Time {
