@@ -56,18 +56,6 @@ func captureMarkers(t *testing.T, data []byte) []wantMarker {
 	return out
 }
 
-func markerText(m tally.Marker) string {
-	s := "progress: " + m.Task
-	if m.Step != "" {
-		s += "." + m.Step
-	}
-	s += " " + m.Verb
-	if m.Reason != "" {
-		s += ": " + m.Reason
-	}
-	return s
-}
-
 // Claude Code's assistant text carries the agent's progress markers: each
 // is read once, in order, placed at its line's offset with the line's time,
 // and two markers of one message are that line's first and second.
@@ -90,9 +78,9 @@ func TestMarkers_fromAssistantText(t *testing.T) {
 		}
 		for i, m := range st.Markers {
 			w := want[i]
-			if markerText(m) != w.text || m.Offset != w.offset || m.Index != w.index || !m.At.Equal(w.at) {
+			if adaptertest.MarkerText(m) != w.text || m.Offset != w.offset || m.Index != w.index || !m.At.Equal(w.at) {
 				t.Errorf("chunk %d: marker %d = %q at %d:%d %v, want %q at %d:%d %v",
-					chunk, i, markerText(m), m.Offset, m.Index, m.At, w.text, w.offset, w.index, w.at)
+					chunk, i, adaptertest.MarkerText(m), m.Offset, m.Index, m.At, w.text, w.offset, w.index, w.at)
 			}
 		}
 	}
@@ -108,7 +96,7 @@ func TestMarkers_streamJSONMatchesTheTranscript(t *testing.T) {
 	st := adaptertest.Fold(t, New(Options{ConfigDir: "/nonexistent"}), tally.FileInfo{Path: "-"}, data, 0)
 	var got []string
 	for _, m := range st.Markers {
-		got = append(got, markerText(m))
+		got = append(got, adaptertest.MarkerText(m))
 	}
 	want := "progress: T001 start|progress: T001.S1 done|progress: T001.S2 blocked: pytest is not installed|" +
 		"progress: T001.S2 done|progress: T002.S1 done|progress: T002.S2 done"
@@ -130,7 +118,7 @@ func TestMarkers_onlyInAssistantText(t *testing.T) {
 	}
 	data := []byte(strings.Join(lines, "\n") + "\n")
 	st := adaptertest.Fold(t, New(Options{ConfigDir: "/nonexistent"}), tally.FileInfo{Path: "x.jsonl", Session: "x"}, data, 0)
-	if len(st.Markers) != 1 || markerText(st.Markers[0]) != "progress: T001.S1 done" {
+	if len(st.Markers) != 1 || adaptertest.MarkerText(st.Markers[0]) != "progress: T001.S1 done" {
 		t.Fatalf("markers %+v", st.Markers)
 	}
 }

@@ -15,20 +15,6 @@ const markerCapture = "testdata/plan-markers"
 
 var wantMarkers = []string{"progress: T001 start", "progress: T001.S1 done", "progress: T001.S2 done", "progress: T002.S1 done"}
 
-func markerText(m tally.Marker) string {
-	s := "progress: " + m.Task
-	if m.Step != "" {
-		s += "." + m.Step
-	}
-	return s + " " + m.Verb
-}
-
-// lineAt is the line of data that starts at off.
-func lineAt(data []byte, off int64) []byte {
-	line, _, _ := bytes.Cut(data[off:], []byte("\n"))
-	return line
-}
-
 // Codex's replies carry the agent's markers: each read once from the
 // rollout's assistant message (not again from the event_msg copy Codex
 // writes beside it), at that line's offset and time; the two markers of
@@ -43,13 +29,13 @@ func TestMarkers_rollout(t *testing.T) {
 	st := adaptertest.Fold(t, New(Options{Home: t.TempDir()}), fi, data, 0)
 	var got []string
 	for _, m := range st.Markers {
-		got = append(got, markerText(m))
-		line := lineAt(data, m.Offset)
+		got = append(got, adaptertest.MarkerText(m))
+		line := adaptertest.LineAt(data, m.Offset)
 		if !bytes.Contains(line, []byte(`"role":"assistant"`)) || !bytes.Contains(line, []byte(`"type":"response_item"`)) {
-			t.Errorf("%s placed at a line that is not the reply: %.120s", markerText(m), line)
+			t.Errorf("%s placed at a line that is not the reply: %.120s", adaptertest.MarkerText(m), line)
 		}
 		if !bytes.Contains(line, []byte(`"timestamp":"`+m.At.UTC().Format("2006-01-02T15:04:05.000Z")+`"`)) {
-			t.Errorf("%s dated %v, not its line's time", markerText(m), m.At)
+			t.Errorf("%s dated %v, not its line's time", adaptertest.MarkerText(m), m.At)
 		}
 	}
 	if strings.Join(got, "|") != strings.Join(wantMarkers, "|") {
@@ -67,9 +53,9 @@ func TestMarkers_execStream(t *testing.T) {
 	st := adaptertest.Fold(t, New(Options{Home: t.TempDir()}), tally.FileInfo{Path: "-"}, data, 0)
 	var got []string
 	for _, m := range st.Markers {
-		got = append(got, markerText(m))
-		if !m.At.Equal(time.Time{}) || !bytes.Contains(lineAt(data, m.Offset), []byte(`"type":"agent_message"`)) {
-			t.Errorf("%s at %d, %v", markerText(m), m.Offset, m.At)
+		got = append(got, adaptertest.MarkerText(m))
+		if !m.At.Equal(time.Time{}) || !bytes.Contains(adaptertest.LineAt(data, m.Offset), []byte(`"type":"agent_message"`)) {
+			t.Errorf("%s at %d, %v", adaptertest.MarkerText(m), m.Offset, m.At)
 		}
 	}
 	if strings.Join(got, "|") != strings.Join(wantMarkers, "|") {

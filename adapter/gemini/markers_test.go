@@ -14,19 +14,6 @@ const markerCapture = "testdata/plan-markers"
 
 var wantMarkers = []string{"progress: T001 start", "progress: T001.S1 done", "progress: T001.S2 done", "progress: T002.S1 done"}
 
-func markerText(m tally.Marker) string {
-	s := "progress: " + m.Task
-	if m.Step != "" {
-		s += "." + m.Step
-	}
-	return s + " " + m.Verb
-}
-
-func lineAt(data []byte, off int64) []byte {
-	line, _, _ := bytes.Cut(data[off:], []byte("\n"))
-	return line
-}
-
 // Gemini CLI writes a reply to its chat record, then writes it again under
 // the same id once its tool calls ran: each marker is read once, placed
 // at the line the reply was first written on, read whole or in pieces.
@@ -41,10 +28,10 @@ func TestMarkers_chatRecordWrittenTwice(t *testing.T) {
 		var got []string
 		seen := map[int64]bool{}
 		for _, m := range st.Markers {
-			got = append(got, markerText(m))
-			line := lineAt(data, m.Offset)
+			got = append(got, adaptertest.MarkerText(m))
+			line := adaptertest.LineAt(data, m.Offset)
 			if !bytes.Contains(line, []byte(`"type":"gemini"`)) || bytes.Contains(line, []byte(`"toolCalls"`)) {
-				t.Errorf("chunk %d: %s placed at %.100s, not the reply's first record", chunk, markerText(m), line)
+				t.Errorf("chunk %d: %s placed at %.100s, not the reply's first record", chunk, adaptertest.MarkerText(m), line)
 			}
 			if m.Index == 0 && seen[m.Offset] {
 				t.Errorf("chunk %d: two first markers at %d", chunk, m.Offset)
@@ -64,7 +51,7 @@ func TestMarkers_streamDeltas(t *testing.T) {
 	st := adaptertest.Fold(t, New(Options{Home: t.TempDir()}), tally.FileInfo{Path: "-"}, data, 0)
 	var got []string
 	for _, m := range st.Markers {
-		got = append(got, markerText(m))
+		got = append(got, adaptertest.MarkerText(m))
 	}
 	if strings.Join(got, "|") != strings.Join(wantMarkers, "|") {
 		t.Fatalf("markers %v, want %v", got, wantMarkers)
@@ -80,7 +67,7 @@ func TestMarkers_streamDeltas(t *testing.T) {
 	st = adaptertest.Fold(t, New(Options{Home: t.TempDir()}), tally.FileInfo{Path: "-"}, []byte(split), 0)
 	got = got[:0]
 	for _, m := range st.Markers {
-		got = append(got, markerText(m))
+		got = append(got, adaptertest.MarkerText(m))
 	}
 	if strings.Join(got, "|") != "progress: T001.S1 done|progress: T001.S2 done" {
 		t.Fatalf("markers from deltas: %v", got)

@@ -9,14 +9,6 @@ import (
 	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
-func markerText(m tally.Marker) string {
-	s := "progress: " + m.Task
-	if m.Step != "" {
-		s += "." + m.Step
-	}
-	return s + " " + m.Verb
-}
-
 // Hermes' replies carry the agent's markers: in state.db, each placed by
 // its row's id (a row has no byte offset) with the row's time, and read
 // from every session of a compression chain; a tool's output or a user's
@@ -37,9 +29,9 @@ progress: T001.S2 done', NULL, NULL, NULL, 1767607303.0)`); err != nil {
 	st := fold("s", sessions(t, path)["20260105_100000_a1b2c3"])
 	var got []string
 	for _, m := range st.Markers {
-		got = append(got, markerText(m))
+		got = append(got, adaptertest.MarkerText(m))
 		if m.Offset == 0 || m.At.Before(time.Unix(1767607301, 0)) {
-			t.Errorf("%s placed at row %d, %v", markerText(m), m.Offset, m.At)
+			t.Errorf("%s placed at row %d, %v", adaptertest.MarkerText(m), m.Offset, m.At)
 		}
 	}
 	if strings.Join(got, "|") != "progress: T001 start|progress: T001.S1 done|progress: T001.S2 done" {
@@ -59,7 +51,7 @@ func TestMarkers_streamAndLog(t *testing.T) {
 	}
 	data := []byte(strings.Join(lines, "\n") + "\n")
 	st := adaptertest.Fold(t, New(Options{Home: t.TempDir()}), tally.FileInfo{Path: "-"}, data, 0)
-	if len(st.Markers) != 1 || st.Markers[0].Offset != int64(len(lines[0])+1) || markerText(st.Markers[0]) != "progress: T001 start" {
+	if len(st.Markers) != 1 || st.Markers[0].Offset != int64(len(lines[0])+1) || adaptertest.MarkerText(st.Markers[0]) != "progress: T001 start" {
 		t.Fatalf("stream markers %+v", st.Markers)
 	}
 
@@ -74,7 +66,7 @@ func TestMarkers_streamAndLog(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != 2 || ms[0].Offset != 1 || ms[1].Offset != 2 || markerText(ms[1]) != "progress: T001.S1 done" {
+	if len(ms) != 2 || ms[0].Offset != 1 || ms[1].Offset != 2 || adaptertest.MarkerText(ms[1]) != "progress: T001.S1 done" {
 		t.Fatalf("log markers %+v", ms)
 	}
 }
