@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"sort"
 	"sync"
 	"testing"
 	"time"
@@ -256,22 +255,7 @@ func BenchmarkTeam_PushToOtherBoard(b *testing.B) {
 		mark++
 		return start
 	}
-	await := func(want string) {
-		timeout := time.After(30 * time.Second)
-		for {
-			select {
-			case got, ok := <-titles:
-				if !ok {
-					b.Fatal("B's stream ended")
-				}
-				if got == want {
-					return
-				}
-			case <-timeout:
-				b.Fatalf("%q never reached replica B's board", want)
-			}
-		}
-	}
+	await := func(want string) { awaitTitle(b, titles, want) }
 	send("v0")
 	await("v0")
 	var delays []time.Duration
@@ -283,10 +267,5 @@ func BenchmarkTeam_PushToOtherBoard(b *testing.B) {
 		await(want)
 		delays = append(delays, time.Since(start))
 	}
-	sort.Slice(delays, func(i, j int) bool { return delays[i] < delays[j] })
-	pct := func(p float64) float64 {
-		return float64(delays[min(len(delays)-1, int(p*float64(len(delays))))].Microseconds()) / 1000
-	}
-	b.ReportMetric(pct(0.50), "p50-ms")
-	b.ReportMetric(pct(0.99), "p99-ms")
+	reportDelays(b, delays)
 }

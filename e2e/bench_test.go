@@ -59,22 +59,7 @@ func BenchmarkReplicas_ChangeToOtherBoard(b *testing.B) {
 			}
 		}
 	}()
-	await := func(want string) {
-		timeout := time.After(30 * time.Second)
-		for {
-			select {
-			case got, ok := <-titles:
-				if !ok {
-					b.Fatal("B's stream ended")
-				}
-				if got == want {
-					return
-				}
-			case <-timeout:
-				b.Fatalf("%q never reached replica B's board", want)
-			}
-		}
-	}
+	await := func(want string) { awaitTitle(b, titles, want) }
 	call("TaskCreate", map[string]any{"subject": "v0", "description": "d"})
 	await("v0")
 	var delays []time.Duration
@@ -87,6 +72,31 @@ func BenchmarkReplicas_ChangeToOtherBoard(b *testing.B) {
 		await(want)
 		delays = append(delays, time.Since(start))
 	}
+	reportDelays(b, delays)
+}
+
+// awaitTitle waits until replica B's board, whose task titles come on
+// titles, shows want.
+func awaitTitle(b *testing.B, titles <-chan string, want string) {
+	b.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case got, ok := <-titles:
+			if !ok {
+				b.Fatal("B's stream ended")
+			}
+			if got == want {
+				return
+			}
+		case <-timeout:
+			b.Fatalf("%q never reached replica B's board", want)
+		}
+	}
+}
+
+// reportDelays reports the median and 99th percentile of delays.
+func reportDelays(b *testing.B, delays []time.Duration) {
 	sort.Slice(delays, func(i, j int) bool { return delays[i] < delays[j] })
 	pct := func(p float64) float64 {
 		return float64(delays[min(len(delays)-1, int(p*float64(len(delays))))].Microseconds()) / 1000

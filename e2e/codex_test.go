@@ -17,22 +17,7 @@ import (
 // trust would. Codex compacts by itself past model_auto_compact_token_limit,
 // which the tests set low.
 
-func codexBin(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("TALLY_CODEX_BIN"); p != "" {
-		return p
-	}
-	if p, err := exec.LookPath("codex"); err == nil {
-		return p
-	}
-	if p, err := filepath.Abs("../.agents/node_modules/.bin/codex"); err == nil {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skip("the real Codex is not installed: set TALLY_CODEX_BIN or put codex on PATH (scripts/deps-agents installs it); skipping")
-	return ""
-}
+func codexBin(t *testing.T) string { return agentBin(t, "codex", "TALLY_CODEX_BIN", "Codex") }
 
 type codexRun struct {
 	t                                     *testing.T
@@ -90,11 +75,7 @@ func (c *codexRun) environ() []string {
 
 func (c *codexRun) setup(args ...string) {
 	c.t.Helper()
-	cmd := exec.Command(tallyBin, append([]string{"setup", "codex", "--tally", tallyBin}, args...)...)
-	cmd.Env = c.environ()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		c.t.Fatalf("tally setup codex: %v\n%s", err, out)
-	}
+	tallySetup(c.t, "codex", c.environ(), args...)
 }
 
 func (c *codexRun) exec(prompt string) {

@@ -18,22 +18,7 @@ import (
 // scripted Gemini API above (GOOGLE_GEMINI_BASE_URL), in yolo mode as
 // write_todos needs outside a terminal.
 
-func geminiBin(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("TALLY_GEMINI_BIN"); p != "" {
-		return p
-	}
-	if p, err := exec.LookPath("gemini"); err == nil {
-		return p
-	}
-	if p, err := filepath.Abs("../.agents/node_modules/.bin/gemini"); err == nil {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skip("the real Gemini CLI is not installed: set TALLY_GEMINI_BIN or put gemini on PATH (scripts/deps-agents installs it); skipping")
-	return ""
-}
+func geminiBin(t *testing.T) string { return agentBin(t, "gemini", "TALLY_GEMINI_BIN", "Gemini CLI") }
 
 type geminiRun struct {
 	t                             *testing.T
@@ -79,11 +64,7 @@ func (g *geminiRun) environ() []string {
 
 func (g *geminiRun) setup(args ...string) {
 	g.t.Helper()
-	cmd := exec.Command(tallyBin, append([]string{"setup", "gemini", "--tally", tallyBin}, args...)...)
-	cmd.Env = g.environ()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		g.t.Fatalf("tally setup gemini: %v\n%s", err, out)
-	}
+	tallySetup(g.t, "gemini", g.environ(), args...)
 }
 
 // run runs `gemini -p` in the work dir and returns its stream-json.

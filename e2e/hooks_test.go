@@ -20,20 +20,25 @@ import (
 // log and settings are saved under DIR/<scenario>/: that is how
 // hook/testdata/e2e was made.
 
-func claudeBin(t *testing.T) string {
+func claudeBin(t *testing.T) string { return agentBin(t, "claude", "TALLY_CLAUDE_BIN", "Claude Code") }
+
+// agentBin is the agent CLI cmd the tests run: the one env names, else cmd
+// on PATH, else the one scripts/deps-agents installs; without any, the
+// test is skipped, saying how to get it.
+func agentBin(t *testing.T, cmd, env, name string) string {
 	t.Helper()
-	if p := os.Getenv("TALLY_CLAUDE_BIN"); p != "" {
+	if p := os.Getenv(env); p != "" {
 		return p
 	}
-	if p, err := exec.LookPath("claude"); err == nil {
+	if p, err := exec.LookPath(cmd); err == nil {
 		return p
 	}
-	if p, err := filepath.Abs("../.agents/node_modules/.bin/claude"); err == nil {
+	if p, err := filepath.Abs("../.agents/node_modules/.bin/" + cmd); err == nil {
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
 	}
-	t.Skip("the real Claude Code is not installed: set TALLY_CLAUDE_BIN or put claude on PATH (scripts/deps-agents installs it); skipping")
+	t.Skipf("the real %s is not installed: set %s or put %s on PATH (scripts/deps-agents installs it); skipping", name, env, cmd)
 	return ""
 }
 
@@ -76,11 +81,18 @@ func (c *claudeRun) environ() []string {
 // setup runs `tally setup claude` into the scenario's home.
 func (c *claudeRun) setup(args ...string) string {
 	c.t.Helper()
-	cmd := exec.Command(tallyBin, append([]string{"setup", "claude", "--tally", tallyBin}, args...)...)
-	cmd.Env = c.environ()
+	return tallySetup(c.t, "claude", c.environ(), args...)
+}
+
+// tallySetup runs `tally setup agent` with the built binary as the one the
+// hooks call, in the environment env, and returns what it printed.
+func tallySetup(t *testing.T, agent string, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(tallyBin, append([]string{"setup", agent, "--tally", tallyBin}, args...)...)
+	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		c.t.Fatalf("tally setup: %v\n%s", err, out)
+		t.Fatalf("tally setup %s: %v\n%s", agent, err, out)
 	}
 	return string(out)
 }
