@@ -113,16 +113,12 @@ func (t *tree) walk(dir string, fi os.FileInfo) {
 	}
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
-		typ := e.Type()
-		if typ&fs.ModeSymlink != 0 {
-			target, err := os.Stat(path)
-			if err != nil {
-				continue // a dangling link
-			}
-			typ = target.Mode().Type()
-			if typ.IsRegular() && linkedInside(t.root, path) {
-				continue
-			}
+		typ, ok := entryType(path, e)
+		if !ok {
+			continue // a dangling link
+		}
+		if e.Type()&fs.ModeSymlink != 0 && typ.IsRegular() && linkedInside(t.root, path) {
+			continue
 		}
 		switch {
 		case typ.IsDir():
@@ -184,4 +180,18 @@ func Skipped(adapters []tally.Adapter, dir string) bool {
 		}
 	}
 	return false
+}
+
+// entryType is the type of directory entry e at path, a link's being its
+// target's; ok is false for a link that leads nowhere.
+func entryType(path string, e fs.DirEntry) (typ fs.FileMode, ok bool) {
+	typ = e.Type()
+	if typ&fs.ModeSymlink == 0 {
+		return typ, true
+	}
+	target, err := os.Stat(path)
+	if err != nil {
+		return 0, false
+	}
+	return target.Mode().Type(), true
 }

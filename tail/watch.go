@@ -2,7 +2,6 @@ package tail
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -132,13 +131,9 @@ func (w *Watcher) addTree(ctx context.Context, dir string, seen map[string]bool)
 	}
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
-		typ := e.Type()
-		if typ&fs.ModeSymlink != 0 {
-			target, err := os.Stat(path)
-			if err != nil {
-				continue
-			}
-			typ = target.Mode().Type()
+		typ, ok := entryType(path, e)
+		if !ok {
+			continue
 		}
 		switch {
 		case typ.IsDir():
