@@ -207,24 +207,7 @@ func prefixEnd(prefix string) (string, bool) {
 // table and key; set, if given, completes a value from its key.
 func scanJSON[T any](s *Store, rows pgx.Rows, table string, set func(key string, v *T)) ([]T, error) {
 	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		var key string
-		var js []byte
-		if err := rows.Scan(&key, &js); err != nil {
-			return nil, err
-		}
-		var v T
-		if err := json.Unmarshal(js, &v); err != nil {
-			s.skip(table, key, err)
-			continue
-		}
-		if set != nil {
-			set(key, &v)
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return column.JSON(rows, func(key string, err error) { s.skip(table, key, err) }, set)
 }
 
 // Changed returns the records written after change mark since, oldest

@@ -176,27 +176,12 @@ func (s *Store) scanRecords(rows *sql.Rows) ([]tally.Record, error) {
 // from its key.
 func scanJSON[T any](s *Store, rows *sql.Rows, table string, set func(key string, v *T), label ...string) ([]T, error) {
 	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		var key string
-		var js []byte
-		if err := rows.Scan(&key, &js); err != nil {
-			return nil, err
+	return column.JSON(rows, func(key string, err error) {
+		if len(label) > 0 {
+			key = label[0]
 		}
-		var v T
-		if err := json.Unmarshal(js, &v); err != nil {
-			if len(label) > 0 {
-				key = label[0]
-			}
-			s.skip(table, key, err)
-			continue
-		}
-		if set != nil {
-			set(key, &v)
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+		s.skip(table, key, err)
+	}, set)
 }
 
 // Changed returns the records written after change mark since, oldest

@@ -1,6 +1,7 @@
 package column
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sync"
@@ -59,4 +60,36 @@ func (k *Skips) Report() (int64, []tally.Diagnostic) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.n, append([]tally.Diagnostic(nil), k.recent...)
+}
+
+// Rows is what both stores' query results offer to be read row by row.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// JSON decodes rows of (key, JSON) into values. A row whose JSON is
+// damaged is given to skip with its key and the error, and reading goes
+// on; set, if given, completes a value from its key. The caller closes
+// rows.
+func JSON[T any](rows Rows, skip func(key string, err error), set func(key string, v *T)) ([]T, error) {
+	var out []T
+	for rows.Next() {
+		var key string
+		var js []byte
+		if err := rows.Scan(&key, &js); err != nil {
+			return nil, err
+		}
+		var v T
+		if err := json.Unmarshal(js, &v); err != nil {
+			skip(key, err)
+			continue
+		}
+		if set != nil {
+			set(key, &v)
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }

@@ -6,4 +6,5 @@
 //   - Skips: the rows a read skipped as damaged, counted, with the
 //     diagnostics of the newest; a read goes on without them, since one
 //     damaged row must not hide every other session.
+//   - JSON: rows of (key, JSON) decoded, a damaged one skipped.
 package column
