@@ -17,7 +17,7 @@ func BenchmarkRenderSessions(b *testing.B) {
 		r.ID = fmt.Sprintf("%08x-0000", i)
 		list[i] = r.Session(fixedNow)
 	}
-	o := TableOptions{Terminal: true, Width: 120, Now: fixedNow, Home: "/home/dev"}
+	o := TableOptions{Terminal: true, Width: 120, Now: fixedNow, Home: testHome}
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := RenderSessions(io.Discard, list, o); err != nil {
@@ -29,7 +29,7 @@ func BenchmarkRenderSessions(b *testing.B) {
 func BenchmarkRenderShow(b *testing.B) {
 	r := exampleRecord()
 	s := r.Session(fixedNow)
-	o := ShowOptions{Width: 100, Now: fixedNow, Home: "/home/dev"}
+	o := ShowOptions{Width: 100, Now: fixedNow, Home: testHome}
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := RenderShow(io.Discard, s, o); err != nil {

@@ -156,7 +156,7 @@ func TestRun_sessions(t *testing.T) {
 	said := exampleRecord()
 	said.ID, said.Signal, said.LastActivity = "aaaa0001", tally.SignalEnded, fixedNow.Add(-time.Minute)
 	old := exampleRecord()
-	old.ID, old.Agent, old.Project, old.LastActivity = "bbbb0002", tally.AgentCodex, "/home/dev/src/blog", fixedNow.Add(-2*time.Hour)
+	old.ID, old.Agent, old.Project, old.LastActivity = "bbbb0002", tally.AgentCodex, testHome+"/src/blog", fixedNow.Add(-2*time.Hour)
 	if err := st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{working, said, old}}); err != nil {
 		t.Fatal(err)
 	}

@@ -77,14 +77,21 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// testHome is the home of every test's Env: one no machine has (Debian
+// keeps /nonexistent as the home that must never exist), so that a
+// command reading agents' folders under the home reads nothing a test did
+// not put there, whoever runs the tests. A test that needs agents' files
+// names its own folders.
+const testHome = "/nonexistent/home/dev"
+
 // testEnv is a pipe-like Env (no terminal) over st with a fixed clock.
 func testEnv(st tally.Store, out, errOut *syncBuffer, env map[string]string) Env {
 	return Env{
 		Out: out, Err: errOut,
 		Getenv:    func(k string) string { return env[k] },
 		Now:       func() time.Time { return fixedNow },
-		Home:      "/home/dev",
-		Dir:       "/home/dev/src/tally",
+		Home:      testHome,
+		Dir:       testHome + "/src/tally",
 		OpenStore: func(context.Context, string) (tally.Store, error) { return st, nil },
 		DefaultDB: func() (string, error) { return "mem", nil },
 		Resolver:  testHosts,

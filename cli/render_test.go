@@ -20,7 +20,7 @@ func item(id, title, active string, st tally.Status, blockedBy ...string) tally.
 func exampleRecord() tally.Record {
 	return tally.Record{
 		ID: "7c1e2a90-1b2c-4d5e-8f90-123456789abc", Agent: tally.AgentClaude,
-		Project: "/home/dev/src/shop", Title: "Build the orders API",
+		Project: testHome + "/src/shop", Title: "Build the orders API",
 		StartedAt: fixedNow.Add(-20 * time.Minute), LastActivity: fixedNow.Add(-40 * time.Second),
 		Signal: tally.SignalWorking,
 		Lists: map[string][]tally.Item{"": {
@@ -35,7 +35,7 @@ func exampleRecord() tally.Record {
 
 func renderShow(t *testing.T, r tally.Record, o ShowOptions) string {
 	t.Helper()
-	o.Now, o.Home = fixedNow, "/home/dev"
+	o.Now, o.Home = fixedNow, testHome
 	var b strings.Builder
 	if err := RenderShow(&b, r.Session(fixedNow), o); err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func sessionsFixture() []tally.Session {
 		Lists: map[string][]tally.Item{"": {item("1", "Audit", "", tally.StatusCompleted), item("2", "Summarise", "", tally.StatusCompleted)}},
 	}
 	c := tally.Record{
-		ID: "01f2d5fa-d5e7-4c57-9a74-ff1775518a78", Agent: tally.AgentGemini, Project: "/home/dev",
+		ID: "01f2d5fa-d5e7-4c57-9a74-ff1775518a78", Agent: tally.AgentGemini, Project: testHome,
 		LastActivity: fixedNow.Add(-5 * time.Minute), Signal: tally.SignalWaiting,
 	}
 	return []tally.Session{a.Session(fixedNow), c.Session(fixedNow), b.Session(fixedNow)}
@@ -132,7 +132,7 @@ func sessionsFixture() []tally.Session {
 
 func TestRenderSessions(t *testing.T) {
 	render := func(o TableOptions) string {
-		o.Now, o.Home = fixedNow, "/home/dev"
+		o.Now, o.Home = fixedNow, testHome
 		var b strings.Builder
 		if err := RenderSessions(&b, sessionsFixture(), o); err != nil {
 			t.Fatal(err)
@@ -154,11 +154,11 @@ func TestRenderSessions(t *testing.T) {
 		}
 	})
 	t.Run("the plans of the listed projects follow the table", func(t *testing.T) {
-		got := render(TableOptions{Terminal: true, Width: 120, Plans: map[string]string{"/home/dev/src/shop": "2/5 → T003 [S2]"}})
+		got := render(TableOptions{Terminal: true, Width: 120, Plans: map[string]string{testHome + "/src/shop": "2/5 → T003 [S2]"}})
 		if !strings.HasSuffix(got, "\n\nplan  ~/src/shop  2/5 → T003 [S2]\n") {
 			t.Errorf("got\n%s", got)
 		}
-		if piped := render(TableOptions{Plans: map[string]string{"/home/dev/src/shop": "2/5 → T003 [S2]"}}); strings.Contains(piped, "plan") {
+		if piped := render(TableOptions{Plans: map[string]string{testHome + "/src/shop": "2/5 → T003 [S2]"}}); strings.Contains(piped, "plan") {
 			t.Errorf("a pipe's rows got a plan line:\n%s", piped)
 		}
 	})
@@ -200,7 +200,7 @@ func TestRenderSessions(t *testing.T) {
 			list = append(list, r.Session(fixedNow))
 		}
 		var b strings.Builder
-		if err := RenderSessions(&b, list, TableOptions{Terminal: true, Width: 80, Now: fixedNow, Home: "/home/dev"}); err != nil {
+		if err := RenderSessions(&b, list, TableOptions{Terminal: true, Width: 80, Now: fixedNow, Home: testHome}); err != nil {
 			t.Fatal(err)
 		}
 		fits(t, b.String(), 80)
@@ -218,7 +218,7 @@ func TestRenderSessions(t *testing.T) {
 		list[0].Flags = tally.Flags{}.With(tally.FlagLooping, fixedNow.Add(-time.Minute)).With(tally.FlagNeedsInput, fixedNow)
 		list[2].Flags = tally.Flags{}.With(tally.FlagFinished, fixedNow.Add(-time.Hour))
 		var b strings.Builder
-		if err := RenderSessions(&b, list, TableOptions{Terminal: true, Width: 80, Now: fixedNow, Home: "/home/dev", Color: true}); err != nil {
+		if err := RenderSessions(&b, list, TableOptions{Terminal: true, Width: 80, Now: fixedNow, Home: testHome, Color: true}); err != nil {
 			t.Fatal(err)
 		}
 		got := b.String()
@@ -244,7 +244,7 @@ func TestRenderSessions(t *testing.T) {
 		got := render(TableOptions{})
 		golden(t, "sessions_plain", got)
 		first := strings.Split(strings.Split(got, "\n")[0], "\t")
-		want := []string{"7c1e2a90-1b2c-4d5e-8f90-123456789abc", "claude", "/home/dev/src/shop", "Build the orders API", "working", "1/5", "Creating API endpoints", "2026-11-22T14:59:20Z", ""}
+		want := []string{"7c1e2a90-1b2c-4d5e-8f90-123456789abc", "claude", testHome + "/src/shop", "Build the orders API", "working", "1/5", "Creating API endpoints", "2026-11-22T14:59:20Z", ""}
 		if strings.Join(first, "|") != strings.Join(want, "|") {
 			t.Errorf("first row = %q, want %q", first, want)
 		}
@@ -254,7 +254,7 @@ func TestRenderSessions(t *testing.T) {
 func TestRenderChange(t *testing.T) {
 	ch := index.Change{Kind: index.SessionUpdated, ID: exampleRecord().ID, Record: exampleRecord()}
 	var b strings.Builder
-	if err := RenderChange(&b, ch, LineOptions{Now: fixedNow, Home: "/home/dev"}); err != nil {
+	if err := RenderChange(&b, ch, LineOptions{Now: fixedNow, Home: testHome}); err != nil {
 		t.Fatal(err)
 	}
 	if err := RenderChange(&b, index.Change{Kind: index.SessionRemoved, ID: "e277426f"}, LineOptions{Now: fixedNow}); err != nil {
@@ -288,7 +288,7 @@ func TestRenderChange_namesWhatChanged(t *testing.T) {
 	line := func(r tally.Record, prev *tally.Session) string {
 		var b strings.Builder
 		ch := index.Change{Kind: index.SessionUpdated, ID: r.ID, Record: r}
-		if err := RenderChange(&b, ch, LineOptions{Now: fixedNow, Home: "/home/dev", Previous: prev}); err != nil {
+		if err := RenderChange(&b, ch, LineOptions{Now: fixedNow, Home: testHome, Previous: prev}); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -365,7 +365,7 @@ func TestRenderSessions_originOfPushedSessions(t *testing.T) {
 	pushed.ID, pushed.Machine, pushed.User = "abcdef12-pushed", "ana-laptop", "ana"
 	render := func(o TableOptions, list ...tally.Session) string {
 		var b strings.Builder
-		o.Now, o.Home = fixedNow, "/home/dev"
+		o.Now, o.Home = fixedNow, testHome
 		if err := RenderSessions(&b, list, o); err != nil {
 			t.Fatal(err)
 		}
@@ -389,7 +389,7 @@ func TestRenderSessions_originOfPushedSessions(t *testing.T) {
 		t.Errorf("an ORIGIN column for local sessions only:\n%s", term)
 	}
 	var b strings.Builder
-	if err := RenderShow(&b, pushed, ShowOptions{Now: fixedNow, Home: "/home/dev"}); err != nil {
+	if err := RenderShow(&b, pushed, ShowOptions{Now: fixedNow, Home: testHome}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "from ana@ana-laptop") {

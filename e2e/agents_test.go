@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // copyTree copies the files under src into dst.
@@ -71,7 +73,7 @@ func TestSessions_EveryAgentSideBySideFromDefaultHomes(t *testing.T) {
 	run := func(args ...string) []byte {
 		cmd := exec.Command(tallyBin, args...)
 		cmd.Dir = work
-		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+		cmd.Env = testhome.Environ(home)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("tally %v: %v\n%s", args, err, out)

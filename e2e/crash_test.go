@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // TestScan_KilledAtRandomPointsResumesToTheCleanState is the crash
@@ -33,6 +35,7 @@ func TestScan_KilledAtRandomPointsResumesToTheCleanState(t *testing.T) {
 		// the kills land between, before and inside commits.
 		for range 3 {
 			cmd := exec.Command(tallyBin, "scan", "--commit-every", "1ms", "--db", db, "--claude-dir", home)
+			cmd.Env = testhome.Environ(filepath.Join(filepath.Dir(db), "home"))
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tallyhq/tally/internal/testhome"
 	"github.com/tallyhq/tally/store/postgres/pgtest"
 )
 
@@ -79,10 +80,13 @@ func fmtInt(i int) string {
 	return string(b)
 }
 
-// tally runs the binary to completion and returns its stdout.
+// tally runs the binary to completion on the Claude Code config dir home
+// and the store db, and returns its stdout. Its home and XDG folders are
+// beside db, so nothing but home is read.
 func tally(t *testing.T, home, db string, args ...string) []byte {
 	t.Helper()
 	cmd := exec.Command(tallyBin, append(args, "--db", db, "--claude-dir", home)...)
+	cmd.Env = testhome.Environ(filepath.Join(filepath.Dir(db), "home"))
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // BenchmarkHook times the real binary answering one hook call, from the
@@ -36,7 +38,9 @@ func BenchmarkHook(b *testing.B) {
 		var took []time.Duration
 		for range b.N {
 			start := time.Now()
-			if err := exec.Command(tallyBin, "--help").Run(); err != nil {
+			cmd := exec.Command(tallyBin, "--help")
+			cmd.Env = testhome.Environ(b.TempDir())
+			if err := cmd.Run(); err != nil {
 				b.Fatal(err)
 			}
 			took = append(took, time.Since(start))
@@ -58,7 +62,7 @@ func BenchmarkHook(b *testing.B) {
 			}
 			f.Close()
 			db := filepath.Join(dir, "tally.db")
-			env := append(os.Environ(), "TALLY_DB="+db, "XDG_STATE_HOME="+filepath.Join(dir, "state"))
+			env := testhome.Environ(filepath.Join(dir, "home"), "TALLY_DB="+db, "XDG_STATE_HOME="+filepath.Join(dir, "state"))
 			scan := exec.Command(tallyBin, "scan", "--claude-dir", claudeDir)
 			scan.Env = env
 			if out, err := scan.CombinedOutput(); err != nil {

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // Claude Code's "http" hook type posts the JSON a command hook reads on
@@ -57,7 +59,7 @@ func serveHooks(t *testing.T, claudeDir, token string) string {
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command(tallyBin, "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "tally.db"), "--claude-dir", claudeDir)
-	cmd.Env = append(os.Environ(), "TALLY_TOKEN="+token, "XDG_STATE_HOME="+filepath.Join(dir, "state"))
+	cmd.Env = testhome.Environ(filepath.Join(dir, "home"), "TALLY_TOKEN="+token, "XDG_STATE_HOME="+filepath.Join(dir, "state"))
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	t.Cleanup(func() {
@@ -102,7 +104,7 @@ func hookOnStdin(t *testing.T, claudeDir string, payload []byte, args ...string)
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command(tallyBin, append([]string{"hook", "claude", "--db", filepath.Join(dir, "tally.db"), "--claude-dir", claudeDir}, args...)...)
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"))
+	cmd.Env = testhome.Environ(filepath.Join(dir, "home"), "XDG_STATE_HOME="+filepath.Join(dir, "state"))
 	cmd.Stdin = bytes.NewReader(payload)
 	out, err := cmd.Output()
 	if err != nil {

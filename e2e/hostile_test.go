@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // watcher is `tally watch --json` running over a Claude Code home, its
@@ -27,7 +29,7 @@ type watcher struct {
 func startWatch(t *testing.T, claude, db string) *watcher {
 	t.Helper()
 	cmd := exec.Command(tallyBin, "watch", "--json", "--db", db, "--claude-dir", claude)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	cmd.Env = testhome.Environ(t.TempDir())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

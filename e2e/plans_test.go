@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // planCapture is a real Claude Code session that planned into docs/por
@@ -41,16 +43,7 @@ func newPlanRun(t *testing.T) *planRun {
 	return r
 }
 
-func (r *planRun) env() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_") && !strings.HasPrefix(kv, "TALLY_") &&
-			!strings.HasPrefix(kv, "CLAUDE_") && !strings.HasPrefix(kv, "CODEX_") && !strings.HasPrefix(kv, "GEMINI_") {
-			env = append(env, kv)
-		}
-	}
-	return append(env, "HOME="+r.home)
-}
+func (r *planRun) env() []string { return testhome.Environ(r.home) }
 
 func (r *planRun) cmd(db string, args ...string) *exec.Cmd {
 	cmd := exec.Command(tallyBin, append([]string{"--db", db, "--claude-dir", r.claude}, args...)...)

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // The report: with a low limit on open files, a few hundred idle or slow
@@ -26,7 +28,7 @@ func TestServe_lowFileLimitHundredsOfIdleConnectionsDoNotStarveTheToken(t *testi
 	db := filepath.Join(t.TempDir(), "tally.db")
 	cmd := exec.Command("sh", "-c", `ulimit -n 160 && exec "$0" "$@"`, tallyBin,
 		"serve", "--addr", "127.0.0.1:0", "--db", db, "--claude-dir", home)
-	cmd.Env = append(os.Environ(), "TALLY_TOKEN="+token)
+	cmd.Env = testhome.Environ(t.TempDir(), "TALLY_TOKEN="+token)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // sharedDir is a directory another user can enter, for tests that run
@@ -40,7 +42,7 @@ func sharedDir(t *testing.T) string {
 func asOther(t *testing.T, home string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	cmd := exec.Command(tallyBin, args...)
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home)
+	cmd.Env = testhome.Environ(home, "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home)
 	if os.Geteuid() == 0 {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	}

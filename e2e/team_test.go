@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally/internal/servetest"
+	"github.com/tallyhq/tally/internal/testhome"
 	"github.com/tallyhq/tally/store/postgres/pgtest"
 )
 
@@ -129,7 +130,9 @@ func hostOf(t *testing.T, u string) string {
 // last line tally token create prints).
 func tokenFor(t testing.TB, db, scope string) string {
 	t.Helper()
-	out, err := exec.Command(tallyBin, "token", "create", "--scope", scope, "--name", scope+"-e2e", "--db", db).Output()
+	cmd := exec.Command(tallyBin, "token", "create", "--scope", scope, "--name", scope+"-e2e", "--db", db)
+	cmd.Env = testhome.Environ(t.TempDir())
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("tally token create: %v", err)
 	}
@@ -208,9 +211,7 @@ func startPush(t *testing.T, server, token, claudeDir, machine string) *pusher {
 	home := t.TempDir()
 	cmd := exec.Command(tallyBin, "push", "--server", server, "--machine", machine, "--user", "dev-"+machine,
 		"--claude-dir", claudeDir, "--db", filepath.Join(home, "local.db"))
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + os.TempDir(), "TALLY_TOKEN=" + token,
-		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
-		"XDG_DATA_HOME=" + filepath.Join(home, "data")}
+	cmd.Env = testhome.Environ(home, "TALLY_TOKEN="+token, "XDG_STATE_HOME="+filepath.Join(home, "state"))
 	p := &pusher{cmd: cmd, exited: make(chan struct{})}
 	errPipe, err := cmd.StderrPipe()
 	if err != nil {
@@ -287,7 +288,7 @@ func localScan(t *testing.T, claudeDir string) []teamSession {
 	t.Helper()
 	home := t.TempDir()
 	cmd := exec.Command(tallyBin, "sessions", "--scan", "--json", "--claude-dir", claudeDir, "--db", filepath.Join(home, "clean.db"))
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state")}
+	cmd.Env = testhome.Environ(home, "XDG_STATE_HOME="+filepath.Join(home, "state"))
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("a local scan: %v", err)

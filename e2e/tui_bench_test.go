@@ -16,6 +16,7 @@ import (
 	"time"
 
 	domain "github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/testhome"
 	"github.com/tallyhq/tally/store/sqlite"
 )
 
@@ -47,8 +48,7 @@ func BenchmarkTUI_FirstFrame(b *testing.B) {
 	fillStore(b, fresh, 10_000)
 	warm := filepath.Join(dir, "warm.db")
 	copyStore(b, fresh, warm)
-	env := []string{"HOME=" + home, "TERM=xterm-256color", "PATH=/usr/bin:/bin",
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".state")}
+	env := testhome.Environ(home, "TERM=xterm-256color", "PATH=/usr/bin:/bin")
 	scan := exec.Command(tallyBin, "scan", "--db", warm, "--claude-dir", claudeDir)
 	scan.Env = env
 	if out, err := scan.CombinedOutput(); err != nil {
@@ -235,8 +235,7 @@ func BenchmarkTUI_Idle(b *testing.B) {
 	home := filepath.Join(dir, "home")
 	db := filepath.Join(dir, "tally.db")
 	fillStore(b, db, 10_000)
-	env := []string{"HOME=" + home, "TERM=xterm-256color", "PATH=/usr/bin:/bin",
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".state")}
+	env := testhome.Environ(home, "TERM=xterm-256color", "PATH=/usr/bin:/bin")
 	const window = 5 * time.Second
 	var perSecond []float64
 	for range b.N {

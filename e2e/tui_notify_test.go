@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // osc9 is a terminal notification as the dashboard writes it: ESC ] 9 ;
@@ -33,8 +35,7 @@ func TestTUI_notifiesOnTheTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(tallyBin, "--db", filepath.Join(dir, "tally.db"), "--claude-dir", claude)
-	cmd.Env = []string{"HOME=" + dir, "TERM=xterm-256color", "PATH=" + empty,
-		"XDG_CONFIG_HOME=" + filepath.Join(dir, ".config"), "XDG_STATE_HOME=" + filepath.Join(dir, ".state")}
+	cmd.Env = testhome.Environ(dir, "TERM=xterm-256color", "PATH="+empty)
 	p := startPTY(t, cmd, 100, 30)
 	p.waitText(t, "8 sessions", 20*time.Second)
 	// The catch-up of this small home takes well under a second, and the

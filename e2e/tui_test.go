@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // requireTmux skips when tmux is missing, unless CI or TALLY_REQUIRE_TMUX
@@ -119,7 +121,7 @@ func TestTUI_inATerminal(t *testing.T) {
 	for _, p := range sessions {
 		copyTree(t, p, filepath.Join(claude, "projects", filepath.Base(p)))
 	}
-	env := []string{"HOME=" + dir, "TERM=xterm-256color", "PATH=/usr/bin:/bin", "NO_COLOR=1"}
+	env := testhome.Environ(dir, "TERM=xterm-256color", "PATH=/usr/bin:/bin", "NO_COLOR=1")
 	tm := newTerminal(t, dir, env, tallyBin, "--db", filepath.Join(dir, "tally.db"), "--claude-dir", claude)
 
 	s := tm.waitFor("tally ·", "8 sessions", "Create greet.py")

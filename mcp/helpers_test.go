@@ -51,6 +51,10 @@ func tallyBinary(t testing.TB) string {
 	return binPath
 }
 
+// homeBeside is the home of a tally the tests start on the store db: a
+// folder beside it, so that nothing of the user's is read or written.
+func homeBeside(db string) string { return filepath.Join(filepath.Dir(db), "home") }
+
 type buildFailure struct {
 	out string
 	err error

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tallyhq/tally/internal/testhome"
 	"github.com/tallyhq/tally/tasks"
 )
 
@@ -67,7 +68,8 @@ func runSession(t *testing.T, db string, env []string, args ...string) map[strin
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, append([]string{"testclient/session.mjs"}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
+	// The client passes its environment on to the tally it starts.
+	cmd.Env = testhome.Environ(homeBeside(db), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
@@ -130,7 +132,9 @@ func saveArtifact(t *testing.T, name string, data []byte) {
 // runCLI runs the real tally command line on db.
 func runCLI(t *testing.T, db string, args ...string) string {
 	t.Helper()
-	out, err := exec.Command(tallyBinary(t), append([]string{"--db", db}, args...)...).CombinedOutput()
+	cmd := exec.Command(tallyBinary(t), append([]string{"--db", db}, args...)...)
+	cmd.Env = testhome.Environ(homeBeside(db))
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("tally %v: %v\n%s", args, err, out)
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // startProcess runs the real `tally mcp` binary on db and connects a Go
@@ -20,7 +22,7 @@ import (
 func startProcess(t testing.TB, db, list string) (*sdk.ClientSession, *exec.Cmd) {
 	t.Helper()
 	cmd := exec.Command(tallyBinary(t), "--db", db, "mcp")
-	cmd.Env = append(os.Environ(), "TALLY_LIST="+list)
+	cmd.Env = testhome.Environ(homeBeside(db), "TALLY_LIST="+list)
 	cmd.Stderr = os.Stderr
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "go-test", Version: "1"}, nil).
 		Connect(context.Background(), &sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}, nil)
@@ -118,7 +120,7 @@ func TestProcess_planProtocolWhereThereIsAPlan(t *testing.T) {
 	for dir, want := range map[string]bool{withPlan: true, without: false} {
 		cmd := exec.Command(tallyBinary(t), "--db", db, "mcp")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "TALLY_CONFIG=")
+		cmd.Env = testhome.Environ(t.TempDir())
 		cmd.Stderr = os.Stderr
 		cs, err := sdk.NewClient(&sdk.Implementation{Name: "go-test", Version: "1"}, nil).
 			Connect(context.Background(), &sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}, nil)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // rawProcess is the real `tally mcp` binary spoken to line by line, as a
@@ -26,7 +28,7 @@ type rawProcess struct {
 func startRaw(t *testing.T, db string) *rawProcess {
 	t.Helper()
 	cmd := exec.Command(tallyBinary(t), "--db", db, "mcp")
-	cmd.Env = append(os.Environ(), "TALLY_LIST=raw")
+	cmd.Env = testhome.Environ(homeBeside(db), "TALLY_LIST=raw")
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -301,7 +303,7 @@ func TestTypeScriptClient_StdioSurvivesMalformedLines(t *testing.T) {
 	node := requireNode(t)
 	db := filepath.Join(t.TempDir(), "tally.db")
 	cmd := exec.Command(node, "testclient/hostile.mjs", tallyBinary(t), "--db", db, "mcp")
-	cmd.Env = append(os.Environ(), "TALLY_LIST=hostile")
+	cmd.Env = testhome.Environ(homeBeside(db), "TALLY_LIST=hostile")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	raw, err := cmd.Output()

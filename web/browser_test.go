@@ -27,6 +27,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // The browser test drives the real `tally serve` binary from a real
@@ -356,19 +357,9 @@ func (s *serveProc) stop(t *testing.T) {
 	s.cmd = nil
 }
 
-// dashEnv is the environment with every variable that could point tally
-// at the machine's real agent homes, database or a token removed.
-func dashEnv(home string) []string {
-	drop := []string{"HOME=", "CLAUDE_CONFIG_DIR=", "CODEX_HOME=", "GEMINI_CLI_HOME=", "HERMES_HOME=",
-		"OPENCODE_DB=", "CRUSH_DATA_DIR=", "XDG_DATA_HOME=", "XDG_CONFIG_HOME=", "TALLY_"}
-	var env []string
-	for _, kv := range os.Environ() {
-		if !slices.ContainsFunc(drop, func(p string) bool { return strings.HasPrefix(kv, p) }) {
-			env = append(env, kv)
-		}
-	}
-	return append(env, "HOME="+home, "XDG_DATA_HOME="+filepath.Join(home, "share"))
-}
+// dashEnv is an environment with nothing of the machine's agent homes,
+// database or tokens: home is the whole world of the server.
+func dashEnv(home string) []string { return testhome.Environ(home) }
 
 func dashFreeAddr(t *testing.T) string {
 	t.Helper()

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/internal/testhome"
 )
 
 // Replica is one running `tally serve`.
@@ -35,8 +36,7 @@ func Start(t testing.TB, bin, db string, extra ...string) *Replica {
 	args := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, extra...)
 	cmd := exec.Command(bin, args...)
 	// Only what a server needs: nothing of the machine's agents.
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + os.TempDir(),
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local/share")}
+	cmd.Env = testhome.Environ(home)
 	r := &Replica{cmd: cmd, exited: make(chan struct{})}
 	cmd.Stderr = writerFunc(func(p []byte) {
 		r.mu.Lock()
