@@ -45,6 +45,10 @@ type Env struct {
 	// Hostname is this machine's name: what tally push says its sessions
 	// come from unless told otherwise. "" means unknown.
 	Hostname string
+	// Executable is the path of the running program (os.Executable): the
+	// tally that tally setup installs into the agents' settings unless
+	// told another. nil or an error means unknown.
+	Executable func() (string, error)
 
 	OpenStore OpenStore
 	// DefaultDB is the store path used without --db or $TALLY_DB; its
@@ -89,7 +93,7 @@ func System(open OpenStore, defaultDB func() (string, error)) Env {
 			}
 			return 80
 		},
-		Getenv: os.Getenv, Now: time.Now, Home: home, Dir: dir, Hostname: host,
+		Getenv: os.Getenv, Now: time.Now, Home: home, Dir: dir, Hostname: host, Executable: os.Executable,
 		OpenStore: open, DefaultDB: defaultDB, Resolver: net.DefaultResolver,
 	}
 }

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -43,12 +41,8 @@ A settings file that cannot be read as the agent reads it is left untouched.`,
 		ValidArgs: setup.Names(),
 		RunE:      func(cmd *cobra.Command, args []string) error { return runSetup(cmd.Context(), o, args[0]) },
 	}
-	self, _ := os.Executable()
-	if self != "" {
-		self, _ = filepath.Abs(self)
-	}
 	f := cmd.Flags()
-	f.StringVar(&o.opts.Tally, "tally", self, "the tally the agent runs (default: this one)")
+	f.StringVar(&o.opts.Tally, "tally", "", "the tally the agent runs (default: this one, unless it is a throwaway build of go run)")
 	f.BoolVar(&o.opts.GuardStop, "guard-stop", false, "also install the Stop hook that refuses a stop while unblocked items remain")
 	f.BoolVar(&o.opts.EnableTodoTools, "enable-todo-tools", false, "Claude Code: set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (the newest models get TodoWrite and Task tools only with it)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
@@ -61,10 +55,13 @@ func runSetup(_ context.Context, o *setupOptions, name string) error {
 	if !ok {
 		return &usageError{err: fmt.Errorf("no setup for %q (known: %s)", name, strings.Join(setup.Names(), ", "))}
 	}
-	if o.opts.Tally == "" {
-		return &usageError{err: errArgs("cannot tell where this tally is: pass --tally PATH")}
+	bin, binNotes, err := o.setupBinary(name)
+	if err != nil {
+		return err
 	}
-	plan, err := target.Plan(o.setupPaths(), o.opts)
+	opts := o.opts
+	opts.Tally = bin
+	plan, err := target.Plan(o.setupPaths(), opts)
 	if err != nil {
 		return err
 	}
@@ -91,7 +88,7 @@ func runSetup(_ context.Context, o *setupOptions, name string) error {
 			return err
 		}
 	}
-	for _, n := range plan.Notes {
+	for _, n := range append(binNotes, plan.Notes...) {
 		fmt.Fprintf(out, "note: %s\n", n)
 	}
 	return nil
