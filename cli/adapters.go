@@ -87,6 +87,14 @@ func (a *app) agentDirs() agentDirs {
 	return d
 }
 
+// agentTitles are the agents as people name them: in the help's first
+// lines and the README.
+var agentTitles = map[tally.Agent]string{
+	tally.AgentClaude: "Claude Code", tally.AgentCodex: "Codex", tally.AgentGemini: "Gemini CLI",
+	tally.AgentHermes: "Hermes", tally.AgentOpenCode: "OpenCode", tally.AgentCrush: "Crush",
+	tally.AgentACP: "ACP agents",
+}
+
 // adapters builds one adapter per agent Tally reads.
 func (a *app) adapters() []tally.Adapter {
 	d := a.agentDirs()

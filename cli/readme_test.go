@@ -7,15 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"github.com/tallyhq/tally"
 )
-
-// readmeNames are the agents as README's table names them.
-var readmeNames = map[tally.Agent]string{
-	tally.AgentClaude: "Claude Code", tally.AgentCodex: "Codex", tally.AgentGemini: "Gemini CLI",
-	tally.AgentHermes: "Hermes", tally.AgentOpenCode: "OpenCode", tally.AgentCrush: "Crush",
-}
 
 // TestREADME_listsEveryFlagAndAgentHome: the README is where a new user
 // learns the flags and where each agent's logs are read from; a flag or an
@@ -50,12 +42,49 @@ func TestREADME_listsEveryFlagAndAgentHome(t *testing.T) {
 		if len(ad.Roots()) == 0 {
 			continue // reads streams only (acp)
 		}
-		name, ok := readmeNames[ad.Agent()]
+		name, ok := agentTitles[ad.Agent()]
 		if !ok {
-			t.Errorf("a new agent, %s: give it a row in README's table of where things are, and its name here", ad.Agent())
+			t.Errorf("a new agent, %s: give it a row in README's table of where things are, and its name in agentTitles", ad.Agent())
 		}
 		if !strings.Contains(where, "| "+name+" |") {
 			t.Errorf("README's table of where things are has no row for %s", ad.Agent())
+		}
+	}
+}
+
+// TestHelp_FirstLinesNameEveryAgentTallyReads: what Tally is, said where a
+// new user looks first — the help's opening sentence, and the README's —
+// names every agent it reads, not one and "more".
+func TestHelp_FirstLinesNameEveryAgentTallyReads(t *testing.T) {
+	var out syncBuffer
+	if code := Run(t.Context(), testEnv(nil, &out, &syncBuffer{}, nil), []string{"--help"}); code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	help := strings.Join(strings.Fields(out.String()), " ")
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(b)), " ")
+	readme = readme[strings.Index(readme, "Claude Code"):]
+	firstSentence := func(s string) string {
+		if i := strings.Index(s, ". "); i >= 0 {
+			return s[:i]
+		}
+		return s
+	}
+	a := &app{env: testEnv(nil, &syncBuffer{}, &syncBuffer{}, nil)}
+	for _, ad := range a.adapters() {
+		name, ok := agentTitles[ad.Agent()]
+		if !ok {
+			t.Errorf("a new agent, %s: give it its name in agentTitles", ad.Agent())
+			continue
+		}
+		if !strings.Contains(firstSentence(help), name) {
+			t.Errorf("the help's first sentence does not name %s: %q", name, firstSentence(help))
+		}
+		if !strings.Contains(firstSentence(readme), name) {
+			t.Errorf("the README's first sentence about the agents does not name %s: %q", name, firstSentence(readme))
 		}
 	}
 }

@@ -95,9 +95,10 @@ func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "tally",
 		Short: "Live progress of your coding agents' todo lists",
-		Long: `Tally reads the logs of coding agents (Claude Code, and more) live and shows,
-for every session, X of Y done, the current step, what is blocked and what
-has stalled.
+		Long: `Tally is one live progress surface for the coding agents you run: Claude Code,
+Codex, Gemini CLI, Hermes, OpenCode, Crush and ACP agents. It reads their todo
+lists from their own logs as they are written and shows, for every session,
+X of Y done, the current step, what is blocked and what has stalled.
 
 With no command on a terminal, tally opens the live dashboard (tally tui);
 into a pipe, it prints the active sessions each time they change (when
