@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"path/filepath"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/config"
@@ -15,9 +16,17 @@ import (
 // planFolderOf is the rule every command finds a project's plan folder
 // by: the project is the git root of the folder an agent (or the person)
 // works in, else that folder; its plan folder is the one the settings
-// give it ([plans], docs/por by default).
-func planFolderOf(c *config.Config) func(dir string) string {
-	return func(dir string) string { return c.Plans.PlanFolder(gitRoot(dir)) }
+// give it ([plans], docs/por by default), and must lie inside it. A
+// folder that is not an absolute path (a log's "cwd": ".") names no
+// project: resolving it would find Tally's own working folder.
+func planFolderOf(c *config.Config) func(dir string) plan.Folder {
+	return func(dir string) plan.Folder {
+		if !filepath.IsAbs(dir) {
+			return plan.Folder{}
+		}
+		root := gitRoot(dir)
+		return plan.Folder{Root: root, Dir: c.Plans.PlanFolder(root)}
+	}
 }
 
 // newPlanner builds what applies the markers an indexer reads to the
@@ -107,7 +116,9 @@ func (a *app) planLines(projects ...string) map[string]string {
 		if _, done := out[p]; done || p == "" {
 			continue
 		}
-		if pl, err := (plan.Folder{Dir: folderOf(p)}).Load(); err == nil {
+		if f := folderOf(p); f.Dir == "" {
+			continue
+		} else if pl, err := f.Load(); err == nil {
 			out[p] = plan.PanelLine(pl)
 		}
 	}
@@ -120,12 +131,13 @@ func (a *app) planLines(projects ...string) map[string]string {
 // markers without being told by hand. "" otherwise, and when the settings
 // cannot be read (the agent's tools must work regardless).
 func (a *app) planProtocol(dir string) string {
-	if dir == "" {
+	if !filepath.IsAbs(dir) {
 		return ""
 	}
 	c, err := a.loadConfig(settingFlags{})
 	if err != nil {
 		return ""
 	}
-	return planner.Protocol(gitRoot(dir), planFolderOf(c)(dir))
+	f := planFolderOf(c)(dir)
+	return planner.Protocol(f.Root, f.Dir)
 }

@@ -42,8 +42,12 @@ func (o *planOptions) folder() (plan.Folder, error) {
 	if dir == "" {
 		return plan.Folder{}, tally.Errorf(tally.CodeUnavailable, "find project", "the working directory is unknown: pass --project")
 	}
-	o.root = gitRoot(dir)
-	return plan.Folder{Dir: planFolderOf(c)(dir), Now: o.env.Now}, nil
+	f := planFolderOf(c)(dir)
+	if f.Dir == "" {
+		return plan.Folder{}, tally.Errorf(tally.CodeInvalid, "find project", "the project %q is not an absolute path", dir)
+	}
+	o.root, f.Now = f.Root, o.env.Now
+	return f, nil
 }
 
 // load reads the project's plan folder; a project without one is "not

@@ -2,8 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
 // StaleAfter is how much older than the newest marker a plan has taken a
@@ -83,13 +82,16 @@ type Outcome struct {
 // again, is rejected as already done; the plan is never rewound or
 // advanced twice.
 func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
-	unlock, err := f.lockExisting()
+	d, unlock, err := f.lockExisting()
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	p, err := f.Load()
+	p, err := f.load(d)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.Writable(); err != nil {
 		return nil, err
 	}
 	now := f.now()
@@ -172,18 +174,18 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 		for i := range t.Steps {
 			t.Steps[i].Status = ts.Steps[i].Status
 		}
-		if err := f.writeTask(t); err != nil {
+		if err := f.writeTask(d, t); err != nil {
 			return nil, err
 		}
 	}
 	// The plan was there no later than the first marker that used it, so
 	// scope entries found now are dated then.
-	scope, err := f.keepScope(p, earliest, promoted, begun)
+	scope, err := f.keepScope(d, p, earliest, promoted, begun)
 	if err != nil {
 		return nil, err
 	}
-	if err := appendLedger(filepath.Join(f.Dir, LedgerFile), append(scope, entries...)); err != nil {
-		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "write ledger", Err: err}
+	if err := appendLedger(d, append(scope, entries...)); err != nil {
+		return nil, writeError("write ledger", err)
 	}
 	return outs, nil
 }
@@ -200,47 +202,73 @@ func minTime(a, b time.Time) time.Time {
 // appear or go away change the current count and write a scope_change
 // entry. It returns the entries written.
 func (f Folder) Sync() ([]Entry, error) {
-	unlock, err := f.lockExisting()
+	d, unlock, err := f.lockExisting()
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	p, err := f.Load()
+	p, err := f.load(d)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := f.keepScope(p, f.now(), nil, false)
+	if err := p.Writable(); err != nil {
+		return nil, err
+	}
+	entries, err := f.keepScope(d, p, f.now(), nil, false)
 	if err != nil {
 		return nil, err
 	}
-	if err := appendLedger(filepath.Join(f.Dir, LedgerFile), entries); err != nil {
-		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "write ledger", Err: err}
+	if err := appendLedger(d, entries); err != nil {
+		return nil, writeError("write ledger", err)
 	}
 	return entries, nil
 }
 
-// lockExisting locks the folder, which must exist, and clears what a
-// crashed writer left.
-func (f Folder) lockExisting() (func(), error) {
-	if fi, err := os.Stat(f.Dir); err != nil || !fi.IsDir() {
-		return nil, tally.Errorf(tally.CodeNotFound, "open plan", "no plan folder %s", f.Dir)
-	}
-	unlock, err := lock(f.Dir)
-	if err != nil {
-		return nil, err
-	}
-	removeTemps(f.Dir)
-	return unlock, nil
+// writeError is the error of a plan file that could not be written: a
+// refusal (see Refused), or a failure that may pass.
+func writeError(op string, err error) error {
+	return &tally.Error{Code: tally.CodeUnavailable, Op: op, Err: err}
 }
 
-func (f Folder) writeTask(t *Task) error {
-	removeTemps(filepath.Join(f.Dir, t.Dir))
+// lockExisting opens the folder, which must exist, locks it, and clears
+// what a crashed writer left. unlock lets go of the lock and the folder.
+func (f Folder) lockExisting() (*safefile.Dir, func(), error) {
+	return f.lockOpen(false)
+}
+
+func (f Folder) lockOpen(create bool) (*safefile.Dir, func(), error) {
+	d, err := f.open(create)
+	if err != nil {
+		return nil, nil, err
+	}
+	unlock, err := lock(d)
+	if err != nil {
+		d.Close()
+		return nil, nil, err
+	}
+	d.RemoveTemps()
+	return d, func() { unlock(); d.Close() }, nil
+}
+
+// writeTask writes t's file in its task folder in d, making the folder
+// when create is set.
+func (f Folder) writeTask(d *safefile.Dir, t *Task) error {
+	return f.writeTaskIn(d, t, false)
+}
+
+func (f Folder) writeTaskIn(d *safefile.Dir, t *Task, create bool) error {
 	data, err := t.render()
 	if err != nil {
 		return &tally.Error{Code: tally.CodeConflict, Op: "write " + t.fileName(), Err: err}
 	}
-	if err := writeAtomic(filepath.Join(f.Dir, t.Dir, TaskFile), data); err != nil {
-		return &tally.Error{Code: tally.CodeUnavailable, Op: "write " + t.fileName(), Err: err}
+	sub, err := d.Dir(t.Dir, create)
+	if err != nil {
+		return writeError("write "+t.fileName(), err)
+	}
+	defer sub.Close()
+	sub.RemoveTemps()
+	if err := sub.WriteAtomic(TaskFile, data, 0o644); err != nil {
+		return writeError("write "+t.fileName(), err)
 	}
 	src, err := Parse(t.fileName(), data)
 	if err == nil {
@@ -258,7 +286,7 @@ func (f Folder) writeTask(t *Task) error {
 // task count, and a plan_created entry — when execution begins: the first
 // marker applied (begin). Until then agents (or tally task new) are still
 // writing the plan, one file at a time, and every task counts as planned.
-func (f Folder) keepScope(p *Plan, at time.Time, promoted map[string]bool, begin bool) ([]Entry, error) {
+func (f Folder) keepScope(d *safefile.Dir, p *Plan, at time.Time, promoted map[string]bool, begin bool) ([]Entry, error) {
 	present := slices.Sorted(slices.Values(p.Folders))
 	known, hasKnown := knownFolders(p.Ledger)
 	var entries []Entry
@@ -314,8 +342,8 @@ func (f Folder) keepScope(p *Plan, at time.Time, promoted map[string]bool, begin
 	if p.HasScope && next == p.Scope {
 		return entries, nil
 	}
-	if err := writeAtomic(filepath.Join(f.Dir, ScopeFile), next.render(p.scopeSrc)); err != nil {
-		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "write " + ScopeFile, Err: err}
+	if err := d.WriteAtomic(ScopeFile, next.render(p.scopeSrc), 0o644); err != nil {
+		return nil, writeError("write "+ScopeFile, err)
 	}
 	p.Scope, p.HasScope = next, true
 	return entries, nil
@@ -387,37 +415,37 @@ func (f Folder) Create(n NewTask) (*Task, error) {
 	if err := t.checkNew(); err != nil {
 		return nil, err
 	}
-	if err := mkdirAll(f.Dir); err != nil {
-		return nil, err
-	}
-	unlock, err := f.lockExisting()
+	d, unlock, err := f.lockOpen(true)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if t.ID, err = f.NextID(); err != nil {
+	p, err := f.load(d)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Writable(); err != nil {
+		return nil, err
+	}
+	if t.ID, err = f.nextID(d); err != nil {
 		return nil, err
 	}
 	t.Dir = t.ID
 	if slug := Slug(t.Name); slug != "" {
 		t.Dir += "-" + slug
 	}
-	if err := mkdirAll(filepath.Join(f.Dir, t.Dir)); err != nil {
+	if err := f.writeTaskIn(d, t, true); err != nil {
 		return nil, err
 	}
-	if err := f.writeTask(t); err != nil {
+	if p, err = f.load(d); err != nil {
 		return nil, err
 	}
-	p, err := f.Load()
+	entries, err := f.keepScope(d, p, f.now(), nil, false)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := f.keepScope(p, f.now(), nil, false)
-	if err != nil {
-		return nil, err
-	}
-	if err := appendLedger(filepath.Join(f.Dir, LedgerFile), entries); err != nil {
-		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "write ledger", Err: err}
+	if err := appendLedger(d, entries); err != nil {
+		return nil, writeError("write ledger", err)
 	}
 	return t, nil
 }
@@ -451,13 +479,6 @@ func Slug(name string) string {
 }
 
 func isSlugRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-func mkdirAll(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return &tally.Error{Code: tally.CodeUnavailable, Op: "create plan folder", Err: err}
-	}
-	return nil
-}
 
 // checkNew says, in the words of the command that asked, what a new task
 // lacks; then checks that its file would be valid.

@@ -27,6 +27,16 @@
 //     folder): a crash leaves the old file or the new, never a mix. The
 //     ledger is append-only, synced after each append; a line cut short by
 //     a crash is ignored when read and the next append starts a fresh line.
+//   - A plan folder lies inside its project (Folder.Root) and is
+//     reached from it one name at a time without following a link; every
+//     folder on the way is the user's and no other user's to write in;
+//     every plan file is opened without following a link or waiting on a
+//     FIFO and must be a regular file of the user's (the ledger, written
+//     in place, with no other name). Anything else is refused (Refused):
+//     never read or written through. A refused task file leaves its task
+//     out, so a marker naming it is rejected with the reason in the
+//     ledger; a refused scope.yaml or ledger leaves the plan readable,
+//     with the problem shown, and nothing is written (Plan.Writable).
 //   - Writers take turns on an flock of the plan folder itself (no lock
 //     file in the user's repository), in one process or many, so two
 //     agents' markers never lose each other's changes and the ledger is in

@@ -3,9 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
 // The layout of a plan folder.
@@ -32,6 +31,10 @@ var taskDirPattern = regexp.MustCompile(`^T(\d{3})(-.+)?$`)
 // Folder is one project's plan folder.
 type Folder struct {
 	Dir string
+	// Root is the project's folder, which Dir must lie inside; "" is
+	// Dir's parent. Every folder from Root down to Dir must be the user's
+	// (see open).
+	Root string
 	// Now is the clock for entries that no marker dates (scope changes)
 	// and for markers given without a time; nil means time.Now.
 	Now func() time.Time
@@ -66,6 +69,9 @@ type Plan struct {
 	Ledger   []Entry
 	// Problems lists everything wrong in the folder, by file and line.
 	Problems Problems
+	// unsafe is why the folder may be read but not written: scope.yaml or
+	// the ledger is something Tally refuses to touch (see open).
+	unsafe error
 
 	scopeSrc *scopeSource
 	known    *facts
@@ -73,27 +79,31 @@ type Plan struct {
 
 // Load reads the plan folder. A folder with problems still loads: its
 // problems are in Plan.Problems. The error is for a folder that cannot be
-// read at all (not found when it does not exist).
+// read at all (not found when it does not exist; see Refused for one
+// Tally refuses to read).
 func (f Folder) Load() (*Plan, error) {
-	fi, err := os.Stat(f.Dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, tally.Errorf(tally.CodeNotFound, "read plan", "no plan folder %s", f.Dir)
-	}
+	d, err := f.open(false)
 	if err != nil {
-		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read plan", Err: err}
+		return nil, err
 	}
-	if !fi.IsDir() {
-		return nil, tally.Errorf(tally.CodeInvalid, "read plan", "%s is not a folder", f.Dir)
-	}
+	defer d.Close()
+	return f.load(d)
+}
+
+// load reads the plan in the open folder d.
+func (f Folder) load(d *safefile.Dir) (*Plan, error) {
 	p := &Plan{Dir: f.Dir, Invalid: map[string]string{}}
-	if err := p.readTasks(f.Cache); err != nil {
+	if err := p.readTasks(d, f.Cache); err != nil {
 		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read plan", Err: err}
 	}
-	if err := p.readScope(); err != nil {
+	if err := p.readScope(d); err != nil {
 		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read plan", Err: err}
 	}
-	ledger, probs, err := readLedger(filepath.Join(f.Dir, LedgerFile), LedgerFile, f.Cache)
-	if err != nil {
+	ledger, probs, err := readLedger(d, LedgerFile, f.Cache)
+	switch {
+	case Refused(err):
+		p.refuse(LedgerFile, err)
+	case err != nil:
 		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read ledger", Err: err}
 	}
 	p.Ledger = ledger
@@ -104,8 +114,21 @@ func (f Folder) Load() (*Plan, error) {
 	return p, nil
 }
 
-func (p *Plan) readTasks(c *Cache) error {
-	des, err := os.ReadDir(p.Dir)
+// refuse records a file of Tally's own (scope.yaml, the ledger) that Tally
+// refuses to touch: a problem, and the reason nothing is written.
+func (p *Plan) refuse(name string, err error) {
+	p.Problems = append(p.Problems, problemOf(name, err))
+	if p.unsafe == nil {
+		p.unsafe = refusal("write plan", err)
+	}
+}
+
+// Writable is nil when Tally may write the plan's files, else why not
+// (see Refused).
+func (p *Plan) Writable() error { return p.unsafe }
+
+func (p *Plan) readTasks(d *safefile.Dir, c *Cache) error {
+	des, err := d.ReadDir()
 	if err != nil {
 		return err
 	}
@@ -113,19 +136,26 @@ func (p *Plan) readTasks(c *Cache) error {
 	present := map[string]bool{}
 	for _, de := range des {
 		m := taskDirPattern.FindStringSubmatch(de.Name())
-		if m == nil || !de.IsDir() {
+		if m == nil {
+			continue
+		}
+		id := "T" + m[1]
+		if de.Type()&fs.ModeSymlink != 0 {
+			p.invalid(id, Problems{problemOf(de.Name(), &safefile.RefusedError{Path: de.Name(), Reason: "is a symbolic link"})})
+			continue
+		}
+		if !de.IsDir() {
 			continue
 		}
 		name := de.Name() + "/" + TaskFile
-		data, err := readFile(filepath.Join(p.Dir, de.Name(), TaskFile))
-		if errors.Is(err, os.ErrNotExist) {
+		data, err := readTaskFile(d, de.Name())
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		p.Folders = append(p.Folders, de.Name())
-		id := "T" + m[1]
 		byID[id] = append(byID[id], de.Name())
 		if err != nil {
-			p.invalid(id, Problems{{Path: name, Msg: err.Error()}})
+			p.invalid(id, Problems{problemOf(name, err)})
 			continue
 		}
 		present[de.Name()] = true
@@ -154,6 +184,16 @@ func (p *Plan) readTasks(c *Cache) error {
 	return nil
 }
 
+// readTaskFile reads the task file of task folder dir in d.
+func readTaskFile(d *safefile.Dir, dir string) ([]byte, error) {
+	sub, err := d.Dir(dir, false)
+	if err != nil {
+		return nil, err
+	}
+	defer sub.Close()
+	return readFile(sub, TaskFile)
+}
+
 // invalid records why task id cannot be used: its first problem.
 func (p *Plan) invalid(id string, probs Problems) {
 	p.Problems = append(p.Problems, probs...)
@@ -162,12 +202,15 @@ func (p *Plan) invalid(id string, probs Problems) {
 	}
 }
 
-func (p *Plan) readScope() error {
-	data, err := readFile(filepath.Join(p.Dir, ScopeFile))
-	if errors.Is(err, os.ErrNotExist) {
+func (p *Plan) readScope(d *safefile.Dir) error {
+	data, err := readFile(d, ScopeFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil
-	}
-	if err != nil {
+	case Refused(err):
+		p.refuse(ScopeFile, err)
+		return nil
+	case err != nil:
 		return err
 	}
 	s, src, err := parseScope(ScopeFile, data)
@@ -177,23 +220,6 @@ func (p *Plan) readScope() error {
 	}
 	p.Scope, p.HasScope, p.scopeSrc = s, true, src
 	return nil
-}
-
-// readFile reads a plan file, refusing one larger than MaxFileSize.
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("the file has more than the %d bytes a plan file may have", MaxFileSize)
-	}
-	return data, nil
 }
 
 // Task returns the valid task with id, or nil.
@@ -208,13 +234,25 @@ func (p *Plan) Task(id string) *Task {
 // NextID is the id a new task gets: one more than the highest task
 // folder's number, T001 in an empty folder.
 func (f Folder) NextID() (string, error) {
-	des, err := os.ReadDir(f.Dir)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	d, err := f.open(false)
+	if tally.ErrorCode(err) == tally.CodeNotFound {
+		return TaskID(1), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
+	return f.nextID(d)
+}
+
+func (f Folder) nextID(d *safefile.Dir) (string, error) {
+	des, err := d.ReadDir()
+	if err != nil {
 		return "", err
 	}
 	high := 0
 	for _, de := range des {
-		if m := taskDirPattern.FindStringSubmatch(de.Name()); m != nil && de.IsDir() {
+		if m := taskDirPattern.FindStringSubmatch(de.Name()); m != nil && (de.IsDir() || de.Type()&fs.ModeSymlink != 0) {
 			n, _ := strconv.Atoi(m[1])
 			high = max(high, n)
 		}

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"time"
+
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
 // EntryType is what a ledger line records.
@@ -77,9 +79,9 @@ const MaxLedgerLine = 64 << 10
 // not an entry is a problem and is skipped; a last line with no newline is
 // a write in progress (or one cut short by a crash) and is ignored. With a
 // cache, only what was appended since the last read is read.
-func readLedger(path, name string, c *Cache) ([]Entry, Problems, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+func readLedger(d *safefile.Dir, name string, c *Cache) ([]Entry, Problems, error) {
+	f, err := d.OpenOwn(name)
+	if errors.Is(err, fs.ErrNotExist) {
 		c.keepLedger(ledgerRead{})
 		return nil, nil, nil
 	}
@@ -161,10 +163,12 @@ func readLine(r *bufio.Reader) (line []byte, n int64, long bool, err error) {
 	}
 }
 
-// appendLedger appends entries to the ledger in one write and syncs it.
-// If the ledger's last line was cut short by a crash, the new entries
-// start on a line of their own.
-func appendLedger(path string, entries []Entry) error {
+// appendLedger appends entries to the ledger in d in one write and syncs
+// it. If the ledger's last line was cut short by a crash, the new entries
+// start on a line of their own. A ledger that is not a regular file of the
+// user's with one name is refused (safefile.Dir.Append): appending would
+// write through it.
+func appendLedger(d *safefile.Dir, entries []Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
@@ -178,7 +182,7 @@ func appendLedger(path string, entries []Entry) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := d.Append(LedgerFile, 0o644)
 	if err != nil {
 		return err
 	}

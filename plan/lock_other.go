@@ -4,13 +4,16 @@ package plan
 
 import (
 	"errors"
-	"os"
+
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
-func openLock(dir string) (*os.File, error) { return os.Open(dir) }
+type folderLock struct{}
 
-func tryLock(*os.File) error { return errors.ErrUnsupported }
+func openLock(*safefile.Dir) (folderLock, error) { return folderLock{}, nil }
 
-func unlockFile(*os.File) {}
+func (folderLock) tryLock() error { return errors.ErrUnsupported }
 
-func syncDir(string) error { return nil }
+func (folderLock) unlock() {}
+
+func (folderLock) close() {}

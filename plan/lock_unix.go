@@ -4,30 +4,24 @@ package plan
 
 import (
 	"errors"
-	"os"
 
-	"golang.org/x/sys/unix"
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
-// openLock opens what writers lock: the plan folder itself, so that taking
-// turns leaves no file in the user's repository.
-func openLock(dir string) (*os.File, error) { return os.Open(dir) }
+// folderLock is the open plan folder itself: taking turns leaves no file
+// in the user's repository.
+type folderLock struct{ d *safefile.Dir }
 
-func tryLock(f *os.File) error {
-	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-	if errors.Is(err, unix.EWOULDBLOCK) {
+func openLock(d *safefile.Dir) (folderLock, error) { return folderLock{d}, nil }
+
+func (l folderLock) tryLock() error {
+	err := l.d.TryLock()
+	if errors.Is(err, safefile.ErrLocked) {
 		return errLocked
 	}
 	return err
 }
 
-func unlockFile(f *os.File) { unix.Flock(int(f.Fd()), unix.LOCK_UN) } //nolint:errcheck // closing releases it too
+func (l folderLock) unlock() { l.d.Unlock() }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
+func (l folderLock) close() {}

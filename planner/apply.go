@@ -75,8 +75,10 @@ func (p *Planner) settle(ctx context.Context, results []tally.MarkerResult, wait
 
 // group is the markers of one round bound for one plan folder.
 type group struct {
-	project, dir string
-	markers      []tally.FoundMarker
+	project string
+	folder  plan.Folder
+	dir     string
+	markers []tally.FoundMarker
 }
 
 // applyAll applies ms, each plan's markers in one write, and returns the
@@ -86,13 +88,14 @@ func (p *Planner) applyAll(ms []tally.FoundMarker) (results []tally.MarkerResult
 	var groups []*group
 	byDir := map[string]*group{}
 	for _, m := range ms {
-		dir := ""
+		var pf plan.Folder
 		if m.Project != "" {
-			dir = p.o.Folder(m.Project)
+			pf = p.o.Folder(m.Project)
 		}
+		dir := pf.Dir
 		g := byDir[dir]
 		if g == nil {
-			g = &group{project: m.Project, dir: dir}
+			g = &group{project: m.Project, folder: pf, dir: dir}
 			byDir[dir] = g
 			groups = append(groups, g)
 		}
@@ -108,11 +111,19 @@ func (p *Planner) applyAll(ms []tally.FoundMarker) (results []tally.MarkerResult
 		default:
 			rs, err := p.applyGroup(g, now)
 			p.failure(g.dir, err)
-			if err != nil {
+			switch {
+			case plan.Refused(err):
+				// A plan folder Tally refuses to write (a link, a FIFO,
+				// another user's file) does not become writable by
+				// waiting: its markers are settled, saying why.
+				p.refused.Add(int64(len(g.markers)))
+				results = appendAll(results, g.markers, tally.MarkerResult{Verdict: tally.MarkerRejected,
+					Reason: "the plan folder is refused: " + tally.UserMessage(err), Plan: g.dir, At: now})
+			case err != nil:
 				wait = append(wait, g.markers...)
-				continue
+			default:
+				results = append(results, rs...)
 			}
-			results = append(results, rs...)
 		}
 	}
 	return results, wait
@@ -128,7 +139,7 @@ func appendAll(rs []tally.MarkerResult, ms []tally.FoundMarker, r tally.MarkerRe
 
 // applyGroup applies one plan's markers in one locked write.
 func (p *Planner) applyGroup(g *group, now time.Time) ([]tally.MarkerResult, error) {
-	f := p.folder(g.project, g.dir)
+	f := p.folder(g.project, g.folder)
 	in := make([]plan.Marker, len(g.markers))
 	for i, m := range g.markers {
 		in[i] = plan.Marker{Marker: m.Marker, Key: m.Key, At: m.Marker.At, By: m.Session}

@@ -21,6 +21,10 @@
 //   - Never a stall. The indexer only hands markers over (Committed never
 //     blocks); a plan that cannot be written is a diagnostic, said once
 //     until it changes, and its markers wait for the next round.
+//   - Never through a link. A plan folder Tally refuses (plan.Refused: a
+//     link, a FIFO, another user's file, a folder outside its project)
+//     does not become writable by waiting: its markers are settled as
+//     rejected, saying why, counted (Refused) and said once.
 //   - Only where there is a plan. A marker goes to the plan folder of its
 //     session's project (Options.Folder: the project's path and the
 //     configured folder, docs/por by default); a project without that

@@ -12,6 +12,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/adaptertest"
 	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/plan"
 	"github.com/tallyhq/tally/planner"
 	"github.com/tallyhq/tally/store/sqlite"
 )
@@ -119,7 +120,7 @@ func (r *recorder) eventTexts() string {
 
 func newPlanner(st tally.Store, r *recorder) *planner.Planner {
 	return planner.New(planner.Options{
-		Folder: func(p string) string { return filepath.Join(p, "docs", "por") },
+		Folder: func(p string) plan.Folder { return plan.Folder{Root: p, Dir: filepath.Join(p, "docs", "por")} },
 		Store:  st, Now: func() time.Time { return now },
 		OnEvent: r.event, OnDiagnostic: r.diag, Poll: time.Hour,
 	})

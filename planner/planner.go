@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -13,9 +14,11 @@ import (
 
 // Options configure a Planner. Folder is required.
 type Options struct {
-	// Folder is the plan folder of the project rooted at a path
-	// (config.Plans.PlanFolder).
-	Folder func(project string) string
+	// Folder is the plan folder of a session's project: its Dir
+	// (config.Plans.PlanFolder) and the project's Root, which Dir must
+	// lie inside; a zero Folder (Dir "") for a project Tally must not look
+	// for a plan in (a path that is not absolute).
+	Folder func(project string) plan.Folder
 	// Store, when it is a tally.MarkerStore, holds the markers until they
 	// are applied and their results after; with another store they wait
 	// in memory, and a crash before they are applied loses them.
@@ -51,12 +54,17 @@ type Planner struct {
 	failed map[string]string
 
 	applying sync.Mutex // one round of applying at a time
+
+	// refused counts the markers settled unapplied because their plan
+	// folder was refused (plan.Refused).
+	refused atomic.Int64
 }
 
 // followed is a plan folder Planner has met: its cache, and what its
 // files looked like when last looked at.
 type followed struct {
 	project string
+	root    string
 	cache   *plan.Cache
 	sig     string
 	used    time.Time
@@ -87,7 +95,7 @@ func New(o Options) *Planner {
 func (p *Planner) Subscribe(buf int) *broker.Subscription[Change] { return p.broker.Subscribe(buf) }
 
 // FolderOf is the plan folder of the project rooted at project.
-func (p *Planner) FolderOf(project string) string { return p.o.Folder(project) }
+func (p *Planner) FolderOf(project string) string { return p.o.Folder(project).Dir }
 
 // Load reads the plan of the project rooted at project, through the
 // folder's cache; nil when the project has no plan folder.
@@ -95,31 +103,31 @@ func (p *Planner) Load(project string) (*plan.Plan, error) {
 	if project == "" {
 		return nil, nil
 	}
-	dir := p.o.Folder(project)
-	if !isDir(dir) {
+	pf := p.o.Folder(project)
+	if pf.Dir == "" || !isDir(pf.Dir) {
 		return nil, nil
 	}
-	pl, err := p.folder(project, dir).Load()
+	pl, err := p.folder(project, pf).Load()
 	if tally.ErrorCode(err) == tally.CodeNotFound {
 		return nil, nil
 	}
 	return pl, err
 }
 
-// folder is the plan.Folder of dir, with its cache, following it.
-func (p *Planner) folder(project, dir string) plan.Folder {
+// folder is pf with Planner's clock and its cache, following it.
+func (p *Planner) folder(project string, pf plan.Folder) plan.Folder {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	f := p.followed[dir]
+	f := p.followed[pf.Dir]
 	if f == nil {
 		if len(p.followed) >= maxFollowed {
 			p.forgetOldest()
 		}
-		f = &followed{project: project, cache: &plan.Cache{}}
-		p.followed[dir] = f
+		f = &followed{project: project, root: pf.Root, cache: &plan.Cache{}}
+		p.followed[pf.Dir] = f
 	}
 	f.used = p.o.Now()
-	return plan.Folder{Dir: dir, Now: p.o.Now, Cache: f.cache}
+	return plan.Folder{Dir: pf.Dir, Root: pf.Root, Now: p.o.Now, Cache: f.cache}
 }
 
 func (p *Planner) forgetOldest() {
@@ -203,6 +211,15 @@ func (p *Planner) failure(dir string, err error) {
 	}
 	p.mu.Unlock()
 	if msg != "" && !said {
+		if plan.Refused(err) {
+			p.diag(tally.Diagnostic{Path: dir, Msg: "plan folder refused, its markers are rejected: " + msg})
+			return
+		}
 		p.diag(tally.Diagnostic{Path: dir, Msg: "plan not updated, its markers wait: " + msg})
 	}
 }
+
+// Refused counts the markers not applied because their plan folder was
+// one Tally refuses to write (a link, a FIFO, another user's file, a
+// folder other users can write to or outside its project).
+func (p *Planner) Refused() int64 { return p.refused.Load() }

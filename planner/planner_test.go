@@ -192,6 +192,51 @@ func TestPlanner_unwritablePlanWaits(t *testing.T) {
 	}
 }
 
+// A plan folder Tally refuses to write (here a ledger linking out of the
+// project) does not become writable by waiting: its markers are settled
+// as rejected, saying why, counted, said once as a diagnostic, and the
+// link's target is left as it was.
+func TestPlanner_refusedPlanSettlesItsMarkers(t *testing.T) {
+	dir := project(t)
+	victim := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(victim, []byte("export A=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ledger := filepath.Join(dir, "docs/por", plan.LedgerFile)
+	os.Remove(ledger)
+	if err := os.Symlink(victim, ledger); err != nil {
+		t.Fatal(err)
+	}
+	st := openStore(t, filepath.Join(t.TempDir(), "tally.db"))
+	var r recorder
+	p := newPlanner(st, &r)
+	ctx := context.Background()
+	commit(t, st, found(t, dir)[:3])
+	for range 2 {
+		if err := p.ApplyPending(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := readFile(t, victim); got != "export A=1\n" {
+		t.Fatalf("the link's target now holds %q", got)
+	}
+	if pending, _ := st.PendingMarkers(ctx, 10); len(pending) != 0 {
+		t.Fatalf("%d markers still pending", len(pending))
+	}
+	got, err := st.SessionMarkers(ctx, sid)
+	if err != nil || len(got) != 3 {
+		t.Fatalf("results: %+v %v", got, err)
+	}
+	for _, m := range got {
+		if m.Result.Verdict != tally.MarkerRejected || !strings.Contains(m.Result.Reason, "ledger.jsonl is a symbolic link") {
+			t.Errorf("%s: %v %q", m.Key, m.Result.Verdict, m.Result.Reason)
+		}
+	}
+	if p.Refused() != 3 || len(r.diags) != 1 || !strings.Contains(r.diags[0].Msg, "refused") {
+		t.Fatalf("refused %d, diagnostics %+v", p.Refused(), r.diags)
+	}
+}
+
 // plainStore is a store that keeps no markers.
 type plainStore struct{ tally.Store }
 

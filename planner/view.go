@@ -167,7 +167,7 @@ func (p *Planner) Look() {
 			continue // first look: nothing to compare with
 		}
 		if sig != "" {
-			f := plan.Folder{Dir: s.dir, Now: p.o.Now, Cache: s.f.cache}
+			f := plan.Folder{Dir: s.dir, Root: s.f.root, Now: p.o.Now, Cache: s.f.cache}
 			if _, err := f.Sync(); err != nil && tally.ErrorCode(err) != tally.CodeNotFound {
 				p.failure(s.dir, err)
 			}
@@ -186,7 +186,7 @@ func signature(dir string) string {
 	}
 	h := sha256.New()
 	stamp := func(path string) {
-		if fi, err := os.Stat(path); err == nil {
+		if fi, err := os.Lstat(path); err == nil {
 			h.Write([]byte(path + "\x00" + strconv.FormatInt(fi.Size(), 10) + "\x00" + strconv.FormatInt(fi.ModTime().UnixNano(), 10) + "\n"))
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/broker"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/plan"
 	"github.com/tallyhq/tally/planner"
 	"github.com/tallyhq/tally/store/sqlite"
 	"github.com/tallyhq/tally/web"
@@ -52,7 +53,7 @@ func newPlanSetup(t *testing.T, st *sqlite.Store, upTo int) *planSetup {
 		t.Fatal(err)
 	}
 	s.log = filepath.Join(dir, filepath.Base(logs[0]))
-	s.plans = planner.New(planner.Options{Folder: func(p string) string { return filepath.Join(p, "docs", "por") }, Store: st, Poll: time.Hour})
+	s.plans = planner.New(planner.Options{Folder: func(p string) plan.Folder { return plan.Folder{Root: p, Dir: filepath.Join(p, "docs", "por")} }, Store: st, Poll: time.Hour})
 	s.ix, err = index.New(context.Background(), index.Options{Adapters: []tally.Adapter{claude.New(claude.Options{ConfigDir: home})}, Store: st, Markers: s.plans})
 	if err != nil {
 		t.Fatal(err)
