@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -65,11 +66,41 @@ type Resolver interface {
 }
 
 // Main runs tally with the process's streams and arguments; Ctrl-C or
-// SIGTERM cancels the command, which then exits normally.
+// SIGTERM cancels the command, which then exits normally, and a second
+// one ends the process at once (see interruptible).
 func Main(args []string, open OpenStore, defaultDB func() (string, error)) ExitCode {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(context.Background())
 	defer stop()
 	return Run(ctx, System(open, defaultDB), args)
+}
+
+// interruptible is parent cancelled by the first SIGINT or SIGTERM. The
+// first one is caught, so a command ends as it should (its last commit
+// made, its terminal restored); after it Tally stops catching them, so a
+// second one ends the process whatever it is doing: a person pressing
+// Ctrl-C twice, or a service manager's second TERM, is never swallowed.
+// stop lets go of the signals and cancels the context.
+func interruptible(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			signal.Stop(sigs) // the next one takes its default course: the end
+			cancel()
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			close(done)
+			signal.Stop(sigs)
+			cancel()
+		})
+	}
 }
 
 // System is the Env of this process.

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/hook"
+	"github.com/tallyhq/tally/internal/safefile"
 	"github.com/tallyhq/tally/tail"
 	"github.com/tallyhq/tally/tasks"
 )
@@ -142,7 +142,7 @@ func countTurns(path string, seen, size int64, turn []byte) (int, int64) {
 	if path == "" || seen <= 0 || seen > size || size-seen > maxCount {
 		return 0, size
 	}
-	fh, err := os.Open(path)
+	fh, err := safefile.OpenRegular(path) // replaced by a FIFO since it was read: never wait
 	if err != nil {
 		return 0, size
 	}

@@ -344,3 +344,39 @@ func TestHook_sessionStartTellsThePlanProtocol(t *testing.T) {
 		t.Fatalf("a project without a plan: %q", out)
 	}
 }
+
+// Tally's log, where a hook says what went wrong, made a FIFO (or a
+// link): the hook still ends at once, exit 0, and nothing is written
+// through it.
+func TestHook_logThatIsAFIFOOrALinkNeverHoldsTheHook(t *testing.T) {
+	for _, kind := range []string{"fifo", "link"} {
+		t.Run(kind, func(t *testing.T) {
+			hs := newHookSession(t, "todo")
+			log := filepath.Join(hs.state, "tally", "tally.log")
+			os.MkdirAll(filepath.Dir(log), 0o700)
+			victim := filepath.Join(t.TempDir(), "victim")
+			os.WriteFile(victim, []byte("keep\n"), 0o600)
+			if kind == "fifo" {
+				fifo(t, log)
+			} else if err := os.Symlink(victim, log); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan ExitCode, 1)
+			go func() {
+				code, _ := hs.cmd(t, newStore(t), []byte("\x00garbage{"), "hook", "claude") // logged
+				done <- code
+			}()
+			select {
+			case code := <-done:
+				if code != ExitOK {
+					t.Fatalf("exit %d", code)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the hook is still waiting on its log")
+			}
+			if b, _ := os.ReadFile(victim); string(b) != "keep\n" {
+				t.Fatalf("written through the link: %q", b)
+			}
+		})
+	}
+}

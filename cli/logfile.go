@@ -3,6 +3,8 @@ package cli
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
 // maxLog is the size past which Tally's log is moved to tally.log.1 and
@@ -26,10 +28,12 @@ func appendLog(path, line string) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Size() > maxLog {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > maxLog {
 		_ = os.Rename(path, path+".1")
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	// Never through a link, never waiting on a FIFO: a hook logs here,
+	// and a hook must not hang.
+	f, err := safefile.AppendPath(path, 0o600)
 	if err != nil {
 		return
 	}

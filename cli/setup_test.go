@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSetup(t *testing.T) {
@@ -200,4 +201,50 @@ func TestSetup_InstalledCommandsNameAnExecutableAbsolutePath(t *testing.T) {
 			t.Errorf("exit %d\n%s%s\nsettings: %s", code, out, errOut, settings(home))
 		}
 	})
+}
+
+// A settings file that is a FIFO (or a device) is refused at once, named,
+// and left as it is: reading it would wait for a writer for ever, and no
+// signal but the last would end the wait.
+func TestSetup_fifoSettingsEndsAtOnce(t *testing.T) {
+	bin := fakeTally(t, t.TempDir())
+	for _, file := range []string{".claude/settings.json", ".claude.json"} {
+		t.Run(file, func(t *testing.T) {
+			home := t.TempDir()
+			path := filepath.Join(home, file)
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			fifo(t, path)
+			type result struct {
+				code        ExitCode
+				out, errOut string
+			}
+			done := make(chan result, 1)
+			go func() {
+				code, out, errOut := setupRun(t, home, bin, nil, "--tally", bin)
+				done <- result{code, out, errOut}
+			}()
+			select {
+			case r := <-done:
+				if r.code == ExitOK || !strings.Contains(r.errOut, path+" is a named pipe") {
+					t.Fatalf("exit %d\n%s\n%s", r.code, r.out, r.errOut)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("tally setup is still waiting on the FIFO")
+			}
+			if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+				t.Fatalf("the FIFO was replaced: %v %v", fi.Mode(), err)
+			}
+		})
+	}
+}
+
+// Tally's own settings file as a FIFO: every command would freeze reading
+// it; instead it says so and ends.
+func TestConfig_fifoSettingsEndsAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	fifo(t, path)
+	code, _, errOut := runBounded(t, newStore(t), map[string]string{"TALLY_CONFIG": path}, "", "task", "--project", t.TempDir())
+	if code == ExitOK || !strings.Contains(errOut, "named pipe") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
 }

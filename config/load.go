@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -17,6 +16,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
 // MaxFileSize bounds the settings file: anything larger is not a settings
@@ -41,7 +41,7 @@ func DefaultPath(xdgConfigHome, home string) string {
 func Load(path string) (*Config, error) {
 	c := Default()
 	c.path = path
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path) // a FIFO would freeze every command
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}

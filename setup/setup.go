@@ -2,6 +2,7 @@ package setup
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
 // Options say what to set up.
@@ -183,10 +186,16 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	return os.Rename(f.Name(), path)
 }
 
-// readFile reads a settings file; a missing one reads as nil.
+// maxSettings bounds a settings file: Claude Code's .claude.json keeps
+// every project's history and grows to megabytes, never to this.
+const maxSettings = 64 << 20
+
+// readFile reads a settings file; a missing one reads as nil. A link is
+// followed (dotfiles managers link settings files), but only a regular
+// file is read: a FIFO would freeze setup, a device never end.
 func readFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
+	b, err := safefile.ReadRegular(path, maxSettings)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	return b, err

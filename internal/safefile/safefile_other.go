@@ -157,3 +157,12 @@ func checkName(d *Dir, name string) error {
 	}
 	return nil
 }
+
+// AppendPath opens path for appending, creating it with perm, refusing a
+// link or anything but a regular file.
+func AppendPath(path string, perm fs.FileMode) (*os.File, error) {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, refused(path, notRegular(fi.Mode()))
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+}

@@ -335,3 +335,34 @@ func retry(open func() (int, error)) (int, error) {
 		}
 	}
 }
+
+// AppendPath opens path for appending, creating it with perm: the last
+// name is not followed if it is a link, a FIFO is not waited on, and only
+// a regular file of the user's is opened. It is for Tally's own files
+// (its log) in a folder the user named.
+func AppendPath(path string, perm fs.FileMode) (*os.File, error) {
+	fd, err := retry(func() (int, error) {
+		return unix.Open(path, unix.O_WRONLY|unix.O_APPEND|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, uint32(perm.Perm()))
+	})
+	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENXIO) {
+		reason := reasonLink
+		if errors.Is(err, unix.ENXIO) {
+			reason = notRegular(fs.ModeNamedPipe)
+		}
+		return nil, refused(path, reason)
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st unix.Stat_t
+	if err = unix.Fstat(fd, &st); err == nil {
+		if err = checkFile(path, &st, false); err == nil {
+			err = unix.SetNonblock(fd, false)
+		}
+	}
+	if err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
