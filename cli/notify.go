@@ -54,6 +54,7 @@ func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Wr
 			skipped(s.why)
 		}
 	}
+	opts.OnFailure = a.logNotifyFailure
 	nf := &notifying{done: make(chan struct{})}
 	if len(opts.Sinks) == 0 {
 		close(nf.done)
@@ -81,6 +82,13 @@ func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Wr
 		}
 	}()
 	return nf, nil
+}
+
+// logNotifyFailure writes a notification a sink did not deliver to Tally's
+// log: a live command's screen (the terminal UI, the board) is no place
+// for it, and it must not pass unsaid.
+func (a *app) logNotifyFailure(sink string, err error) {
+	appendLog(a.logPath(), fmt.Sprintf("%s notify %s: not delivered: %v", a.now().UTC().Format(time.RFC3339), sink, err))
 }
 
 // printSkipped says on standard error that a sink is not notified.

@@ -73,6 +73,7 @@ func (a *app) planNotifier(ctx context.Context, diags *diagnostics) *notify.Noti
 	if !wanted || len(o.Sinks) == 0 {
 		return nil
 	}
+	o.OnFailure = a.logNotifyFailure
 	return notify.New(ctx, o)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/redact"
 	"github.com/tallyhq/tally/internal/version"
 	"github.com/tallyhq/tally/push"
 )
@@ -105,7 +106,7 @@ func runPush(ctx context.Context, o *pushOptions) error {
 	ixDone := make(chan error, 1)
 	go func() { ixDone <- ix.Run(runCtx) }()
 	o.nowLive()
-	fmt.Fprintf(o.env.Err, "tally: pushing this machine's sessions to %s as %s (Ctrl-C to stop)\n", o.Server, originText(&tally.Session{Machine: o.Machine, User: o.User}))
+	fmt.Fprintf(o.env.Err, "tally: pushing this machine's sessions to %s as %s (Ctrl-C to stop)\n", redact.URL(o.Server), originText(&tally.Session{Machine: o.Machine, User: o.User}))
 	pushErr := make(chan error, 1)
 	go func() { pushErr <- p.Run(runCtx) }()
 	select {

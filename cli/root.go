@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/internal/redact"
 	"github.com/tallyhq/tally/internal/version"
 	"github.com/tallyhq/tally/notify"
 	"github.com/tallyhq/tally/planner"
@@ -160,11 +162,20 @@ func (a *app) openStore(ctx context.Context) (tally.Store, error) {
 	if err != nil {
 		var te *tally.Error
 		if !errors.As(err, &te) {
-			err = &tally.Error{Code: tally.CodeUnavailable, Op: "open store", Err: fmt.Errorf("cannot open the index %s: %w", a.g.DB, err)}
+			err = &tally.Error{Code: tally.CodeUnavailable, Op: "open store", Err: fmt.Errorf("cannot open the index %s: %w", storeName(a.g.DB), err)}
 		}
 		return nil, err
 	}
 	return st, nil
+}
+
+// storeName is --db as a message shows it: a URL with its credentials
+// hidden (redact.URL), a file's path as it is.
+func storeName(db string) string {
+	if strings.Contains(db, "://") {
+		return redact.URL(db)
+	}
+	return db
 }
 
 // newIndexer builds an indexer over every agent home onto st, with the

@@ -16,6 +16,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/redact"
 	"github.com/tallyhq/tally/internal/safefile"
 )
 
@@ -242,10 +243,15 @@ func checkURL(raw string) error {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return fmt.Errorf("not a URL: %v", err)
+		// url.Error quotes the whole URL, credentials and all.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("not a URL (%s): %v", redact.URL(raw), err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("want an http:// or https:// URL with a host, not %q", redactURL(raw))
+		return fmt.Errorf("want an http:// or https:// URL with a host, not %q", redact.URL(raw))
 	}
 	return nil
 }

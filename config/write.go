@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"io"
-	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/redact"
 )
 
 // Set gives the setting named by key the value a command-line flag
@@ -178,7 +178,7 @@ func (p *printer) value(v reflect.Value, secret bool) string {
 	x := v.Interface()
 	if secret && !p.reveal {
 		if s, ok := x.(string); ok {
-			x = redactURL(s)
+			x = redact.URL(s)
 		}
 	}
 	b, err := toml.Marshal(map[string]any{"v": x})
@@ -216,17 +216,4 @@ func join(prefix []string, key string) string {
 		return key
 	}
 	return strings.Join(prefix, ".") + "." + key
-}
-
-// redactURL keeps what says where a URL goes, its scheme and host, and
-// hides the path and query, where webhook tokens live.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "…"
-	}
-	if u.Path == "" && u.RawQuery == "" {
-		return u.Scheme + "://" + u.Host
-	}
-	return u.Scheme + "://" + u.Host + "/…"
 }

@@ -30,6 +30,10 @@ type Options struct {
 	// Now is the clock; default time.Now. Conditions older than Now at New
 	// are history, never news.
 	Now func() time.Time
+	// OnFailure, when set, is told of each message a sink did not deliver:
+	// refused by the receiver, or given up on after the retries. It is
+	// called from the sink's goroutine and must not block long.
+	OnFailure func(sink string, err error)
 }
 
 // SinkOptions is one sink and its rate limit.
@@ -106,7 +110,7 @@ func New(ctx context.Context, opts Options) *Notifier {
 		track:   newTracker(opts),
 	}
 	for _, so := range opts.Sinks {
-		r := newRunner(so, opts.Retry)
+		r := newRunner(so, opts.Retry, opts.OnFailure)
 		n.sinks = append(n.sinks, r)
 		n.wg.Add(1)
 		go func() {

@@ -55,10 +55,12 @@ type SinkStats struct {
 // runner is one sink's goroutine: it takes what the notifier hands out,
 // merges whatever piles up while it waits, and sends.
 type runner struct {
-	sink  Sink
-	lim   *rate.Limiter
-	retry Retry
-	wake  chan struct{}
+	sink Sink
+	// onFailure is Options.OnFailure (nil: nobody is told).
+	onFailure func(string, error)
+	lim       *rate.Limiter
+	retry     Retry
+	wake      chan struct{}
 
 	mu      sync.Mutex
 	pending Message
@@ -67,8 +69,8 @@ type runner struct {
 	lastErr                                 atomic.Value // string
 }
 
-func newRunner(o SinkOptions, retry Retry) *runner {
-	r := &runner{sink: o.Sink, retry: retry, wake: make(chan struct{}, 1)}
+func newRunner(o SinkOptions, retry Retry, onFailure func(string, error)) *runner {
+	r := &runner{sink: o.Sink, retry: retry, wake: make(chan struct{}, 1), onFailure: onFailure}
 	if o.MaxPerMinute > 0 {
 		r.lim = rate.NewLimiter(rate.Every(time.Minute/time.Duration(o.MaxPerMinute)), 1)
 	}
@@ -177,9 +179,11 @@ func (r *runner) deliver(ctx context.Context, flush <-chan struct{}, m Message) 
 		switch {
 		case errors.As(err, &rej):
 			r.rejected.Add(1)
+			r.tell(err)
 			return true
 		case !errors.As(err, &tmp) || attempt >= r.retry.Attempts || ctx.Err() != nil:
 			r.failed.Add(1)
+			r.tell(err)
 			return true
 		}
 		d := min(max(wait, tmp.After), r.retry.Max)
@@ -191,6 +195,7 @@ func (r *runner) deliver(ctx context.Context, flush <-chan struct{}, m Message) 
 		case <-ctx.Done():
 			t.Stop()
 			r.failed.Add(1)
+			r.tell(err)
 			return true
 		case <-flush:
 			t.Stop()
@@ -213,6 +218,7 @@ func (r *runner) final(ctx context.Context) {
 		return
 	}
 	r.lastErr.Store(err.Error())
+	r.tell(err)
 	if rej := (*RejectedError)(nil); errors.As(err, &rej) {
 		r.rejected.Add(1)
 		return
@@ -229,4 +235,11 @@ func (r *runner) stats() SinkStats {
 		s.LastError = e
 	}
 	return s
+}
+
+// tell passes a message the sink did not deliver to onFailure.
+func (r *runner) tell(err error) {
+	if r.onFailure != nil {
+		r.onFailure(r.sink.Name(), err)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/redact"
 )
 
 // Format is the shape of a webhook's payload.
@@ -67,7 +68,10 @@ func FormatOf(u *url.URL) Format {
 
 // Webhook posts messages to a URL in the format its receiver accepts.
 type Webhook struct {
-	url    string
+	url string
+	// raw is the URL as given: what a receiver's answer is cleared of
+	// (redact.Text) before it is shown.
+	raw    string
 	format Format
 	chatID string
 	client *http.Client
@@ -96,9 +100,9 @@ const webhookTimeout = 10 * time.Second
 func NewWebhook(o WebhookOptions) (*Webhook, error) {
 	u, err := url.Parse(o.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, tally.Errorf(tally.CodeInvalid, "notify", "webhook: want an http:// or https:// URL, not %q", redact(o.URL))
+		return nil, tally.Errorf(tally.CodeInvalid, "notify", "webhook: want an http:// or https:// URL, not %q", redact.URL(o.URL))
 	}
-	w := &Webhook{format: o.Format, chatID: o.ChatID, client: o.Client}
+	w := &Webhook{format: o.Format, chatID: o.ChatID, raw: o.URL}
 	if w.format == FormatAuto {
 		w.format = FormatOf(u)
 	}
@@ -113,17 +117,41 @@ func NewWebhook(o WebhookOptions) (*Webhook, error) {
 			u.Path = strings.TrimSuffix(u.Path, "/") + "/sendMessage"
 		}
 		if w.chatID == "" {
-			return nil, tally.Errorf(tally.CodeInvalid, "notify", "webhook %s: telegram needs a chat_id", redact(o.URL))
+			return nil, tally.Errorf(tally.CodeInvalid, "notify", "webhook %s: telegram needs a chat_id", redact.URL(o.URL))
 		}
 	}
 	w.url = u.String()
 	w.name = w.format.String() + " " + u.Host
-	if w.client == nil {
+	if o.Client == nil {
 		w.client = &http.Client{Timeout: webhookTimeout, Transport: http.DefaultTransport.(*http.Transport).Clone()}
 		w.own = true
+	} else {
+		c := *o.Client
+		w.client = &c
 	}
+	w.client.CheckRedirect = sameHost
 	return w, nil
 }
+
+// maxRedirects bounds the redirects a webhook follows on its own host.
+const maxRedirects = 5
+
+// sameHost is the webhooks' redirect rule: a redirect is followed only to
+// the same scheme and host. A 307 or 308 sends the payload again, and a
+// receiver (or whoever took its name) must not be able to send the
+// payload, the URL's token with it, to a host the settings never named.
+func sameHost(req *http.Request, via []*http.Request) error {
+	first := via[0].URL
+	switch {
+	case len(via) >= maxRedirects:
+		return fmt.Errorf("stopped after %d redirects", len(via))
+	case !strings.EqualFold(req.URL.Host, first.Host) || req.URL.Scheme != first.Scheme:
+		return fmt.Errorf("%w (%s)", errElsewhere, redact.URL(req.URL.String()))
+	}
+	return nil
+}
+
+var errElsewhere = errors.New("redirected to another host than the webhook's: not followed")
 
 // Name is the format and host: "slack hooks.slack.com". The URL's path
 // carries a token, so it is never shown.
@@ -160,8 +188,11 @@ func (w *Webhook) Send(ctx context.Context, m Message) error {
 		if errors.As(err, &ue) {
 			err = fmt.Errorf("%s %s: %w", ue.Op, w.name, ue.Err)
 		}
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			return err
+		case errors.Is(err, errElsewhere):
+			return &RejectedError{Err: err}
 		}
 		return &TemporaryError{Err: err}
 	}
@@ -171,7 +202,8 @@ func (w *Webhook) Send(ctx context.Context, m Message) error {
 	if resp.StatusCode/100 == 2 {
 		return nil
 	}
-	err = fmt.Errorf("%s: HTTP %d: %s", w.name, resp.StatusCode, strings.TrimSpace(string(snippet)))
+	// A receiver may echo the path it was posted to: the token.
+	err = fmt.Errorf("%s: HTTP %d: %s", w.name, resp.StatusCode, redact.Text(strings.TrimSpace(string(snippet)), w.raw))
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode/100 == 5 {
 		return &TemporaryError{Err: err, After: retryAfter(resp.Header.Get("Retry-After"))}
 	}
@@ -184,13 +216,4 @@ func retryAfter(h string) time.Duration {
 		return time.Duration(n) * time.Second
 	}
 	return 0
-}
-
-// redact keeps a URL's scheme and host; its path and query hold tokens.
-func redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "…"
-	}
-	return u.Scheme + "://" + u.Host + "/…"
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -102,7 +103,13 @@ func (p *Pusher) post(ctx context.Context, body []byte) (ack tally.PushAck, retr
 	}
 	resp, err := p.o.Client.Do(req)
 	if err != nil {
-		return ack, true, fmt.Errorf("the server %s is unreachable: %w", p.o.Server, err)
+		// The client's error quotes the URL, and a URL may hold a user
+		// and password: the message names the server as redact shows it.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return ack, true, fmt.Errorf("the server %s is unreachable: %w", p.name, err)
 	}
 	defer resp.Body.Close()
 	data, rerr := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
@@ -113,7 +120,7 @@ func (p *Pusher) post(ctx context.Context, body []byte) (ack tally.PushAck, retr
 			return ack, true, fmt.Errorf("the server's answer was cut: %w", rerr)
 		}
 		if err := json.Unmarshal(data, &ack); err != nil {
-			return ack, true, fmt.Errorf("the server's answer is not an ack (%v): is %s a tally server?", err, p.o.Server)
+			return ack, true, fmt.Errorf("the server's answer is not an ack (%v): is %s a tally server?", err, p.name)
 		}
 		return ack, false, nil
 	case code == http.StatusUnauthorized, code == http.StatusForbidden:
@@ -121,7 +128,7 @@ func (p *Pusher) post(ctx context.Context, body []byte) (ack tally.PushAck, retr
 	case code == http.StatusRequestEntityTooLarge, code == http.StatusBadRequest:
 		return ack, false, errTooLarge{fmt.Errorf("the server refused the batch (%s): %s", resp.Status, msg)}
 	case code == http.StatusNotFound:
-		return ack, false, errFatal{tally.Errorf(tally.CodeInvalid, "push", "%s has no /api/push (%s): is it a tally serve of this version?", p.o.Server, resp.Status)}
+		return ack, false, errFatal{tally.Errorf(tally.CodeInvalid, "push", "%s has no /api/push (%s): is it a tally serve of this version?", p.name, resp.Status)}
 	case code == http.StatusTooManyRequests, code == http.StatusServiceUnavailable:
 		e := fmt.Errorf("the server is busy (%s): %s", resp.Status, msg)
 		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/redact"
 )
 
 // Defaults of Options.
@@ -85,7 +86,9 @@ type Stats struct {
 type Pusher struct {
 	o   Options
 	url string
-	st  state
+	// name is the server as messages show it (redact.URL).
+	name string
+	st   state
 	// lines remembers each session's line count as last sent.
 	lines map[string]int64
 	stats struct {
@@ -105,7 +108,7 @@ func New(o Options) (*Pusher, error) {
 	}
 	base := strings.TrimRight(o.Server, "/")
 	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, tally.Errorf(tally.CodeInvalid, op, "--server %q: want http(s)://host[:port]", o.Server)
+		return nil, tally.Errorf(tally.CodeInvalid, op, "--server %q: want http(s)://host[:port]", redact.URL(o.Server))
 	}
 	if o.Poll <= 0 {
 		o.Poll = DefaultPoll
@@ -132,7 +135,7 @@ func New(o Options) (*Pusher, error) {
 	if err != nil {
 		return nil, tally.Errorf(tally.CodeUnavailable, op, "%v", err)
 	}
-	p := &Pusher{o: o, url: base + "/api/push", st: st, lines: map[string]int64{}, upToDate: make(chan struct{})}
+	p := &Pusher{o: o, url: base + "/api/push", name: redact.URL(base), st: st, lines: map[string]int64{}, upToDate: make(chan struct{})}
 	p.stats.acked.Store(st.Acked)
 	return p, nil
 }

@@ -153,6 +153,18 @@ func (a *authority) check(r *http.Request, secret string, cookie bool) (grant, e
 
 func same(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 
+// uncheckable answers a request whose token could not be checked (the
+// store is out of reach). The client has not authenticated, so it learns
+// nothing of the store — not its kind, host, user or database, nor the
+// driver's words; the server's log gets all of it.
+func (s *Server) uncheckable(w http.ResponseWriter, err error) {
+	if s.o.ErrorLog != nil {
+		s.o.ErrorLog.Printf("checking a token: %v", err)
+	}
+	w.Header().Set("Retry-After", "5")
+	writeError(w, http.StatusServiceUnavailable, "the tokens cannot be checked now; try again shortly")
+}
+
 // cookieAge keeps a browser's token for half a year.
 const cookieAge = 180 * 24 * time.Hour
 
@@ -175,7 +187,7 @@ func (s *Server) setTokenCookie(w http.ResponseWriter, r *http.Request, secret s
 func (s *Server) login(w http.ResponseWriter, r *http.Request, tok string) {
 	g, err := s.auth.check(r, tok, false)
 	if err != nil {
-		writeError(w, statusOf(err), "the tokens cannot be checked now: "+tally.UserMessage(err))
+		s.uncheckable(w, err)
 		return
 	}
 	if !g.ok {
@@ -215,7 +227,7 @@ func (s *Server) loginAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	g, err := s.auth.check(r, strings.TrimSpace(b.Token), false)
 	if err != nil {
-		writeError(w, statusOf(err), "the tokens cannot be checked now: "+tally.UserMessage(err))
+		s.uncheckable(w, err)
 		return
 	}
 	if !g.ok {

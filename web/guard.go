@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/tallyhq/tally"
 )
 
 // tokenCookie keeps a browser's token: for the server's own --token a
@@ -85,7 +83,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		g, err := s.auth.grantOf(r)
 		switch {
 		case err != nil:
-			writeError(w, statusOf(err), "the tokens cannot be checked now: "+tally.UserMessage(err))
+			s.uncheckable(w, err)
 			return
 		case !g.ok:
 			h.Set("Connection", "close") // a refused client keeps no connection

@@ -2,13 +2,13 @@ package postgres
 
 import (
 	"context"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/redact"
 	"github.com/tallyhq/tally/store/internal/column"
 )
 
@@ -42,7 +42,7 @@ func IsURL(db string) bool {
 // (search_path=tally keeps the tables in schema tally).
 func Open(ctx context.Context, dbURL string) (*Store, error) {
 	const op = "postgres.Open"
-	s := &Store{name: redact(dbURL)}
+	s := &Store{name: redact.URL(dbURL)}
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
 		return nil, tally.Errorf(tally.CodeInvalid, op, "not a usable PostgreSQL URL: %v", err)
@@ -81,14 +81,4 @@ func (s *Store) Close() error {
 		s.pool.Close()
 	}
 	return nil
-}
-
-// redact hides the password of a URL; what is not a URL is shown as the
-// word "database", since it might hold one anywhere.
-func redact(dbURL string) string {
-	u, err := url.Parse(dbURL)
-	if err != nil {
-		return "the PostgreSQL database"
-	}
-	return u.Redacted()
 }

@@ -149,8 +149,10 @@ func TestOpen_Unreachable(t *testing.T) {
 		say       []string
 		hide      string
 	}{
-		{"nothing listens", "postgres://ana:s3cret@127.0.0.1:1/tally?connect_timeout=2", tally.CodeUnavailable,
-			[]string{"127.0.0.1:1", "ana"}, "s3cret"},
+		{"nothing listens", "postgres://ana:s3cret@127.0.0.1:1/tally?connect_timeout=2&password=s3cret2", tally.CodeUnavailable,
+			[]string{"127.0.0.1:1"}, "s3cret"},
+		{"not a URL pgx reads, with credentials", "postgres://ana:s3cret@host:notaport/db?password=s3cret2", tally.CodeInvalid,
+			[]string{"not a usable PostgreSQL URL"}, "s3cret"},
 		{"no such database", pgtest.Shared(t).URL("no_such_db"), tally.CodeUnavailable,
 			[]string{"no_such_db", "create the database"}, ""},
 		{"not a URL pgx reads", "postgres://host:notaport/db", tally.CodeInvalid, []string{"not a usable PostgreSQL URL"}, ""},
