@@ -167,6 +167,23 @@ guard), for agents whose hooks can post to a URL.`,
 	return cmd
 }
 
+// isHookCommand tells whether cmd, the command a command line named, is
+// tally hook.
+func isHookCommand(cmd *cobra.Command) bool {
+	return cmd != nil && cmd.Name() == "hook" && cmd.HasParent() && !cmd.Parent().HasParent()
+}
+
+// hookMisused logs a tally hook command line that could not be run (an
+// unknown flag, a bad value, an extra argument): the agent runs what its
+// settings say, and exit 2 is Claude Code's "block": one typo, or a flag
+// an older tally lacks, would block every prompt and refuse every stop.
+// So tally hook exits 0 whatever its command line, printing nothing, and
+// says what was wrong in Tally's log.
+func (a *app) hookMisused(args []string, err error) {
+	appendLog(a.logPath(), fmt.Sprintf("%s hook: the command line %q cannot be run (%v): answered nothing",
+		a.now().UTC().Format(time.RFC3339), strings.Join(args, " "), err))
+}
+
 // hookSettings are the rules' options: [hooks] from the settings file,
 // then the flags given. A settings file that cannot be read is logged and
 // the defaults used: a broken setting must not break the agent.

@@ -380,3 +380,34 @@ func TestHook_logThatIsAFIFOOrALinkNeverHoldsTheHook(t *testing.T) {
 		})
 	}
 }
+
+// Exit 2 is Claude Code's blocking code: a hook command line with a typo,
+// a flag an older tally lacks or an extra argument would block every
+// prompt and refuse every stop. tally hook exits 0 on any command line,
+// prints nothing, and logs what was wrong.
+func TestHook_aBadCommandLineExitsZero(t *testing.T) {
+	for _, args := range [][]string{
+		{"hook", "claude", "--no-such-flag"},
+		{"hook", "--guard-stop=maybe", "claude"},
+		{"hook", "claude", "--stop-blocks", "lots"},
+		{"hook", "claude", "extra"},
+		{"hook"},
+		{"--no-such-global", "hook", "claude"},
+		{"hook", "claude", "--remind-after"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			hs := newHookSession(t, "todo")
+			var out, errOut syncBuffer
+			env := testEnv(newStore(t), &out, &errOut, map[string]string{"XDG_STATE_HOME": hs.state})
+			env.In = bytes.NewReader(hs.payload(t, "todo", "Stop"))
+			code := Run(context.Background(), env, append([]string{"--claude-dir", hs.claudeDir}, args...))
+			logged, _ := os.ReadFile(filepath.Join(hs.state, "tally", "tally.log"))
+			if code != ExitOK || out.String() != "" || errOut.String() != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+			}
+			if !strings.Contains(string(logged), "cannot be run") {
+				t.Fatalf("the log reads %q", logged)
+			}
+		})
+	}
+}

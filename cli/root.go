@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -74,8 +75,15 @@ func (a *app) run(ctx context.Context, args []string) ExitCode {
 	root.SetArgs(args)
 	root.SetOut(a.env.Out)
 	root.SetErr(a.env.Err)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
+		return ExitOK
+	}
+	// A flag before "hook" that cobra does not know hides the command
+	// from it (it reads "hook" as the flag's value): the root is what
+	// it found.
+	if isHookCommand(cmd) || cmd == root && !a.started && slices.Contains(args, "hook") {
+		a.hookMisused(args, err)
 		return ExitOK
 	}
 	if !a.started {
