@@ -86,6 +86,45 @@ type Token struct {
 	Name    string    `json:"name,omitempty"`
 	Scope   Scope     `json:"scope"`
 	Created time.Time `json:"created"`
+	// Machine and User bind a push token to the origin it was made for:
+	// it pushes only batches naming that machine (and, when User is set,
+	// that user). Every push token names its machine; a token of another
+	// scope names none.
+	Machine string `json:"machine,omitempty"`
+	User    string `json:"user,omitempty"`
+}
+
+// CheckToken checks what every store requires of a token it adds: an id,
+// a scope, and an origin exactly when it is a push token.
+func CheckToken(t Token) error {
+	const op = "AddToken"
+	switch {
+	case t.ID == "" || t.Scope.String() == "none":
+		return errorf(CodeInvalid, op, "a token needs an id and a scope")
+	case t.Scope == ScopePush && t.Machine == "":
+		return errorf(CodeInvalid, op, "a push token names the machine it pushes for (--machine): a token that could push as any machine would let one machine rewrite another's sessions")
+	case t.Scope != ScopePush && (t.Machine != "" || t.User != ""):
+		return errorf(CodeInvalid, op, "only a push token names a machine or a user")
+	}
+	return nil
+}
+
+// MayPush tells whether a push token may ship batch b: only as the
+// machine (and user, if it names one) it was made for. A push token made
+// before tokens named their machine speaks for none.
+func (t Token) MayPush(b *PushBatch) error {
+	const op = "push"
+	switch {
+	case t.Scope != ScopePush:
+		return errorf(CodeInvalid, op, "this token's scope is %s, not push", t.Scope)
+	case t.Machine == "":
+		return errorf(CodeInvalid, op, "this push token names no machine (it was made before tokens did): make one per machine with tally token create --scope push --machine NAME")
+	case b.Machine != t.Machine:
+		return errorf(CodeInvalid, op, "this token pushes for machine %q, not %q: each machine pushes with its own token (tally token create --scope push --machine %s)", t.Machine, b.Machine, b.Machine)
+	case t.User != "" && b.User != t.User:
+		return errorf(CodeInvalid, op, "this token pushes for user %q, not %q", t.User, b.User)
+	}
+	return nil
 }
 
 // TokenKeeper keeps access tokens by id, each with the hash of its secret.
@@ -149,12 +188,20 @@ type Ingester interface {
 	Ingest(ctx context.Context, b PushBatch) (PushAck, error)
 }
 
+// MaxPushSessions bounds the records one pushed batch holds: a batch is
+// one transaction on the team's store, and one that held a machine's
+// whole history at once would hold the store for as long. tally push
+// sends at most this many; a batch with more is refused whole.
+const MaxPushSessions = 500
+
 // CheckPush checks what every store requires of a batch before it writes
-// anything: a machine, a stream, marks that do not go backwards, records
-// with ids.
+// anything: a machine, a stream, marks that do not go backwards, at most
+// MaxPushSessions records, each with an id.
 func CheckPush(b *PushBatch) error {
 	const op = "push"
 	switch {
+	case len(b.Sessions) > MaxPushSessions:
+		return errorf(CodeInvalid, op, "the batch holds %d sessions, more than the %d a batch may hold: send them in batches", len(b.Sessions), MaxPushSessions)
 	case b.Machine == "":
 		return errorf(CodeInvalid, op, "the batch names no machine")
 	case b.Stream == "":

@@ -39,8 +39,8 @@ backoff while the server cannot be reached, and the last acknowledged point
 is kept in ` + "$XDG_STATE_HOME/tally/" + `, so a network cut or a restart sends
 nothing twice and loses nothing.
 
-The token needs scope push: tally token create --scope push --name MACHINE,
-run against the team's store. --server defaults to $TALLY_SERVER, --token to
+The token needs scope push, made for this machine: tally token create
+--scope push --machine MACHINE, run against the team's store. --server defaults to $TALLY_SERVER, --token to
 $TALLY_TOKEN (which keeps it out of the process list).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPush(cmd.Context(), o) },

@@ -21,8 +21,10 @@ token makes tally serve require one of every request.
 
 Scopes: read (the board, the API, the event stream), write (task tool calls
 at /mcp, approving a plan, hooks; and reading), push (tally push, nothing
-else). Only a hash of each token is stored: a token is shown once, when it
-is created.`,
+else). A push token is made for one machine (--machine, and --user to bind
+the user too) and pushes only that machine's sessions: give each machine a
+token of its own. Only a hash of each token is stored: a token is shown
+once, when it is created.`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(a.tokenCreateCommand(), a.tokenListCommand(), a.tokenRevokeCommand())
@@ -44,9 +46,9 @@ func (a *app) openTokens(ctx context.Context) (tally.TokenKeeper, func(), error)
 }
 
 func (a *app) tokenCreateCommand() *cobra.Command {
-	var scope, name string
+	var scope, name, machine, user string
 	cmd := &cobra.Command{
-		Use:   "create --scope push|read|write [--name NAME]",
+		Use:   "create --scope read|write [--name NAME] | --scope push --machine MACHINE [--user USER]",
 		Short: "Create a token; it is printed once, on the last line",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -54,12 +56,22 @@ func (a *app) tokenCreateCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			switch {
+			case sc == tally.ScopePush && machine == "":
+				return &usageError{err: errArgs("a push token is made for one machine: --scope push --machine NAME (the name tally push --machine gives, by default the host name)")}
+			case sc != tally.ScopePush && (machine != "" || user != ""):
+				return &usageError{err: errArgs("--machine and --user are for push tokens")}
+			}
+			if name == "" {
+				name = machine
+			}
 			k, done, err := a.openTokens(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer done()
 			secret, t, hash := token.New(name, sc, a.now())
+			t.Machine, t.User = machine, user
 			if err := k.AddToken(cmd.Context(), t, hash); err != nil {
 				return err
 			}
@@ -67,13 +79,18 @@ func (a *app) tokenCreateCommand() *cobra.Command {
 			if name != "" {
 				label = name + " (" + t.ID + ")"
 			}
+			if machine != "" {
+				label += ", pushing for " + originText(&tally.Session{Machine: machine, User: user})
+			}
 			fmt.Fprintf(a.env.Err, "tally: token %s, scope %s; it is shown only now:\n", label, sc)
 			fmt.Fprintln(a.env.Out, secret)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&scope, "scope", "", "what the token may do: push, read or write (required)")
-	cmd.Flags().StringVar(&name, "name", "", "a name to tell it by (a machine, a person)")
+	cmd.Flags().StringVar(&name, "name", "", "a name to tell it by (a person, a board; default for push: the machine)")
+	cmd.Flags().StringVar(&machine, "machine", "", "push: the one machine the token pushes for (required with --scope push)")
+	cmd.Flags().StringVar(&user, "user", "", "push: the one user the token pushes for (default: any user of the machine)")
 	_ = cmd.MarkFlagRequired("scope")
 	return cmd
 }
@@ -106,10 +123,17 @@ func (a *app) tokenListCommand() *cobra.Command {
 			}
 			w := tabwriter.NewWriter(a.env.Out, 0, 4, 2, ' ', 0)
 			if a.env.OutTTY {
-				fmt.Fprintln(w, "ID\tSCOPE\tNAME\tCREATED")
+				fmt.Fprintln(w, "ID\tSCOPE\tNAME\tPUSHES FOR\tCREATED")
 			}
 			for _, t := range list {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", t.ID, t.Scope, oneLine(t.Name), t.Created.UTC().Format("2006-01-02T15:04:05Z"))
+				origin := "-"
+				switch {
+				case t.Scope == tally.ScopePush && t.Machine == "":
+					origin = "nothing (made before tokens named their machine)"
+				case t.Machine != "":
+					origin = originText(&tally.Session{Machine: t.Machine, User: t.User})
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Scope, oneLine(t.Name), oneLine(origin), t.Created.UTC().Format("2006-01-02T15:04:05Z"))
 			}
 			return w.Flush()
 		},

@@ -14,7 +14,7 @@ import (
 // hash; list shows it without the secret; revoke by name removes it.
 func TestToken_createListRevoke(t *testing.T) {
 	st := newStore(t)
-	code, out, errOut := run(t, st, nil, "token", "create", "--scope", "push", "--name", "ana-laptop")
+	code, out, errOut := run(t, st, nil, "token", "create", "--scope", "push", "--machine", "ana-laptop", "--user", "ana")
 	if code != ExitOK {
 		t.Fatalf("create: %d %s", code, errOut)
 	}
@@ -24,7 +24,7 @@ func TestToken_createListRevoke(t *testing.T) {
 		t.Fatalf("the last line is not a token: %q", out)
 	}
 	got, err := token.Check(context.Background(), st, secret)
-	if err != nil || got.Scope != tally.ScopePush || got.Name != "ana-laptop" {
+	if err != nil || got.Scope != tally.ScopePush || got.Name != "ana-laptop" || got.Machine != "ana-laptop" || got.User != "ana" {
 		t.Fatalf("the printed token: %+v, %v", got, err)
 	}
 	code, out, _ = run(t, st, nil, "token", "list", "--json")
@@ -37,6 +37,12 @@ func TestToken_createListRevoke(t *testing.T) {
 	}
 	if code, _, errOut := run(t, st, nil, "token", "create", "--scope", "admin"); code != ExitUsage && code != ExitError {
 		t.Errorf("an unknown scope: %d %s", code, errOut)
+	}
+	if code, _, errOut := run(t, st, nil, "token", "create", "--scope", "push", "--name", "anyone"); code != ExitUsage || !strings.Contains(errOut, "--machine") {
+		t.Errorf("a push token for no machine: %d %s", code, errOut)
+	}
+	if code, _, errOut := run(t, st, nil, "token", "create", "--scope", "read", "--machine", "m"); code != ExitUsage {
+		t.Errorf("a read token for a machine: %d %s", code, errOut)
 	}
 	if code, out, errOut := run(t, st, nil, "token", "revoke", "ana-laptop"); code != ExitOK || !strings.Contains(out, "revoked") {
 		t.Fatalf("revoke: %d %s %s", code, out, errOut)

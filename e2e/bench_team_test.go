@@ -122,10 +122,8 @@ func postPush(tb testing.TB, base, token string, body []byte) domain.PushAck {
 // changes less than the rates) and its peak memory.
 func BenchmarkTeam_PushIngest(b *testing.B) {
 	url := durableDB(b)
-	token := tokenFor(b, url, "push")
-	r := servetest.Start(b, tallyBin, url)
 	live, _ := liveBatches(b, 40, 10)
-	for _, tc := range []struct {
+	cases := []struct {
 		name     string
 		machines int
 		batches  []domain.PushBatch
@@ -133,7 +131,17 @@ func BenchmarkTeam_PushIngest(b *testing.B) {
 		{"live-1-machine", 1, live},
 		{"live-4-machines", 4, live},
 		{"catch-up-1-machine", 1, catchUp(live)},
-	} {
+	}
+	// A push token speaks for one machine: one each.
+	tokens := map[string]string{}
+	machine := func(tc string, m int) string { return fmt.Sprint(tc, "-", m) }
+	for _, tc := range cases {
+		for m := range tc.machines {
+			tokens[machine(tc.name, m)] = tokenFor(b, url, "push", "--machine", machine(tc.name, m))
+		}
+	}
+	r := servetest.Start(b, tallyBin, url)
+	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			var lines, records int64
 			for _, bt := range tc.batches {
@@ -148,7 +156,7 @@ func BenchmarkTeam_PushIngest(b *testing.B) {
 				bodies := make([][][]byte, tc.machines)
 				for m := range bodies {
 					for _, bt := range tc.batches {
-						bt.Machine, bt.User, bt.Stream = fmt.Sprint(tc.name, "-", m), "bench", fmt.Sprint("run-", i)
+						bt.Machine, bt.User, bt.Stream = machine(tc.name, m), "bench", fmt.Sprint("run-", i)
 						bodies[m] = append(bodies[m], pushBody(b, bt))
 					}
 				}
@@ -161,7 +169,7 @@ func BenchmarkTeam_PushIngest(b *testing.B) {
 					go func() {
 						defer wg.Done()
 						for _, body := range bodies[m] {
-							if ack := postPush(b, r.URL, token, body); ack.Repeat || ack.Resend {
+							if ack := postPush(b, r.URL, tokens[machine(tc.name, m)], body); ack.Repeat || ack.Resend {
 								b.Errorf("ack %+v", ack)
 								return
 							}
@@ -220,7 +228,7 @@ func catchUp(live []domain.PushBatch) []domain.PushBatch {
 // delay, measured from the moment the push is sent.
 func BenchmarkTeam_PushToOtherBoard(b *testing.B) {
 	url := pgtest.DB(b)
-	pushToken, readToken := tokenFor(b, url, "push"), tokenFor(b, url, "read")
+	pushToken, readToken := tokenFor(b, url, "push", "--machine", "bench"), tokenFor(b, url, "read")
 	a := servetest.Start(b, tallyBin, url)
 	r := servetest.Start(b, tallyBin, url)
 	ctx, cancel := context.WithCancel(context.Background())

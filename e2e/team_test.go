@@ -127,10 +127,12 @@ func hostOf(t *testing.T, u string) string {
 }
 
 // tokenFor creates a token of scope on the database and returns it (the
-// last line tally token create prints).
-func tokenFor(t testing.TB, db, scope string) string {
+// last line tally token create prints); more are tally token create's
+// other flags (a push token's --machine).
+func tokenFor(t testing.TB, db, scope string, more ...string) string {
 	t.Helper()
-	cmd := exec.Command(tallyBin, "token", "create", "--scope", scope, "--name", scope+"-e2e", "--db", db)
+	args := append([]string{"token", "create", "--scope", scope, "--name", scope + "-e2e", "--db", db}, more...)
+	cmd := exec.Command(tallyBin, args...)
 	cmd.Env = testhome.Environ(t.TempDir())
 	out, err := cmd.Output()
 	if err != nil {
@@ -347,7 +349,7 @@ func sameAsLocal(server, local []teamSession, machine string) string {
 // scan of the same home, nothing doubled.
 func TestTeam_PushToOneReplicaShowsOnAnother(t *testing.T) {
 	db := pgtest.DB(t)
-	pushToken, readToken := tokenFor(t, db, "push"), tokenFor(t, db, "read")
+	pushToken, readToken := tokenFor(t, db, "push", "--machine", "ana-laptop"), tokenFor(t, db, "read")
 	a := servetest.Start(t, tallyBin, db)
 	b := servetest.Start(t, tallyBin, db)
 	link := newProxy(t, hostOf(t, a.URL))

@@ -124,7 +124,7 @@ func (p *Pusher) post(ctx context.Context, body []byte) (ack tally.PushAck, retr
 		}
 		return ack, false, nil
 	case code == http.StatusUnauthorized, code == http.StatusForbidden:
-		return ack, false, errFatal{tally.Errorf(tally.CodeInvalid, "push", "the server refuses the token (%s): %s; make one with 'tally token create --scope push' on the server's store", resp.Status, msg)}
+		return ack, false, errFatal{tally.Errorf(tally.CodeInvalid, "push", "the server refuses the token (%s): %s; make one for this machine with 'tally token create --scope push --machine NAME' on the server's store", resp.Status, msg)}
 	case code == http.StatusRequestEntityTooLarge, code == http.StatusBadRequest:
 		return ack, false, errTooLarge{fmt.Errorf("the server refused the batch (%s): %s", resp.Status, msg)}
 	case code == http.StatusNotFound:

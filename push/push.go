@@ -17,7 +17,7 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultBatchRecords = 500
+	DefaultBatchRecords = tally.MaxPushSessions
 	DefaultBatchBytes   = 4 << 20
 	DefaultPoll         = time.Second
 	DefaultMinBackoff   = 250 * time.Millisecond
@@ -113,7 +113,7 @@ func New(o Options) (*Pusher, error) {
 	if o.Poll <= 0 {
 		o.Poll = DefaultPoll
 	}
-	if o.BatchRecords <= 0 {
+	if o.BatchRecords <= 0 || o.BatchRecords > tally.MaxPushSessions {
 		o.BatchRecords = DefaultBatchRecords
 	}
 	if o.BatchBytes <= 0 {

@@ -46,6 +46,7 @@ func newTeam(t *testing.T) *team {
 		t.Fatal(err)
 	}
 	secret, tok, hash := token.New("laptop", tally.ScopePush, time.Now())
+	tok.Machine = "ana-laptop"
 	if err := st.AddToken(context.Background(), tok, hash); err != nil {
 		t.Fatal(err)
 	}
@@ -298,22 +299,30 @@ func TestPush_aSessionTheServerRefusesIsSkipped(t *testing.T) {
 	}
 }
 
-// A token the server refuses ends the pusher with an error that says what
-// to do; it is not retried for ever.
+// A token the server refuses — unknown, or made for another machine —
+// ends the pusher with an error that says what to do; it is not retried
+// for ever.
 func TestPush_refusedTokenEndsRun(t *testing.T) {
 	tm := newTeam(t)
-	st := local(t)
-	commit(t, st, record("a", 1, 5))
-	p, err := push.New(push.Options{Store: st, Server: tm.http.URL, Token: "tly_0000000000000000_" + strings.Repeat("A", 43),
-		Machine: "m", StateFile: filepath.Join(t.TempDir(), "s.json")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err = p.Run(ctx)
-	if err == nil || !strings.Contains(err.Error(), "tally token create --scope push") {
-		t.Fatalf("Run with a wrong token: %v", err)
+	for _, tc := range []struct{ name, token, machine, says string }{
+		{"an unknown token", "tly_0000000000000000_" + strings.Repeat("A", 43), "ana-laptop", "tally token create --scope push --machine"},
+		{"another machine's token", tm.token, "bo-desk", `pushes for machine "ana-laptop", not "bo-desk"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := local(t)
+			commit(t, st, record("a", 1, 5))
+			p, err := push.New(push.Options{Store: st, Server: tm.http.URL, Token: tc.token,
+				Machine: tc.machine, StateFile: filepath.Join(t.TempDir(), "s.json")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			err = p.Run(ctx)
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("Run: %v, want it to say %q", err, tc.says)
+			}
+		})
 	}
 }
 

@@ -45,6 +45,18 @@ type grant struct {
 	// all: the server's own --token, which allows everything.
 	all   bool
 	scope tally.Scope
+	// token is the store's token, with the origin a push token speaks
+	// for (zero for the server's own).
+	token tally.Token
+}
+
+type grantKey struct{}
+
+// grantFrom is the grant guard let r through with; ok is false when the
+// server requires no token.
+func grantFrom(r *http.Request) (grant, bool) {
+	g, ok := r.Context().Value(grantKey{}).(grant)
+	return g, ok
 }
 
 func (g grant) allows(need tally.Scope) bool { return g.all || g.scope.Allows(need) }
@@ -78,7 +90,7 @@ type authority struct {
 }
 
 type cachedToken struct {
-	scope tally.Scope
+	token tally.Token
 	until time.Time
 }
 
@@ -130,7 +142,7 @@ func (a *authority) check(r *http.Request, secret string, cookie bool) (grant, e
 	c, hit := a.cache[key]
 	a.mu.Unlock()
 	if hit && now.Before(c.until) {
-		return grant{ok: true, scope: c.scope}, nil
+		return grant{ok: true, scope: c.token.Scope, token: c.token}, nil
 	}
 	t, err := token.Check(r.Context(), a.keeper, secret)
 	if tally.ErrorCode(err) == tally.CodeNotFound {
@@ -146,9 +158,9 @@ func (a *authority) check(r *http.Request, secret string, cookie bool) (grant, e
 	if len(a.cache) >= maxCachedTokens {
 		clear(a.cache)
 	}
-	a.cache[key] = cachedToken{scope: t.Scope, until: now.Add(tokenCacheTTL)}
+	a.cache[key] = cachedToken{token: t, until: now.Add(tokenCacheTTL)}
 	a.mu.Unlock()
-	return grant{ok: true, scope: t.Scope}, nil
+	return grant{ok: true, scope: t.Scope, token: t}, nil
 }
 
 func same(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }

@@ -14,10 +14,21 @@ import (
 	"github.com/tallyhq/tally/web"
 )
 
-// issue stores a new token of scope in the rig's store and returns it.
+// issue stores a new token of scope in the rig's store and returns it; a
+// push token pushes for machine "m".
 func (r *rig) issue(scope tally.Scope) string {
 	r.tb.Helper()
+	return r.issueFor(scope, "m", "")
+}
+
+// issueFor stores a new token of scope, a push token bound to machine
+// and user, and returns it.
+func (r *rig) issueFor(scope tally.Scope, machine, user string) string {
+	r.tb.Helper()
 	secret, t, hash := token.New(scope.String(), scope, time.Now())
+	if scope == tally.ScopePush {
+		t.Machine, t.User = machine, user
+	}
 	if err := r.st.AddToken(context.Background(), t, hash); err != nil {
 		r.tb.Fatal(err)
 	}

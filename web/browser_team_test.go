@@ -26,7 +26,11 @@ func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
 	requireChromium(t)
 	srv := startServe(t)
 	read := lastLine(srv.tally(t, "token", "create", "--scope", "read", "--name", "board"))
-	push := lastLine(srv.tally(t, "token", "create", "--scope", "push", "--name", "ana-laptop"))
+	// One push token for each machine: a token pushes only for its own.
+	pushAs := map[string]string{
+		"ana-laptop": lastLine(srv.tally(t, "token", "create", "--scope", "push", "--machine", "ana-laptop")),
+		"bo-desk":    lastLine(srv.tally(t, "token", "create", "--scope", "push", "--machine", "bo-desk")),
+	}
 	srv.stop(t)
 	srv.start(t) // tokens are looked for when serve starts
 
@@ -42,7 +46,7 @@ func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
 	} {
 		body, _ := json.Marshal(b)
 		req, _ := http.NewRequest(http.MethodPost, srv.url+"api/push", bytes.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+push)
+		req.Header.Set("Authorization", "Bearer "+pushAs[b.Machine])
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil || resp.StatusCode != http.StatusOK {
 			t.Fatalf("push: %v %v", resp, err)

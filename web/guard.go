@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -95,7 +96,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				g.scopeName(), r.Method, r.URL.Path, need, need))
 			return
 		}
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)))
 	})
 }
 

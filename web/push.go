@@ -33,6 +33,10 @@ const (
 // ErrPushTooLarge is DecodePush's error for a body over its bounds.
 var ErrPushTooLarge = errors.New("the batch is larger than the server takes")
 
+// ErrPushTooMany is DecodePush's error for a batch of more sessions than
+// tally.MaxPushSessions: refused whole, nothing written.
+var ErrPushTooMany = errors.New("the batch holds more sessions than a batch may")
+
 // DecodePush reads a pushed batch: encoding is the request's
 // Content-Encoding ("" or "identity" for none, "gzip"). The body is read
 // through the decompressor up to MaxPushBatch bytes and no further.
@@ -69,6 +73,9 @@ func DecodePush(body io.Reader, encoding string) (tally.PushBatch, error) {
 	if dec.More() {
 		return tally.PushBatch{}, errors.New("the body holds more than one batch")
 	}
+	if n := len(b.Sessions); n > tally.MaxPushSessions {
+		return tally.PushBatch{}, fmt.Errorf("%w: %d sessions, at most %d a batch", ErrPushTooMany, n, tally.MaxPushSessions)
+	}
 	if err := tally.CheckPush(&b); err != nil {
 		return tally.PushBatch{}, err
 	}
@@ -97,12 +104,25 @@ func (s *Server) ingest(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrPushTooLarge):
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%v: at most %d MB sent, %d MB decompressed", err, MaxPushBody>>20, MaxPushBatch>>20))
 		return
+	case errors.Is(err, ErrPushTooMany):
+		writeError(w, http.StatusRequestEntityTooLarge, err.Error())
+		return
 	case errors.Is(err, errUnsupportedEncoding):
 		writeError(w, http.StatusUnsupportedMediaType, err.Error())
 		return
 	case err != nil:
 		writeError(w, http.StatusBadRequest, tally.UserMessage(err))
 		return
+	}
+
+	// A push token speaks for the machine (and user) it was made for: a
+	// batch naming another origin would rewrite another's sessions.
+	if g, ok := grantFrom(r); ok && !g.all {
+		if err := g.token.MayPush(&b); err != nil {
+			s.push.refused.Add(int64(len(b.Sessions)))
+			writeError(w, http.StatusForbidden, tally.UserMessage(err))
+			return
+		}
 	}
 	ack, err := s.o.Ingest.Ingest(r.Context(), b)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func gz(t testing.TB, data []byte) []byte {
 // repeat that writes nothing.
 func TestPush_landsOnceWithItsOrigin(t *testing.T) {
 	r := tokenRig(t)
-	tok := r.issue(tally.ScopePush)
+	tok := r.issueFor(tally.ScopePush, "ana-laptop", "ana")
 	rec := r.record(tasksID)
 	rec.ID = "pushed-" + rec.ID
 	b := tally.PushBatch{Machine: "ana-laptop", User: "ana", Stream: "st1", From: 0, To: 7, Lines: 42, Sessions: []tally.Record{rec}}
@@ -88,6 +89,7 @@ func TestPush_refusals(t *testing.T) {
 		{"no machine", []byte(`{"stream":"s","to":1}`), "", http.StatusBadRequest},
 		{"marks backwards", []byte(`{"machine":"m","stream":"s","from":5,"to":1}`), "", http.StatusBadRequest},
 		{"two batches in one body", append(append([]byte{}, good...), good...), "", http.StatusBadRequest},
+		{"more sessions than a batch may hold", tooMany(t), "gzip", http.StatusRequestEntityTooLarge},
 	} {
 		if tc.name == "a zip bomb: small sent, too large inflated" && len(tc.body) > web.MaxPushBody {
 			t.Fatalf("the bomb is %d bytes compressed: not small", len(tc.body))
@@ -99,6 +101,59 @@ func TestPush_refusals(t *testing.T) {
 	}
 	if st := r.srv.Stats().Push; st.Batches != 0 {
 		t.Errorf("refused pushes were applied: %+v", st)
+	}
+}
+
+// tooMany is a batch of 50,000 small sessions, gzipped: small on the wire
+// and within the inflated bound, but more than a batch may hold.
+func tooMany(t *testing.T) []byte {
+	b := tally.PushBatch{Machine: "m", Stream: "s", To: 1}
+	for i := range 50_000 {
+		b.Sessions = append(b.Sessions, tally.Record{ID: "s" + strconv.Itoa(i)})
+	}
+	js, _ := json.Marshal(b)
+	return gz(t, js)
+}
+
+// A push token speaks for the machine (and user) it was made for: Bo's
+// token pushing a batch that names Ana's laptop is refused (403), and
+// Ana's sessions stay as they were; pushing as its own machine works.
+func TestPush_aTokenPushesOnlyForItsOrigin(t *testing.T) {
+	r := tokenRig(t)
+	ana, bo := r.issueFor(tally.ScopePush, "ana-laptop", "ana"), r.issueFor(tally.ScopePush, "bo-desk", "")
+	boAsAna := r.issueFor(tally.ScopePush, "bo-desk", "bo")
+	rec := r.record(tasksID)
+	rec.ID, rec.Title = "ana-session", "Ana's work"
+	send := func(tok string, b tally.PushBatch) (int, string) {
+		js, _ := json.Marshal(b)
+		resp, out := r.send("POST", "/api/push", js, "Authorization", "Bearer "+tok)
+		return resp.StatusCode, string(out)
+	}
+	if code, out := send(ana, tally.PushBatch{Machine: "ana-laptop", User: "ana", Stream: "a", To: 1, Sessions: []tally.Record{rec}}); code != 200 {
+		t.Fatalf("Ana's own push: %d %s", code, out)
+	}
+	forged := rec
+	forged.Title = "rewritten by Bo"
+	for _, tc := range []struct {
+		name, tok string
+		b         tally.PushBatch
+		want      int
+	}{
+		{"Bo's token as Ana's laptop", bo, tally.PushBatch{Machine: "ana-laptop", User: "ana", Stream: "a", From: 1, To: 2, Sessions: []tally.Record{forged}}, 403},
+		{"Bo's token as Ana's laptop, on a stream of its own", bo, tally.PushBatch{Machine: "ana-laptop", User: "bo", Stream: "b", To: 1, Sessions: []tally.Record{forged}}, 403},
+		{"a token bound to user bo, as user ana", boAsAna, tally.PushBatch{Machine: "bo-desk", User: "ana", Stream: "c", To: 1}, 403},
+		{"Bo's token as Bo's desk", bo, tally.PushBatch{Machine: "bo-desk", User: "bo", Stream: "d", To: 1}, 200},
+	} {
+		code, out := send(tc.tok, tc.b)
+		if code != tc.want {
+			t.Errorf("%s: %d %s, want %d", tc.name, code, out, tc.want)
+		}
+		if code == 403 && !strings.Contains(out, "pushes for") {
+			t.Errorf("%s: refused without saying which origin the token pushes for: %s", tc.name, out)
+		}
+	}
+	if got := r.record("ana-session"); got.Title != "Ana's work" || got.Machine != "ana-laptop" {
+		t.Fatalf("Ana's session after Bo's pushes: %q from %q", got.Title, got.Machine)
 	}
 }
 

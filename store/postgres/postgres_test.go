@@ -415,3 +415,23 @@ func FuzzPrefixEnd(f *testing.F) {
 		}
 	})
 }
+
+// A store made before push tokens named their machine (schema 3) opens
+// with its tokens kept: a push token among them names no machine, so it
+// pushes nothing (tally.Token.MayPush) until one per machine replaces it.
+func TestOpen_migratesTokensToTheirOrigin(t *testing.T) {
+	url := pgtest.DB(t)
+	openTemp(t, url).Close()
+	exec(t, url, "ALTER TABLE tokens DROP COLUMN machine, DROP COLUMN user_name")
+	exec(t, url, "DELETE FROM tally_migrations WHERE version = 4")
+	exec(t, url, "INSERT INTO tokens (id, name, scope, hash, created_at) VALUES ('0123456789abcdef', 'old', 'push', '\\x00', 1)")
+	s := openTemp(t, url)
+	defer s.Close()
+	list, err := s.Tokens(context.Background())
+	if err != nil || len(list) != 1 || list[0].Name != "old" || list[0].Machine != "" {
+		t.Fatalf("tokens after the migration: %+v, %v", list, err)
+	}
+	if err := list[0].MayPush(&tally.PushBatch{Machine: "ana-laptop"}); tally.ErrorCode(err) != tally.CodeInvalid {
+		t.Fatalf("the old push token may push: %v", err)
+	}
+}

@@ -20,7 +20,7 @@ func (s *Store) AddToken(ctx context.Context, t tally.Token, hash []byte) error 
 	if err := checkToken(t); err != nil {
 		return err
 	}
-	_, err := s.pool.Exec(ctx, q.tokenAdd, t.ID, t.Name, t.Scope.String(), hash, t.Created.UnixNano())
+	_, err := s.pool.Exec(ctx, q.tokenAdd, t.ID, t.Name, t.Scope.String(), hash, t.Created.UnixNano(), t.Machine, t.User)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" {
 		return tally.Errorf(tally.CodeConflict, op, "a token with id %s exists already", t.ID)
@@ -29,15 +29,12 @@ func (s *Store) AddToken(ctx context.Context, t tally.Token, hash []byte) error 
 }
 
 func checkToken(t tally.Token) error {
-	for _, k := range []string{t.ID, t.Name} {
+	for _, k := range []string{t.ID, t.Name, t.Machine, t.User} {
 		if err := storable("token", k); err != nil {
 			return tally.Errorf(tally.CodeInvalid, "AddToken", "%v", err)
 		}
 	}
-	if t.ID == "" || t.Scope.String() == "none" {
-		return tally.Errorf(tally.CodeInvalid, "AddToken", "a token needs an id and a scope")
-	}
-	return nil
+	return tally.CheckToken(t)
 }
 
 // Tokens lists the tokens, oldest first.
@@ -55,7 +52,7 @@ func scanToken(row pgx.CollectableRow) (tally.Token, error) {
 	var t tally.Token
 	var scope string
 	var created int64
-	err := row.Scan(&t.ID, &t.Name, &scope, &created)
+	err := row.Scan(&t.ID, &t.Name, &scope, &created, &t.Machine, &t.User)
 	t.Scope, _ = tally.ParseScope(scope) // an unknown word allows nothing
 	t.Created = time.Unix(0, created).UTC()
 	return t, err
@@ -71,7 +68,7 @@ func (s *Store) TokenHash(ctx context.Context, id string) (tally.Token, []byte, 
 	var scope string
 	var created int64
 	var hash []byte
-	err := s.pool.QueryRow(ctx, q.tokenByID, id).Scan(&t.ID, &t.Name, &scope, &created, &hash)
+	err := s.pool.QueryRow(ctx, q.tokenByID, id).Scan(&t.ID, &t.Name, &scope, &created, &t.Machine, &t.User, &hash)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return tally.Token{}, nil, tally.Errorf(tally.CodeNotFound, op, "no token %q", id)
 	}

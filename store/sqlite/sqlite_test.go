@@ -298,3 +298,30 @@ func TestClassify(t *testing.T) {
 		t.Errorf("plain error: %v", code)
 	}
 }
+
+// A store made before push tokens named their machine (schema 7) opens
+// with its tokens kept: a push token among them names no machine, so it
+// pushes nothing (tally.Token.MayPush) until one per machine replaces it.
+func TestOpen_migratesTokensToTheirOrigin(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tally.db")
+	openTemp(t, path).Close()
+	db := rawDB(t, path)
+	for _, q := range []string{
+		"ALTER TABLE tokens DROP COLUMN machine", "ALTER TABLE tokens DROP COLUMN user_name", "PRAGMA user_version = 7",
+		"INSERT INTO tokens (id, name, scope, hash, created_at) VALUES ('0123456789abcdef', 'old', 'push', x'00', 1)",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	s := openTemp(t, path)
+	defer s.Close()
+	list, err := s.Tokens(context.Background())
+	if err != nil || len(list) != 1 || list[0].Name != "old" || list[0].Machine != "" {
+		t.Fatalf("tokens after the migration: %+v, %v", list, err)
+	}
+	if err := list[0].MayPush(&tally.PushBatch{Machine: "ana-laptop"}); tally.ErrorCode(err) != tally.CodeInvalid {
+		t.Fatalf("the old push token may push: %v", err)
+	}
+}

@@ -16,10 +16,10 @@ var _ tally.TokenKeeper = (*Store)(nil)
 // AddToken stores a token's id, name, scope and the hash of its secret.
 func (s *Store) AddToken(ctx context.Context, t tally.Token, hash []byte) error {
 	const op = "sqlite.AddToken"
-	if t.ID == "" || t.Scope.String() == "none" {
-		return tally.Errorf(tally.CodeInvalid, op, "a token needs an id and a scope")
+	if err := tally.CheckToken(t); err != nil {
+		return err
 	}
-	_, err := s.w.ExecContext(ctx, teamSQL.tokenAdd, t.ID, t.Name, t.Scope.String(), hash, t.Created.UnixNano())
+	_, err := s.w.ExecContext(ctx, teamSQL.tokenAdd, t.ID, t.Name, t.Scope.String(), hash, t.Created.UnixNano(), t.Machine, t.User)
 	if err != nil && strings.Contains(err.Error(), "UNIQUE constraint") {
 		return tally.Errorf(tally.CodeConflict, op, "a token with id %s exists already", t.ID)
 	}
@@ -44,7 +44,7 @@ func scanTokens(rows *sql.Rows) ([]tally.Token, error) {
 		var t tally.Token
 		var scope string
 		var created int64
-		if err := rows.Scan(&t.ID, &t.Name, &scope, &created); err != nil {
+		if err := rows.Scan(&t.ID, &t.Name, &scope, &created, &t.Machine, &t.User); err != nil {
 			return nil, err
 		}
 		t.Scope, _ = tally.ParseScope(scope) // an unknown word allows nothing
@@ -61,7 +61,7 @@ func (s *Store) TokenHash(ctx context.Context, id string) (tally.Token, []byte, 
 	var scope string
 	var created int64
 	var hash []byte
-	err := s.r.QueryRowContext(ctx, teamSQL.tokenByID, id).Scan(&t.ID, &t.Name, &scope, &created, &hash)
+	err := s.r.QueryRowContext(ctx, teamSQL.tokenByID, id).Scan(&t.ID, &t.Name, &scope, &created, &t.Machine, &t.User, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return tally.Token{}, nil, tally.Errorf(tally.CodeNotFound, op, "no token %q", id)
 	}

@@ -31,6 +31,7 @@ func RunTeam(t *testing.T, open Opener) {
 	t.Run("hook state round-trips, nil keeps it, an error writes nothing", func(t *testing.T) { testHookState(t, open) })
 	t.Run("needs input holds until newer activity, committed or pushed", func(t *testing.T) { testNeedsInput(t, open) })
 	t.Run("tokens: kept hashed, found by id, revoked by id or name", func(t *testing.T) { testTokens(t, open) })
+	t.Run("tokens: a push token keeps the origin it pushes for", func(t *testing.T) { testTokenOrigin(t, open) })
 	t.Run("a batch pushed twice is applied once", func(t *testing.T) { testPushRepeat(t, open) })
 	t.Run("a batch past the stream's mark asks for a resend", func(t *testing.T) { testPushGap(t, open) })
 	t.Run("pushed records carry their origin and are filtered by it", func(t *testing.T) { testPushOrigin(t, open) })
@@ -182,6 +183,7 @@ func testTokens(t *testing.T, open Opener) {
 	s := openTeam(t, open)
 	ctx := context.Background()
 	secretA, a, hashA := token.New("ana-laptop", tally.ScopePush, t0)
+	a.Machine = "ana-laptop"
 	_, b, hashB := token.New("board", tally.ScopeRead, t0.Add(time.Second))
 	_, c, hashC := token.New("board", tally.ScopeWrite, t0.Add(2*time.Second))
 	for i, tk := range []tally.Token{a, b, c} {
@@ -218,6 +220,38 @@ func testTokens(t *testing.T, open Opener) {
 	}
 	if list, _ := s.Tokens(ctx); len(list) != 1 || list[0] != c {
 		t.Errorf("left after revoking: %+v", list)
+	}
+}
+
+// testTokenOrigin: a push token is stored with the machine and user it
+// pushes for, and every way of reading it back gives them; a push token
+// naming no machine, or another token naming one, is refused.
+func testTokenOrigin(t *testing.T, open Opener) {
+	s := openTeam(t, open)
+	ctx := context.Background()
+	secret, bound, hash := token.New("bo's desk", tally.ScopePush, t0)
+	bound.Machine, bound.User = "bo-desk", "bo"
+	if err := s.AddToken(ctx, bound, hash); err != nil {
+		t.Fatal(err)
+	}
+	got, err := token.Check(ctx, s, secret)
+	if err != nil || got != bound {
+		t.Fatalf("Check = %+v, %v; want %+v", got, err, bound)
+	}
+	if list, err := s.Tokens(ctx); err != nil || len(list) != 1 || list[0] != bound {
+		t.Fatalf("Tokens = %+v, %v", list, err)
+	}
+	if gone, err := s.RevokeToken(ctx, bound.Name); err != nil || gone != bound {
+		t.Fatalf("RevokeToken = %+v, %v", gone, err)
+	}
+	_, unbound, h1 := token.New("anyone", tally.ScopePush, t0)
+	if err := s.AddToken(ctx, unbound, h1); tally.ErrorCode(err) != tally.CodeInvalid {
+		t.Errorf("a push token naming no machine: %v, want invalid", err)
+	}
+	_, reader, h2 := token.New("board", tally.ScopeRead, t0)
+	reader.Machine = "ana-laptop"
+	if err := s.AddToken(ctx, reader, h2); tally.ErrorCode(err) != tally.CodeInvalid {
+		t.Errorf("a read token naming a machine: %v, want invalid", err)
 	}
 }
 

@@ -1,1 +1,1 @@
-SELECT id, name, scope, created_at FROM tokens ORDER BY created_at, id;
+SELECT id, name, scope, created_at, machine, user_name FROM tokens ORDER BY created_at, id;
