@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -61,12 +62,20 @@ func runSetup(_ context.Context, o *setupOptions, name string) error {
 	}
 	opts := o.opts
 	opts.Tally = bin
+	record := o.ownedPath()
+	if opts.Owned, err = setup.LoadOwned(record); err != nil {
+		return err
+	}
 	plan, err := target.Plan(o.setupPaths(), opts)
 	if err != nil {
 		return err
 	}
 	out := o.env.Out
 	for _, e := range plan.Edits {
+		if e.Linked() && e.Changed() {
+			fmt.Fprintf(out, "%s is a link to %s: the change is written there, through the link, which stays (the backup is made beside %s)\n",
+				e.Path, e.Target, filepath.Base(e.Target))
+		}
 		switch {
 		case !e.Changed():
 			fmt.Fprintf(out, "%s: unchanged\n", e.Path)
@@ -87,11 +96,22 @@ func runSetup(_ context.Context, o *setupOptions, name string) error {
 		if err != nil {
 			return err
 		}
+		if plan.Owned != nil {
+			if err := setup.SaveOwned(record, plan.Owned); err != nil {
+				return fmt.Errorf("keeping the record of what setup added (%s): %w", record, err)
+			}
+		}
 	}
 	for _, n := range append(binNotes, plan.Notes...) {
 		fmt.Fprintf(out, "note: %s\n", n)
 	}
 	return nil
+}
+
+// ownedPath is where setup keeps the record of the entries it added
+// (setup.Owned), beside Tally's log.
+func (o *setupOptions) ownedPath() string {
+	return filepath.Join(filepath.Dir(o.logPath()), "setup.json")
 }
 
 // setupPaths are the agents' settings, where the agents look for them.

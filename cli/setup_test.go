@@ -248,3 +248,37 @@ func TestConfig_fifoSettingsEndsAtOnce(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+// A settings file a dotfiles manager links is changed through the link,
+// and both --dry-run and the run say so, naming the file that changes.
+func TestSetup_aLinkedSettingsFileSaysWhereTheChangeGoes(t *testing.T) {
+	home := t.TempDir()
+	bin := fakeTally(t, t.TempDir())
+	real := filepath.Join(t.TempDir(), "dotfiles", "settings.json")
+	os.MkdirAll(filepath.Dir(real), 0o700)
+	os.WriteFile(real, []byte("{}\n"), 0o600)
+	os.MkdirAll(filepath.Join(home, ".claude"), 0o700)
+	link := filepath.Join(home, ".claude", "settings.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"XDG_STATE_HOME": t.TempDir()}
+	want := link + " is a link to " + real + ": the change is written there, through the link, which stays"
+	code, out, errOut := setupRun(t, home, bin, vars, "--tally", bin, "--dry-run")
+	if code != ExitOK || !strings.Contains(out, want) {
+		t.Fatalf("dry run: exit %d\n%s%s", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(real); string(b) != "{}\n" {
+		t.Fatalf("the dry run wrote: %s", b)
+	}
+	code, out, errOut = setupRun(t, home, bin, vars, "--tally", bin)
+	if code != ExitOK || !strings.Contains(out, want) {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link is gone: %v", err)
+	}
+	if b, _ := os.ReadFile(real); !strings.Contains(string(b), "hook claude") {
+		t.Fatalf("the target: %s", b)
+	}
+}

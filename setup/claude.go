@@ -28,41 +28,22 @@ var claudeHooks = []hookSpec{
 const todoToolsEnv = "CLAUDE_CODE_ENABLE_TODO_TOOLS"
 
 func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
-	settings, err := editJSON(filepath.Join(p.ClaudeDir, "settings.json"), false, "Claude Code", func(doc *jsonDoc, path string) ([]string, error) {
+	settingsPath := filepath.Join(p.ClaudeDir, "settings.json")
+	owned := o.Owned.of(settingsPath)
+	var kept []string // what uninstall leaves, not being Tally's
+	settings, err := editJSON(settingsPath, false, "Claude Code", func(doc *jsonDoc, path string) ([]string, error) {
+		kept = kept[:0]
 		what, err := installHooks(doc, path, "claude", claudeHooks, hookTimeout, o)
 		if err != nil {
 			return nil, err
 		}
-		allowed, err := allowTallyTools(doc, path, o)
+		allowed, err := allowTallyTools(doc, path, o, owned, &kept)
 		if err != nil {
 			return nil, err
 		}
 		what = append(what, allowed...)
-		if !o.EnableTodoTools {
-			return what, nil
-		}
-		root := doc.object()
-		if o.Uninstall {
-			if _, env := member(root, "env"); env != nil {
-				if obj, ok := env.Value.(*hujson.Object); ok && remove(obj, todoToolsEnv) {
-					what = append(what, "env."+todoToolsEnv+": removed")
-					if len(obj.Members) == 0 {
-						remove(root, "env")
-					}
-				}
-			}
-			return what, nil
-		}
-		env, err := doc.child(root, 0, "env", path)
-		if err != nil {
-			return nil, err
-		}
-		var cur string
-		if _, v := member(env, todoToolsEnv); v != nil && decode(*v, &cur) == nil && cur == "1" {
-			return what, nil
-		}
-		doc.set(env, 1, todoToolsEnv, "1")
-		return append(what, "env."+todoToolsEnv+" = 1"), nil
+		env, err := todoTools(doc, path, o, owned, &kept)
+		return append(what, env...), err
 	})
 	if err != nil {
 		return Plan{}, err
@@ -77,6 +58,12 @@ func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
+	// Claude Code rewrites .claude.json often (every project's history is
+	// in it), always holding this lock.
+	mcp.agentLock = p.ClaudeUserConfig + ".lock"
+	for _, k := range kept {
+		notes = append(notes, settingsPath+": "+k+" is left as it is: tally setup did not add it (or added it before it kept a record of what it adds); remove it by hand if it should go.")
+	}
 	if !o.Uninstall {
 		notes = append(notes, "Claude Code reads hooks and MCP servers when a session starts: new sessions get them, running ones after a restart.")
 		if o.EnableTodoTools {
@@ -85,7 +72,55 @@ func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
 			notes = append(notes, "Add --enable-todo-tools to set "+todoToolsEnv+"=1: Claude Code 2.1.233 and later offer TodoWrite and the Task tools to the newest models only with it (Tally's own task tools over MCP work either way).")
 		}
 	}
-	return Plan{Edits: []Edit{settings, mcp}, Notes: notes}, nil
+	return Plan{Edits: []Edit{settings, mcp}, Notes: notes, Owned: o.Owned.with(settingsPath, owned)}, nil
+}
+
+// todoTools sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in "env" when asked to,
+// recording it in owned when it was not there; uninstall removes it only
+// when owned says setup added it (kept gets it otherwise).
+func todoTools(doc *jsonDoc, path string, o Options, owned map[string]bool, kept *[]string) ([]string, error) {
+	root := doc.object()
+	if o.Uninstall {
+		_, env := member(root, "env")
+		if env == nil {
+			delete(owned, ownTodoEnv)
+			return nil, nil
+		}
+		obj, ok := env.Value.(*hujson.Object)
+		if !ok {
+			return nil, nil
+		}
+		if _, v := member(obj, todoToolsEnv); v == nil {
+			delete(owned, ownTodoEnv)
+			return nil, nil
+		}
+		if !owned[ownTodoEnv] {
+			*kept = append(*kept, ownTodoEnv)
+			return nil, nil
+		}
+		delete(owned, ownTodoEnv)
+		remove(obj, todoToolsEnv)
+		if len(obj.Members) == 0 {
+			remove(root, "env")
+		}
+		return []string{ownTodoEnv + ": removed"}, nil
+	}
+	if !o.EnableTodoTools {
+		return nil, nil
+	}
+	env, err := doc.child(root, 0, "env", path)
+	if err != nil {
+		return nil, err
+	}
+	var cur string
+	_, v := member(env, todoToolsEnv)
+	if v != nil && decode(*v, &cur) == nil && cur == "1" {
+		return nil, nil
+	}
+	// The user's own value, changed as asked, stays the user's.
+	owned[ownTodoEnv] = v == nil
+	doc.set(env, 1, todoToolsEnv, "1")
+	return []string{ownTodoEnv + " = 1"}, nil
 }
 
 // tallyTools is Claude Code's permission rule for every tool of the MCP
@@ -94,11 +129,14 @@ func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
 // claude -p they are refused outright).
 const tallyTools = "mcp__tally"
 
-// allowTallyTools puts tallyTools in permissions.allow (or takes it out).
-func allowTallyTools(doc *jsonDoc, path string, o Options) ([]string, error) {
+// allowTallyTools puts tallyTools in permissions.allow, recording it in
+// owned when it was not there; uninstall takes it out only when owned
+// says setup put it there (kept gets it otherwise).
+func allowTallyTools(doc *jsonDoc, path string, o Options, owned map[string]bool, kept *[]string) ([]string, error) {
 	root := doc.object()
 	_, perms := member(root, "permissions")
 	if perms == nil && o.Uninstall {
+		delete(owned, ownAllow)
 		return nil, nil
 	}
 	obj, err := doc.child(root, 0, "permissions", path)
@@ -107,6 +145,7 @@ func allowTallyTools(doc *jsonDoc, path string, o Options) ([]string, error) {
 	}
 	_, existing := member(obj, "allow")
 	if existing == nil && o.Uninstall {
+		delete(owned, ownAllow)
 		return nil, nil
 	}
 	allow, err := doc.array(obj, 1, "allow", path)
@@ -121,7 +160,12 @@ func allowTallyTools(doc *jsonDoc, path string, o Options) ([]string, error) {
 		}
 	}
 	switch {
-	case o.Uninstall && at >= 0:
+	case o.Uninstall && at < 0:
+		delete(owned, ownAllow)
+	case o.Uninstall && !owned[ownAllow]:
+		*kept = append(*kept, "permissions.allow "+tallyTools)
+	case o.Uninstall:
+		delete(owned, ownAllow)
 		allow.Elements = append(allow.Elements[:at], allow.Elements[at+1:]...)
 		if len(allow.Elements) == 0 {
 			remove(obj, "allow")
@@ -131,6 +175,7 @@ func allowTallyTools(doc *jsonDoc, path string, o Options) ([]string, error) {
 		}
 		return []string{"permissions.allow: removed " + tallyTools}, nil
 	case !o.Uninstall && at < 0:
+		owned[ownAllow] = true
 		doc.push(allow, 2, tallyTools)
 		return []string{"permissions.allow: " + tallyTools + " (Tally's task tools run without a prompt)"}, nil
 	}
@@ -201,23 +246,28 @@ func sameJSON(have map[string]any, want any) bool {
 	return reflect.DeepEqual(have, w)
 }
 
-// editJSON plans an edit of one JSON settings file by fn.
+// editJSON plans an edit of one JSON settings file by fn, which Apply
+// runs again on the file as it then is if another writer changed it.
 func editJSON(path string, comments bool, agent string, fn func(doc *jsonDoc, path string) ([]string, error)) (Edit, error) {
 	before, err := readFile(path)
 	if err != nil {
 		return Edit{}, err
 	}
-	doc, err := parseJSON(path, before, comments, agent)
+	redo := func(before []byte) ([]byte, []string, error) {
+		doc, err := parseJSON(path, before, comments, agent)
+		if err != nil {
+			return nil, nil, err
+		}
+		what, err := fn(doc, path)
+		if err != nil || len(what) == 0 {
+			return before, what, err
+		}
+		return doc.bytes(), what, nil
+	}
+	after, what, err := redo(before)
 	if err != nil {
 		return Edit{}, err
 	}
-	what, err := fn(doc, path)
-	if err != nil {
-		return Edit{}, err
-	}
-	e := Edit{Path: path, Before: before, After: before, What: what}
-	if len(what) > 0 {
-		e.After = doc.bytes()
-	}
-	return e, nil
+	e := Edit{Path: path, Before: before, After: after, What: what, redo: redo}
+	return e, e.resolve()
 }

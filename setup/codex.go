@@ -63,6 +63,19 @@ func editCodexConfig(path string, o Options) (Edit, []string, error) {
 	if err != nil {
 		return Edit{}, nil, err
 	}
+	e, notes, err := codexConfigEdit(path, before, o)
+	if err != nil {
+		return Edit{}, nil, err
+	}
+	e.redo = func(before []byte) ([]byte, []string, error) {
+		again, _, err := codexConfigEdit(path, before, o)
+		return again.After, again.What, err
+	}
+	return e, notes, e.resolve()
+}
+
+// codexConfigEdit is editCodexConfig's edit of config.toml holding before.
+func codexConfigEdit(path string, before []byte, o Options) (Edit, []string, error) {
 	var cfg struct {
 		MCPServers map[string]map[string]any `toml:"mcp_servers"`
 	}

@@ -17,7 +17,19 @@
 //     before anything is written.
 //   - Apply backs up every file it changes (FILE.tally-backup-TIME) and
 //     replaces it atomically (a temporary file renamed over it), keeping
-//     its permissions.
+//     its permissions. A settings file that is a link (a dotfiles
+//     manager's) is written through it: its target is replaced and backed
+//     up beside it, the link stays. A file the user made read-only is
+//     refused, and only a regular file is read (never a FIFO).
+//   - No one's change is lost: a file is written holding the agent's own
+//     lock where it takes one (Claude Code's .claude.json.lock) and an
+//     flock of its folder that setup runs take turns on, read again under
+//     them, the edit made again on what it now holds, and compared once
+//     more before the rename.
+//   - Uninstall removes exactly what setup added: an entry that is not
+//     Tally's by what it runs (CLAUDE_CODE_ENABLE_TODO_TOOLS, the
+//     mcp__tally permission) is Tally's only if setup recorded adding it
+//     (Owned); one the user had stays, with a note.
 //
 // Plan is pure apart from reading the files; Apply writes. Each agent is a
 // Target.

@@ -3,12 +3,8 @@ package setup
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
-	"time"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
@@ -28,6 +24,9 @@ type Options struct {
 	EnableTodoTools bool
 	// Uninstall removes Tally's entries instead.
 	Uninstall bool
+	// Owned is the record of the entries earlier runs added (LoadOwned);
+	// nil is none.
+	Owned Owned
 }
 
 // Paths are the agents' settings directories, resolved by the caller as
@@ -76,6 +75,9 @@ type Plan struct {
 	// Notes say what the user should know: what each change is for, and
 	// what is left to do by hand.
 	Notes []string
+	// Owned is the record of what setup added once the plan is applied
+	// (SaveOwned keeps it); nil when the target records nothing.
+	Owned Owned
 }
 
 // Changed tells whether any file would change.
@@ -91,11 +93,25 @@ func (p Plan) Changed() bool {
 // Edit is one file's content before and after.
 type Edit struct {
 	Path string
+	// Target is the file written: Path, or, when Path is a link (a
+	// dotfiles manager links settings files), the file it links to, so
+	// the link stays and its target gets the change.
+	Target string
 	// Before is nil when the file does not exist yet.
 	Before, After []byte
 	// What says, one line each, what the edit does.
 	What []string
+	// redo makes the edit again on the file as it is now, when another
+	// writer changed it after Plan read it (see Apply); nil: the file
+	// must not have changed.
+	redo func(before []byte) (after []byte, what []string, err error)
+	// agentLock is the lock the agent itself takes to write the file
+	// (see takeAgentLock); "" when it takes none.
+	agentLock string
 }
+
+// Linked tells whether the edit is written through a link to Target.
+func (e Edit) Linked() bool { return e.Target != "" && e.Target != e.Path }
 
 // Changed tells whether the edit changes the file.
 func (e Edit) Changed() bool { return !bytes.Equal(e.Before, e.After) }
@@ -110,80 +126,6 @@ func (e Edit) Diff() string {
 		from = "/dev/null"
 	}
 	return udiff.Unified(from, e.Path, string(e.Before), string(e.After))
-}
-
-// Apply writes the changed files of p: each one is backed up first, then
-// replaced atomically with its permissions kept. It returns the backups it
-// made. It stops at the first failure; files written before it stay
-// written, with their backups.
-func Apply(p Plan, now time.Time) (backups []string, err error) {
-	for _, e := range p.Edits {
-		if !e.Changed() {
-			continue
-		}
-		mode := fs.FileMode(0o600)
-		if fi, err := os.Stat(e.Path); err == nil {
-			mode = fi.Mode().Perm()
-		}
-		if e.Before != nil {
-			b, err := backup(e.Path, e.Before, mode, now)
-			if err != nil {
-				return backups, fmt.Errorf("backing up %s: %w", e.Path, err)
-			}
-			backups = append(backups, b)
-		}
-		if err := writeAtomic(e.Path, e.After, mode); err != nil {
-			return backups, err
-		}
-	}
-	return backups, nil
-}
-
-// backup writes data beside path under a name no earlier backup has.
-func backup(path string, data []byte, mode fs.FileMode, now time.Time) (string, error) {
-	base := path + ".tally-backup-" + now.UTC().Format("20060102T150405Z")
-	for i := 0; ; i++ {
-		name := base
-		if i > 0 {
-			name = fmt.Sprintf("%s-%d", base, i)
-		}
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-		if os.IsExist(err) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return name, err
-	}
-}
-
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tally-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name()) // a no-op once renamed
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // maxSettings bounds a settings file: Claude Code's .claude.json keeps

@@ -44,16 +44,29 @@ func paths(h string) Paths {
 // home of p, for the tests' file names.
 func homeOf(p Paths) string { return filepath.Dir(p.ClaudeDir) }
 
-// run plans and applies one setup, failing the test on error.
+// run plans and applies one setup, failing the test on error, with the
+// record of what setup added kept between runs in the home, as tally
+// setup keeps it in its state folder.
 func run(t *testing.T, target string, p Paths, o Options) Plan {
 	t.Helper()
 	o.Tally = cmp(o.Tally, tallyBin)
+	record := filepath.Join(homeOf(p), "tally-state", "setup.json")
+	owned, err := LoadOwned(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Owned = owned
 	plan, err := Targets[target].Plan(p, o)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
 	if _, err := Apply(plan, now); err != nil {
 		t.Fatalf("Apply: %v", err)
+	}
+	if plan.Owned != nil {
+		if err := SaveOwned(record, plan.Owned); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return plan
 }
