@@ -307,3 +307,15 @@ func (r *Record) Session(now time.Time) Session {
 	}
 	return s
 }
+
+// LocalProject is the project folder on this machine whose files may be
+// read for the session (its plan): Project, unless the session was pushed
+// from a machine (Machine set). A pushed session's folder is a folder of
+// another machine, named by whoever pushed it: it must never point the
+// server at its own disk.
+func (s *Session) LocalProject() string {
+	if s.Machine != "" {
+		return ""
+	}
+	return s.Project
+}

@@ -326,12 +326,18 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 		log.printf("%v", err)
 		return
 	}
+	if fold.refused != "" {
+		log.printf("the transcript is not read: %s", fold.refused)
+	}
 	sess := hook.Session{}
 	if own := fold.state.Lists[""]; own != nil && own.Len() > 0 {
 		sess.Lists = append(sess.Lists, hook.List{Kind: hook.ListOwn, Items: own.Items()})
 	}
 	if name := ag.listOf(ev.SessionID); st != nil && name != "" {
-		if l, err := st.TaskList(ctx, name); err == nil {
+		lctx, cancel := context.WithTimeout(ctx, hookStoreWait)
+		l, err := st.TaskList(lctx, name)
+		cancel()
+		if err == nil {
 			sess.Lists = append(sess.Lists, hook.List{Kind: hook.ListTally, Name: l.Name, Items: l.Record().Lists[""]})
 		} else if tally.ErrorCode(err) != tally.CodeNotFound {
 			log.printf("reading the session's Tally list: %v", err)
@@ -379,7 +385,7 @@ func decideHook(ctx context.Context, st hookStore, ev hook.Event, sess hook.Sess
 				}
 			}
 			s := sess
-			s.NewTurns, saved.Seen = countTurns(ev.TranscriptPath, saved.Seen, fold.size, turn)
+			s.NewTurns, saved.Seen = countTurns(fold.state.Path, saved.Seen, fold.size, turn)
 			var next hook.State
 			ans, next = hook.Decide(ev, s, saved.State, opts)
 			saved.State = next

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -32,10 +34,33 @@ type hookStore interface {
 // and closing the last connection to a database in WAL mode checkpoints
 // the WAL into it, which costs more than the whole answer. Ending without
 // it is what any exit does; the next connection carries on from the WAL.
+//
+// A store that does not answer (a database server that accepts and says
+// nothing, a file another process holds) is given hookStoreWait, not the
+// whole deadline: past it the hook answers from the transcript alone.
 func (o *hookOptions) openHookStore(ctx context.Context, log *hookLogger) hookStore {
-	st, err := o.openStore(ctx)
-	if err != nil {
-		log.printf("no store (%v): answering from the transcript alone", err)
+	type opened struct {
+		st  tally.Store
+		err error
+	}
+	octx, cancel := context.WithTimeout(ctx, hookStoreWait)
+	defer cancel()
+	done := make(chan opened, 1)
+	go func() {
+		st, err := o.openStore(octx)
+		done <- opened{st, err}
+	}()
+	var st tally.Store
+	select {
+	case r := <-done:
+		st = r.st
+		if r.err != nil {
+			log.printf("no store (%v): answering from the transcript alone", r.err)
+			return nil
+		}
+	case <-octx.Done():
+		// The open goes on unwatched; the process ends with the answer.
+		log.printf("the store did not answer within %v: answering from the transcript alone", hookStoreWait)
 		return nil
 	}
 	hs, ok := st.(hookStore)
@@ -46,6 +71,11 @@ func (o *hookOptions) openHookStore(ctx context.Context, log *hookLogger) hookSt
 	}
 	return hs
 }
+
+// hookStoreWait bounds opening the store and each read of it in a hook:
+// well within hookDeadline, so a store that does not answer leaves time to
+// answer from the transcript.
+const hookStoreWait = 250 * time.Millisecond
 
 // Bounds of a hook's read of a transcript. A hook folds from where the
 // store left off; more unread bytes than maxFold cannot be folded within
@@ -64,6 +94,9 @@ type foldResult struct {
 	// size is the transcript's size when it was read; read is how many
 	// bytes this call folded.
 	size, read int64
+	// refused says why the transcript the call named was not read ("":
+	// it was, or the call named none).
+	refused string
 }
 
 type hookDecoders interface {
@@ -72,7 +105,9 @@ type hookDecoders interface {
 }
 
 // foldTranscript brings the transcript's saved state up to date. A call
-// that names no transcript, or one that does not exist, has no own list.
+// that names no transcript, or one that does not exist, has no own list;
+// so has one naming a file that is not its session's transcript (see
+// transcriptOf), which is also said in refused.
 func foldTranscript(ctx context.Context, st hookStore, dm decoderMaker, ev hook.Event) (foldResult, error) {
 	path := ev.TranscriptPath
 	info := tally.FileInfo{Path: path, Session: ev.SessionID}
@@ -83,6 +118,9 @@ func foldTranscript(ctx context.Context, st hookStore, dm decoderMaker, ev hook.
 	if path == "" {
 		return foldResult{state: fresh}, nil
 	}
+	if why := transcriptOf(dm, path, ev.SessionID); why != "" {
+		return foldResult{state: &tally.FileState{Session: ev.SessionID, Agent: fresh.Agent}, refused: why}, nil
+	}
 	f, err := tail.Stat(path, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return foldResult{state: fresh}, nil
@@ -92,12 +130,15 @@ func foldTranscript(ctx context.Context, st hookStore, dm decoderMaker, ev hook.
 	}
 	state := fresh
 	if st != nil {
-		saved, err := st.File(ctx, path)
+		sctx, cancel := context.WithTimeout(ctx, hookStoreWait)
+		saved, err := st.File(sctx, path)
+		cancel()
 		switch {
 		case err == nil && saved.Session == ev.SessionID:
 			state = saved
 		case err != nil && tally.ErrorCode(err) != tally.CodeNotFound:
-			return foldResult{}, fmt.Errorf("reading the saved state of %s: %w", path, err)
+			// Out of reach: folded from the start instead, slower but
+			// an answer.
 		}
 	}
 	if unread := f.Size - state.Offset; unread > maxFold {
@@ -117,6 +158,28 @@ func foldTranscript(ctx context.Context, st hookStore, dm decoderMaker, ev hook.
 		read = state.Offset // the file was replaced and folded again
 	}
 	return foldResult{state: state, size: f.Size, read: read}, ctx.Err()
+}
+
+// transcriptOf says why path is not the transcript of session for the
+// agent dm reads ("" when it is): it must be one of the session logs the
+// agent keeps under its home, as Tally indexes them (tail.Claim), and
+// hold that session. A hook's call — over HTTP, from anyone with a write
+// token — names any path it likes: read, it would show another file of
+// the server; folded and saved as that session's, it would move another
+// session's transcript to a session the call made up.
+func transcriptOf(dm decoderMaker, path, session string) string {
+	a, ok := dm.(tally.Adapter)
+	if !ok {
+		return "this agent's session files are unknown"
+	}
+	f, ok := tail.Claim([]tally.Adapter{a}, path)
+	switch {
+	case !ok || !filepath.IsAbs(path) || filepath.Clean(path) != path || f.Info.Layout != tally.LayoutLog && f.Info.Layout != tally.LayoutWhole:
+		return fmt.Sprintf("%s is not one of the agent's session logs under %s", path, strings.Join(a.Roots(), ", "))
+	case f.Info.Session != session || f.Info.List != "":
+		return fmt.Sprintf("%s is the transcript of session %s, not of %s", path, f.Info.Session, session)
+	}
+	return ""
 }
 
 // writeBack saves a fold with the session's record, merged as the indexer

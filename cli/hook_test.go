@@ -411,3 +411,79 @@ func TestHook_aBadCommandLineExitsZero(t *testing.T) {
 		})
 	}
 }
+
+// A hook call names its transcript, and anyone with a write token can
+// make one over HTTP (POST /api/hook/AGENT): a transcript_path outside the
+// agent's session logs is not read — the answer shows nothing of that
+// file — and said in the log.
+func TestHook_aTranscriptOutsideTheAgentsHomeIsNotRead(t *testing.T) {
+	hs := newHookSession(t, "todo")
+	outside := filepath.Join(t.TempDir(), hs.id+".jsonl") // a copy of a real transcript, elsewhere
+	data, _ := os.ReadFile(hs.transcript)
+	os.WriteFile(outside, data, 0o600)
+	for _, path := range []string{outside, filepath.Join(hs.claudeDir, "projects", "-work", "..", "..", "..", filepath.Base(filepath.Dir(outside)), hs.id+".jsonl"), "relative/" + hs.id + ".jsonl"} {
+		st := newStore(t)
+		payload := hs.payload(t, "todo", "SessionStart-compact", func(m map[string]any) { m["transcript_path"] = path })
+		answer, known := hookServer{o: &hookOptions{app: &app{env: testEnv(st, &syncBuffer{}, &syncBuffer{},
+			map[string]string{"XDG_STATE_HOME": hs.state})}, store: st}}.answer(t, hs, payload)
+		logged, _ := os.ReadFile(filepath.Join(hs.state, "tally", "tally.log"))
+		if !known || strings.Contains(string(answer), "Write greeting module") || !strings.Contains(string(logged), "is not one of the agent's session logs") {
+			t.Fatalf("%s: answer %s\nlog %s", path, answer, logged)
+		}
+	}
+}
+
+// answer is serve's answer to a hook call over HTTP, with the session's
+// Claude home.
+func (h hookServer) answer(t *testing.T, hs *hookSession, payload []byte) ([]byte, bool) {
+	t.Helper()
+	h.o.g.ClaudeDir = hs.claudeDir
+	h.o.env.Now = func() time.Time { return hs.now }
+	return h.AnswerHook(context.Background(), "claude", false, payload)
+}
+
+// A hook whose session_id is not its transcript's does not fold that
+// transcript as the session it names: the transcript stays its own
+// session's in the store, whatever the call said.
+func TestHook_aSessionIDNotTheTranscriptsMovesNothing(t *testing.T) {
+	st := newStore(t)
+	hs := newHookSession(t, "todo")
+	filler := []byte(`{"type":"progress","data":"` + strings.Repeat("x", 1000) + `"}` + "\n")
+	f, _ := os.OpenFile(hs.transcript, os.O_APPEND|os.O_WRONLY, 0)
+	for range 2 * writeBackAfter / len(filler) { // long enough that a fold is saved
+		f.Write(filler)
+	}
+	f.Close()
+	hs.run(t, st, hs.payload(t, "todo", "UserPromptSubmit"))
+	_, out, logged := hs.run(t, st, hs.payload(t, "todo", "SessionStart-compact", func(m map[string]any) { m["session_id"] = "invented-session" }))
+	if strings.Contains(out, "Write greeting module") || !strings.Contains(logged, "is the transcript of session "+hs.id) {
+		t.Fatalf("answer %s\nlog %s", out, logged)
+	}
+	saved, err := st.File(context.Background(), hs.transcript)
+	if err != nil || saved.Session != hs.id {
+		t.Fatalf("the transcript's saved state: %+v, %v; want it %s's", saved, err, hs.id)
+	}
+	if _, err := st.Record(context.Background(), "invented-session"); tally.ErrorCode(err) != tally.CodeNotFound {
+		t.Fatalf("the invented session has a record: %v", err)
+	}
+}
+
+// A store that never answers (a database server that accepts and says
+// nothing) does not take the hook's whole deadline: after a short wait
+// the hook answers from the transcript alone.
+func TestHook_aStoreThatNeverAnswersLeavesTimeToAnswer(t *testing.T) {
+	hs := newHookSession(t, "todo")
+	var out, errOut syncBuffer
+	env := testEnv(nil, &out, &errOut, map[string]string{"XDG_STATE_HOME": hs.state})
+	env.Now = func() time.Time { return hs.now }
+	env.In = bytes.NewReader(hs.payload(t, "todo", "SessionStart-compact"))
+	env.OpenStore = func(ctx context.Context, _ string) (tally.Store, error) {
+		<-ctx.Done() // connected, and nothing more
+		return nil, ctx.Err()
+	}
+	code := Run(context.Background(), env, []string{"--claude-dir", hs.claudeDir, "hook", "claude"})
+	logged, _ := os.ReadFile(filepath.Join(hs.state, "tally", "tally.log"))
+	if code != ExitOK || !strings.Contains(out.String(), "[in progress] Add unit test") || !strings.Contains(string(logged), "did not answer") {
+		t.Fatalf("exit %d, answer %q, log %s", code, out.String(), logged)
+	}
+}

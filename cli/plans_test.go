@@ -295,3 +295,31 @@ func TestPlan_taskPanelLine(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A log whose working folder is relative (".") names no project: it is
+// not resolved against Tally's own working folder, whose plan its markers
+// would otherwise move.
+func TestPlan_aRelativeWorkingFolderNamesNoProject(t *testing.T) {
+	home, project, log := planHome(t, 6)
+	data := bytes.ReplaceAll(must(os.ReadFile(mustGlob(t, planCapture+"/config/projects/*/*.jsonl"))),
+		[]byte("/tmp/capture-plan/cc/plan-markers/work"), []byte("."))
+	writeLines(t, log, data, 6)
+	before := snapshot(t, project)
+	t.Chdir(project) // Tally runs in a folder that keeps a plan
+	st := newStore(t)
+	if code, _, errOut := run(t, st, map[string]string{"CLAUDE_CONFIG_DIR": home}, "scan"); code != ExitOK {
+		t.Fatalf("scan: %d %s", code, errOut)
+	}
+	if !sameSnapshot(before, snapshot(t, project)) {
+		t.Fatalf("a log with a relative cwd changed the plan of Tally's working folder:\n%s", readText(t, filepath.Join(project, "docs/por", plan.LedgerFile)))
+	}
+	states, err := st.SessionMarkers(t.Context(), planSession)
+	if err != nil || len(states) == 0 {
+		t.Fatalf("markers: %+v %v", states, err)
+	}
+	for _, m := range states {
+		if m.Result.Verdict != tally.MarkerNoPlan {
+			t.Errorf("%s: %v %s", m.Key, m.Result.Verdict, m.Result.Reason)
+		}
+	}
+}

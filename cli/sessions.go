@@ -92,7 +92,7 @@ func (a *app) renderTable(list []tally.Session) error {
 	if o.Terminal {
 		projects := make([]string, len(list))
 		for i := range list {
-			projects[i] = list[i].Project
+			projects[i] = list[i].LocalProject()
 		}
 		o.Plans = a.planLines(projects...)
 	}

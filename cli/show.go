@@ -64,7 +64,7 @@ func runShow(ctx context.Context, o *showOptions) error {
 		width = 0
 	}
 	so := ShowOptions{Full: o.Full, Width: width, Now: o.now(), Home: o.env.Home, Color: o.env.color(),
-		Plan: o.planLines(s.Project)[s.Project]}
+		Plan: o.planLines(s.LocalProject())[s.LocalProject()]}
 	if ms, ok := st.(tally.MarkerStore); ok {
 		if so.Markers, err = ms.SessionMarkers(ctx, s.ID); err != nil {
 			return err

@@ -56,20 +56,21 @@ var panelStates = map[planner.Stage]tui.PanelState{
 }
 
 func (h *planHeadliner) Headline(s *tally.Session) (tui.Headline, bool) {
-	if s.Project == "" || (len(s.Markers) == 0 && s.Progress.Total > 0) {
+	project := s.LocalProject()
+	if project == "" || (len(s.Markers) == 0 && s.Progress.Total > 0) {
 		return tui.Headline{}, false
 	}
 	h.mu.Lock()
-	pv, seen := h.views[s.Project]
+	pv, seen := h.views[project]
 	h.mu.Unlock()
 	if !seen {
-		v, ok, err := h.plans.ViewFor(s.Project)
+		v, ok, err := h.plans.ViewFor(project)
 		pv = planView{v: v, ok: ok && err == nil}
 		h.mu.Lock()
 		if len(h.views) >= maxHeadlines {
 			clear(h.views)
 		}
-		h.views[s.Project] = pv
+		h.views[project] = pv
 		h.mu.Unlock()
 	}
 	if !pv.ok {

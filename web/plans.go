@@ -56,7 +56,7 @@ func (s *Server) views(sessions []tally.Session) []planner.View {
 	}
 	seen := map[string]bool{}
 	for i := range sessions {
-		p := sessions[i].Project
+		p := sessions[i].LocalProject()
 		if p == "" || seen[p] {
 			continue
 		}

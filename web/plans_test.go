@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -150,5 +151,43 @@ func TestPlans_onTheBoard(t *testing.T) {
 		if u.Line == "✓ 2/2 Complete" && u.Percent == 100 && u.Active == nil {
 			return
 		}
+	}
+}
+
+// A pushed session names a folder of the machine it came from: the
+// server never reads a plan from its own disk for it, even when a folder
+// of that name holds one here.
+func TestPlans_aPushedSessionNeverPointsAtTheServersDisk(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	local := t.TempDir() // a folder of the server's, holding a plan
+	if err := os.CopyFS(local, os.DirFS(filepath.Join(planCapture, "work"))); err != nil {
+		t.Fatal(err)
+	}
+	plans := planner.New(planner.Options{Folder: func(p string) plan.Folder { return plan.Folder{Root: p, Dir: filepath.Join(p, "docs", "por")} }, Store: st, Poll: time.Hour})
+	now := time.Date(2026, 11, 23, 17, 40, 0, 0, time.UTC)
+	if _, err := st.Ingest(ctx, tally.PushBatch{Machine: "ana-laptop", User: "ana", Stream: "s", To: 1,
+		Sessions: []tally.Record{{ID: "pushed", Agent: tally.AgentClaude, Project: local, LastActivity: now}}}); err != nil {
+		t.Fatal(err)
+	}
+	srv := web.New(web.Options{Indexer: broker.New[index.Change](), Store: st, Plans: plans, Now: func() time.Time { return now }})
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	resp, err := http.Get(hs.URL + "/api/plans")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct{ Plans []planner.View }
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d %v", resp.StatusCode, err)
+	}
+	if len(got.Plans) != 0 {
+		t.Fatalf("the server read its own folder's plan for a pushed session: %+v", got.Plans)
 	}
 }
