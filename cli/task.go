@@ -251,16 +251,22 @@ Tally rejected or skipped, with why.`,
 }
 
 func runTimeline(_ context.Context, o *timelineOptions) error {
-	p, err := o.load()
+	if _, err := o.load(); err != nil {
+		return err
+	}
+	f, err := o.folder()
+	if err != nil {
+		return err
+	}
+	entries, _, err := f.Entries()
 	if err != nil {
 		return err
 	}
 	if o.JSON {
-		entries := p.Ledger
 		if entries == nil {
 			entries = []plan.Entry{}
 		}
 		return writeJSON(o.env.Out, entries)
 	}
-	return plan.RenderTimeline(o.env.Out, p, plan.ViewOptions{Now: o.now(), Location: o.now().Location()})
+	return plan.RenderTimeline(o.env.Out, entries, plan.ViewOptions{Now: o.now(), Location: o.now().Location()})
 }

@@ -96,16 +96,10 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 	}
 	now := f.now()
 	s := StateOf(p)
+	// The keys this batch judged; the ledger's are in p.ledger.keys.
 	seen := map[string]bool{}
-	var newest time.Time
-	for _, e := range p.Ledger {
-		if e.Key != "" {
-			seen[e.Key] = true
-			if e.At.After(newest) {
-				newest = e.At
-			}
-		}
-	}
+	judged := func(key string) bool { return seen[key] || p.ledger.keys.has(key) }
+	newest := p.ledger.newest
 	outs := make([]Outcome, len(markers))
 	var (
 		entries  []Entry
@@ -117,7 +111,7 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 	for i, m := range markers {
 		o := &outs[i]
 		o.Marker, o.Text = m, Text(m.Marker)
-		if m.Key != "" && seen[m.Key] {
+		if m.Key != "" && judged(m.Key) {
 			o.Verdict, o.Reason = Duplicate, "already judged"
 			continue
 		}
@@ -288,7 +282,7 @@ func (f Folder) writeTaskIn(d *safefile.Dir, t *Task, create bool) error {
 // writing the plan, one file at a time, and every task counts as planned.
 func (f Folder) keepScope(d *safefile.Dir, p *Plan, at time.Time, promoted map[string]bool, begin bool) ([]Entry, error) {
 	present := slices.Sorted(slices.Values(p.Folders))
-	known, hasKnown := knownFolders(p.Ledger)
+	known, hasKnown := p.ledger.knownFolders()
 	var entries []Entry
 	next := p.Scope
 	switch {
@@ -335,7 +329,7 @@ func (f Folder) keepScope(d *safefile.Dir, p *Plan, at time.Time, promoted map[s
 			entries = append(entries, Entry{Type: EntryScopeChange, At: at, From: count, To: len(present), Added: other, Removed: removed, Reason: "task folders changed"})
 		}
 		if !p.HasScope {
-			next.Original = originalCount(p.Ledger)
+			next.Original = p.ledger.original
 		}
 		next.Current = len(present)
 	}
@@ -347,38 +341,6 @@ func (f Folder) keepScope(d *safefile.Dir, p *Plan, at time.Time, promoted map[s
 	}
 	p.Scope, p.HasScope = next, true
 	return entries, nil
-}
-
-// knownFolders replays the ledger's scope entries: the task folders the
-// plan had after the last of them.
-func knownFolders(ledger []Entry) ([]string, bool) {
-	var (
-		known []string
-		ok    bool
-	)
-	for _, e := range ledger {
-		switch {
-		case e.Type == EntryPlanCreated:
-			known, ok = slices.Clone(e.Tasks), true
-		case e.Type == EntryScopeChange && e.Tasks != nil:
-			known, ok = slices.Clone(e.Tasks), true
-		case e.Type == EntryScopeChange:
-			known = append(diff(known, e.Removed), diff(e.Added, known)...)
-			ok = true
-		}
-	}
-	slices.Sort(known)
-	return known, ok
-}
-
-// originalCount is the task count the ledger says the plan was made with.
-func originalCount(ledger []Entry) int {
-	for _, e := range ledger {
-		if e.Type == EntryPlanCreated {
-			return e.Total
-		}
-	}
-	return 0
 }
 
 // diff is a minus b.

@@ -106,7 +106,7 @@ func verdicts(outs []Outcome) string {
 
 func ledgerTypes(p *Plan) string {
 	var ts []string
-	for _, e := range p.Ledger {
+	for _, e := range p.entries() {
 		ts = append(ts, entryText(e))
 	}
 	return strings.Join(ts, ", ")
@@ -136,7 +136,7 @@ func TestApply_stepDoneUpdatesTheFileAndTheLedger(t *testing.T) {
 	if got := ledgerTypes(p); got != "plan_created, task_activated T001, step_completed T001 S1" {
 		t.Fatalf("ledger: %s", got)
 	}
-	e := p.Ledger[2]
+	e := p.entries()[2]
 	if e.Key != "s1:200:0" || e.By != "s1" || !e.At.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("entry %+v", e)
 	}
@@ -237,7 +237,7 @@ func TestApply_rejectedIsRecordedWithItsReason(t *testing.T) {
 		t.Fatalf("%v %q", outs[0].Verdict, outs[0].Reason)
 	}
 	p := load(t, f)
-	e := p.Ledger[len(p.Ledger)-1]
+	e := p.entries()[len(p.entries())-1]
 	if e.Type != EntryRejected || e.Marker != "progress: T007.S1 done" || e.Reason != "no task T007 in the plan" || e.Key != "s:0:0" {
 		t.Fatalf("entry %+v", e)
 	}
@@ -330,8 +330,8 @@ func TestScope_followsTheTaskFolders(t *testing.T) {
 	}
 	apply(t, f, markers("s", 0, t0, "progress: T001 start"))
 	p := load(t, f)
-	if e := p.Ledger[0]; e.Type != EntryPlanCreated || e.Total != 2 || !reflect.DeepEqual(e.Tasks, []string{"T001-oauth", "T002-login"}) {
-		t.Fatalf("first marker: %+v", p.Ledger)
+	if e := p.entries()[0]; e.Type != EntryPlanCreated || e.Total != 2 || !reflect.DeepEqual(e.Tasks, []string{"T001-oauth", "T002-login"}) {
+		t.Fatalf("first marker: %+v", p.entries())
 	}
 	scopePath := filepath.Join(f.Dir, ScopeFile)
 	if got := readString(t, scopePath); got != scopeHeader+"original: 2\ncurrent: 2\n" {
@@ -379,8 +379,8 @@ func TestScope_promotedQuickTaskAddsOne(t *testing.T) {
 		t.Fatalf("scope %+v promoted %v", p.Scope, p.Promoted("T003"))
 	}
 	got := ledgerTypes(p)
-	if got != "plan_created, task_activated T001, scope_change, task_promoted T003" || p.Ledger[2].Reason != "promoted from a quick task" {
-		t.Fatalf("ledger: %s (%q)", got, p.Ledger[2].Reason)
+	if got != "plan_created, task_activated T001, scope_change, task_promoted T003" || p.entries()[2].Reason != "promoted from a quick task" {
+		t.Fatalf("ledger: %s (%q)", got, p.entries()[2].Reason)
 	}
 	if verdicts(apply(t, f, markers("s", 10, t0.Add(2*time.Hour), "progress: T003 promoted"))) != "unchanged" {
 		t.Fatal("a second promotion was applied")
@@ -509,4 +509,10 @@ func TestApply_leavesOnlyThePlanFiles(t *testing.T) {
 	if got := strings.Join(names, " "); got != "T001-a ledger.jsonl scope.yaml" {
 		t.Fatalf("the plan folder holds %s", got)
 	}
+}
+
+// entries are the plan's ledger entries, read again from its folder.
+func (p *Plan) entries() []Entry {
+	es, _, _ := (Folder{Dir: p.Dir}).Entries()
+	return es
 }

@@ -34,10 +34,10 @@ type ledgerRead struct {
 	end int64
 	// tail holds the bytes just before end, to tell the same ledger grown
 	// from one rewritten in place.
-	tail    []byte
-	lines   int
-	entries []Entry
-	probs   Problems
+	tail []byte
+	// l is what was folded of it, handed out and never changed after
+	// (a later read folds a copy: ledger.grow).
+	l *ledger
 }
 
 // tailLen is how many bytes before the end of what was read are compared.
@@ -95,15 +95,15 @@ func (c *Cache) keepLedger(r ledgerRead) {
 	c.mu.Unlock()
 }
 
-// readLedger reads the open ledger f: from where the cached read stopped
-// when f is that ledger grown, else whole.
-func (c *Cache) readLedger(f *os.File, fi os.FileInfo, name string) ([]Entry, Problems, error) {
+// readLedger folds the open ledger f: from where the cached read stopped,
+// onto what was folded then, when f is that ledger grown; else whole.
+func (c *Cache) readLedger(f *os.File, fi os.FileInfo, name string) (*ledger, error) {
 	if c == nil {
-		ch, err := decodeLedger(f, name, 0)
-		return ch.entries, ch.probs, err
+		l := newLedger()
+		_, err := foldLedger(f, name, l)
+		return l, err
 	}
-	// Held while reading, so the cached entries grow in one place only and
-	// can be appended to in place.
+	// Held while reading, so the ledger is folded in one place only.
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	prev := c.ledger
@@ -111,14 +111,17 @@ func (c *Cache) readLedger(f *os.File, fi os.FileInfo, name string) ([]Entry, Pr
 		prev = ledgerRead{}
 	}
 	if _, err := f.Seek(prev.end, io.SeekStart); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	ch, err := decodeLedger(f, name, prev.lines)
+	l := newLedger()
+	if prev.l != nil {
+		l = prev.l.grow()
+	}
+	size, err := foldLedger(f, name, l)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	next := ledgerRead{fi: fi, end: prev.end + ch.size, lines: prev.lines + ch.lines,
-		entries: append(prev.entries, ch.entries...), probs: append(prev.probs, ch.probs...)}
+	next := ledgerRead{fi: fi, end: prev.end + size, l: l}
 	if n := min(next.end, tailLen); n > 0 {
 		next.tail = make([]byte, n)
 		if _, err := f.ReadAt(next.tail, next.end-n); err != nil {
@@ -126,8 +129,7 @@ func (c *Cache) readLedger(f *os.File, fi os.FileInfo, name string) ([]Entry, Pr
 		}
 	}
 	c.ledger = next
-	// Callers get slices they cannot append into the cache's own.
-	return ch0(next.entries), ch0(next.probs), nil
+	return l, nil
 }
 
 // grownTo tells whether f is the ledger r read, grown or as it was.
@@ -142,6 +144,3 @@ func (r ledgerRead) grownTo(f *os.File, fi os.FileInfo) bool {
 	_, err := f.ReadAt(buf, r.end-int64(len(buf)))
 	return err == nil && bytes.Equal(buf, r.tail)
 }
-
-// ch0 is s with no room to grow: appending to it copies.
-func ch0[S ~[]E, E any](s S) S { return s[:len(s):len(s)] }

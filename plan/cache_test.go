@@ -2,8 +2,10 @@ package plan
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,14 +22,14 @@ func sameLoad(t *testing.T, cached Folder) *Plan {
 	want := load(t, plain)
 	g, _ := json.Marshal(struct {
 		*Plan
-		Ledger   []Entry
+		Ledger   any
 		Problems Problems
-	}{got, got.Ledger, got.Problems})
+	}{got, folded(got.ledger), got.Problems})
 	w, _ := json.Marshal(struct {
 		*Plan
-		Ledger   []Entry
+		Ledger   any
 		Problems Problems
-	}{want, want.Ledger, want.Problems})
+	}{want, folded(want.ledger), want.Problems})
 	if string(g) != string(w) {
 		t.Fatalf("cached read:\n%s\nuncached read:\n%s", g, w)
 	}
@@ -90,14 +92,14 @@ func TestCache_readsWhatTheFilesSay(t *testing.T) {
 	if err := os.WriteFile(ledger, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p := sameLoad(t, f); p.QuickTasks() != 20 || len(p.Ledger) != 20 {
-		t.Fatalf("after a rewrite: %d entries, %d quick tasks", len(p.Ledger), p.QuickTasks())
+	if p := sameLoad(t, f); p.QuickTasks() != 20 || p.ledger.entries != 20 {
+		t.Fatalf("after a rewrite: %d entries, %d quick tasks", p.ledger.entries, p.QuickTasks())
 	}
 	if err := os.Remove(ledger); err != nil {
 		t.Fatal(err)
 	}
-	if p := sameLoad(t, f); len(p.Ledger) != 0 {
-		t.Fatalf("ledger removed, %d entries read", len(p.Ledger))
+	if p := sameLoad(t, f); p.ledger.entries != 0 {
+		t.Fatalf("ledger removed, %d entries read", p.ledger.entries)
 	}
 }
 
@@ -150,5 +152,48 @@ func appendString(t *testing.T, path, s string) {
 	defer fh.Close()
 	if _, err := fh.WriteString(s); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// folded is what a ledger folded to, for comparing two reads: every fact,
+// and the key set as a sorted list.
+func folded(l *ledger) any {
+	l.keys.mu.RLock()
+	keys := slices.Sorted(maps.Keys(l.keys.m))
+	l.keys.mu.RUnlock()
+	return struct {
+		Started, Completed map[string]time.Time
+		Blocked            map[string]Entry
+		Promoted           map[string]bool
+		Quick              int
+		Keys               []uint64
+		Newest             time.Time
+		Known              []string
+		HasKnown           bool
+		Original, Lines    int
+		Entries            int
+	}{l.started, l.completed, l.blocked, l.promoted, l.quick, keys, l.newest, l.known, l.hasKnown, l.original, l.lines, l.entries}
+}
+
+// A ledger of garbage is a bounded list of problems and a count of the
+// rest, not one problem a line held in memory; its entries still count.
+func TestLoad_aGarbageLedgerIsBoundedProblems(t *testing.T) {
+	f := newFolder(t, "T001-a:2")
+	var b strings.Builder
+	for i := range 10_000 {
+		b.WriteString("not an entry\n")
+		if i%1000 == 0 {
+			b.WriteString(`{"type":"quick_task","at":"2024-01-16T10:00:00Z","description":"typo"}` + "\n")
+		}
+	}
+	if err := os.WriteFile(filepath.Join(f.Dir, LedgerFile), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := load(t, f)
+	if len(p.Problems) != maxLedgerProblems+1 || !strings.Contains(p.Problems.Error(), "9900 more lines that are not ledger entries") {
+		t.Fatalf("%d problems:\n%v", len(p.Problems), p.Problems.Error())
+	}
+	if p.QuickTasks() != 10 {
+		t.Fatalf("%d quick tasks, want the 10 entries among the garbage", p.QuickTasks())
 	}
 }

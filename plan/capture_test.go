@@ -161,14 +161,14 @@ func TestCapture_claudeMarkersAdvanceThePlan(t *testing.T) {
 	if got := ledgerTypes(p); got != wantLedger {
 		t.Fatalf("ledger:\n%s\nwant:\n%s", got, wantLedger)
 	}
-	blocked := p.Ledger[3]
+	blocked := p.entries()[3]
 	if blocked.Reason != "pytest is not installed" || blocked.By != "68c26bdc-7510-48dd-82af-1c0fcfd325ad" ||
 		!strings.HasPrefix(blocked.Key, "68c26bdc-7510-48dd-82af-1c0fcfd325ad:") || blocked.At.Year() != 2026 {
 		t.Fatalf("blocked entry %+v", blocked)
 	}
 	// The two markers of one message share its line: same offset, index 0
 	// and 1.
-	if k1, k2 := p.Ledger[4].Key, p.Ledger[6].Key; strings.TrimSuffix(k1, ":0") != strings.TrimSuffix(k2, ":1") || k1 == k2 {
+	if k1, k2 := p.entries()[4].Key, p.entries()[6].Key; strings.TrimSuffix(k1, ":0") != strings.TrimSuffix(k2, ":1") || k1 == k2 {
 		t.Fatalf("keys of one message: %s %s", k1, k2)
 	}
 

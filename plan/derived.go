@@ -2,42 +2,11 @@ package plan
 
 import "time"
 
-// facts are what the ledger says about each task, gathered once per Load.
-type facts struct {
-	started   map[string]time.Time // the last task_activated
-	completed map[string]time.Time // the last task_completed
-	blocked   map[string]Entry     // the last step_blocked since the task was last activated
-	promoted  map[string]bool
-	quick     int
-}
-
-func factsOf(ledger []Entry) facts {
-	f := facts{started: map[string]time.Time{}, completed: map[string]time.Time{},
-		blocked: map[string]Entry{}, promoted: map[string]bool{}}
-	for _, e := range ledger {
-		switch e.Type {
-		case EntryTaskActive:
-			f.started[e.Task] = e.At
-			delete(f.blocked, e.Task)
-		case EntryTaskDone:
-			f.completed[e.Task] = e.At
-		case EntryStepBlocked:
-			f.blocked[e.Task] = e
-		case EntryTaskPromoted:
-			f.promoted[e.Task] = true
-		case EntryQuickTask:
-			f.quick++
-		}
-	}
-	return f
-}
-
 func (p *Plan) facts() facts {
-	if p.known == nil {
-		f := factsOf(p.Ledger)
-		p.known = &f
+	if p.ledger == nil {
+		return newLedger().facts
 	}
-	return *p.known
+	return p.ledger.facts
 }
 
 // Progress is how many tasks are complete, of how many usable tasks.

@@ -48,6 +48,13 @@
 //     StaleAfter, which leaves agents working at once their say) is
 //     skipped, so reading old history never rewinds a plan. Rejected and skipped
 //     markers are recorded with their reason.
+//   - A long ledger costs what it must, once: Load folds it as it reads
+//     (the facts of each task, a hash of each judged marker's key, the
+//     scope's folders) and keeps none of its entries, so a plan of a 95 MB
+//     ledger loads in a fraction of a second and a few megabytes; the
+//     entries are read again, streamed, only to be shown (Entries) or
+//     looked up (Judged). Its problems are bounded: a ledger of garbage
+//     is a hundred problems and a count, not millions.
 //   - scope.yaml is created when the plan goes into execution (the first
 //     marker applied), with original = current = the number of task
 //     folders, and then kept equal to that number; each change is a

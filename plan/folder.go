@@ -66,7 +66,6 @@ type Plan struct {
 	// Scope is scope.yaml; HasScope is false when there is none yet.
 	Scope    Scope
 	HasScope bool
-	Ledger   []Entry
 	// Problems lists everything wrong in the folder, by file and line.
 	Problems Problems
 	// unsafe is why the folder may be read but not written: scope.yaml or
@@ -74,7 +73,9 @@ type Plan struct {
 	unsafe error
 
 	scopeSrc *scopeSource
-	known    *facts
+	// ledger is what the plan keeps of ledger.jsonl (see ledger); the
+	// entries themselves are Folder.Entries.
+	ledger *ledger
 }
 
 // Load reads the plan folder. A folder with problems still loads: its
@@ -99,18 +100,17 @@ func (f Folder) load(d *safefile.Dir) (*Plan, error) {
 	if err := p.readScope(d); err != nil {
 		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read plan", Err: err}
 	}
-	ledger, probs, err := readLedger(d, LedgerFile, f.Cache)
+	l, err := readLedger(d, LedgerFile, f.Cache)
 	switch {
 	case Refused(err):
 		p.refuse(LedgerFile, err)
+		l = newLedger()
 	case err != nil:
 		return nil, &tally.Error{Code: tally.CodeUnavailable, Op: "read ledger", Err: err}
 	}
-	p.Ledger = ledger
-	p.Problems = append(p.Problems, probs...)
+	p.ledger = l
+	p.Problems = append(p.Problems, l.problems(LedgerFile)...)
 	p.Problems.sorted()
-	known := factsOf(ledger)
-	p.known = &known
 	return p, nil
 }
 

@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/valyala/fastjson"
+
 	"github.com/tallyhq/tally/internal/safefile"
 )
 
@@ -75,92 +77,160 @@ type Entry struct {
 // reason to hold the file in memory.
 const MaxLedgerLine = 64 << 10
 
-// readLedger reads the ledger. A missing ledger is empty. A line that is
-// not an entry is a problem and is skipped; a last line with no newline is
-// a write in progress (or one cut short by a crash) and is ignored. With a
-// cache, only what was appended since the last read is read.
-func readLedger(d *safefile.Dir, name string, c *Cache) ([]Entry, Problems, error) {
+// readLedger folds the ledger in d (see ledger). A missing ledger is
+// empty. A line that is not an entry is a problem and is skipped; a last
+// line with no newline is a write in progress (or one cut short by a
+// crash) and is ignored. With a cache, only what was appended since the
+// last read is read, and folded onto what was folded then.
+func readLedger(d *safefile.Dir, name string, c *Cache) (*ledger, error) {
 	f, err := d.OpenOwn(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.keepLedger(ledgerRead{})
-		return nil, nil, nil
+		return newLedger(), nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	return c.readLedger(f, fi, name)
 }
 
-// ledgerChunk is what one read of the ledger found: the entries and
-// problems of its complete lines, how many bytes those lines take and how
-// many lines they are.
-type ledgerChunk struct {
-	entries []Entry
-	probs   Problems
-	size    int64
-	lines   int
+// foldLedger folds the ledger lines in into l, numbering them from
+// l.lines+1, and returns how many bytes of complete lines it read.
+func foldLedger(in io.Reader, name string, l *ledger) (int64, error) {
+	var p fastjson.Parser
+	var size int64
+	err := eachLine(in, func(b []byte, n int64, long bool) {
+		l.lines++
+		size += n
+		switch {
+		case long:
+			l.problem(Problem{Path: name, Line: l.lines, Msg: fmt.Sprintf("line longer than %d bytes", MaxLedgerLine)})
+			return
+		case len(b) == 0:
+			return
+		}
+		v, err := p.ParseBytes(b)
+		if err != nil || v.Type() != fastjson.TypeObject || !l.add(v) {
+			l.problem(Problem{Path: name, Line: l.lines, Msg: "not a ledger entry"})
+		}
+	})
+	return size, err
 }
 
-// decodeLedger reads ledger lines from in, numbering them from line+1;
-// see readLedger.
-func decodeLedger(in io.Reader, name string, line int) (ledgerChunk, error) {
-	var c ledgerChunk
+// eachLine calls fn with each complete line of in, trimmed, and its
+// length in bytes (newline included); a line longer than MaxLedgerLine is
+// read past and given as long. The line is valid only during the call.
+func eachLine(in io.Reader, fn func(line []byte, n int64, long bool)) error {
 	r := bufio.NewReaderSize(in, 64<<10)
+	var buf []byte
 	for {
-		b, n, long, err := readLine(r)
+		b, n, long, err := readLine(r, &buf)
 		if err == io.EOF {
-			return c, nil
+			return nil
 		}
 		if err != nil {
-			return ledgerChunk{}, err
+			return err
 		}
-		line++
-		c.lines++
-		c.size += n
-		if long {
-			c.probs = append(c.probs, Problem{Path: name, Line: line, Msg: fmt.Sprintf("line longer than %d bytes", MaxLedgerLine)})
-			continue
-		}
-		b = bytes.TrimSpace(b)
-		if len(b) == 0 {
-			continue
-		}
-		var e Entry
-		if err := json.Unmarshal(b, &e); err != nil || e.Type == "" {
-			c.probs = append(c.probs, Problem{Path: name, Line: line, Msg: "not a ledger entry"})
-			continue
-		}
-		c.entries = append(c.entries, e)
+		fn(bytes.TrimSpace(b), n, long)
 	}
 }
 
 // readLine returns the next complete line and its length in bytes,
-// newline included. A line longer than MaxLedgerLine is read past and
-// reported as long; an unterminated last line is io.EOF.
-func readLine(r *bufio.Reader) (line []byte, n int64, long bool, err error) {
-	var buf []byte
+// newline included, using buf for a line the reader's buffer does not
+// hold whole. A line longer than MaxLedgerLine is read past and reported
+// as long; an unterminated last line is io.EOF.
+func readLine(r *bufio.Reader, buf *[]byte) (line []byte, n int64, long bool, err error) {
+	chunk, err := r.ReadSlice('\n')
+	if err == nil {
+		return chunk, int64(len(chunk)), false, nil
+	}
+	*buf = (*buf)[:0]
 	for {
-		chunk, err := r.ReadSlice('\n')
 		n += int64(len(chunk))
-		if len(buf)+len(chunk) <= MaxLedgerLine {
-			buf = append(buf, chunk...)
+		if len(*buf)+len(chunk) <= MaxLedgerLine {
+			*buf = append(*buf, chunk...)
 		} else {
 			long = true
 		}
 		switch {
 		case err == nil:
-			return buf, n, long, nil
+			return *buf, n, long, nil
 		case errors.Is(err, bufio.ErrBufferFull):
-			continue
+			chunk, err = r.ReadSlice('\n')
 		default:
 			return nil, 0, false, err
 		}
 	}
+}
+
+// Entries reads the ledger's entries, in order, with the problems of the
+// lines that are not entries: what shows the whole history (the
+// timeline). The plan's views need only what Load folds of it.
+func (f Folder) Entries() ([]Entry, Problems, error) {
+	var out []Entry
+	probs, err := f.eachEntry(func(e Entry) bool { out = append(out, e); return true })
+	return out, probs, err
+}
+
+// Judged is, for each marker key the ledger holds, its first entry: the
+// verdict the marker was given. One read of the ledger answers them all.
+func (f Folder) Judged(keys ...string) (map[string]Entry, error) {
+	want := map[string]bool{}
+	for _, k := range keys {
+		want[k] = true
+	}
+	found := map[string]Entry{}
+	_, err := f.eachEntry(func(e Entry) bool {
+		if want[e.Key] {
+			if _, dup := found[e.Key]; !dup {
+				found[e.Key] = e
+			}
+		}
+		return len(found) < len(want)
+	})
+	return found, err
+}
+
+// eachEntry streams the ledger's entries to fn until it returns false.
+func (f Folder) eachEntry(fn func(Entry) bool) (Problems, error) {
+	d, err := f.open(false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	in, err := d.OpenOwn(LedgerFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, refusal("read ledger", err)
+	}
+	defer in.Close()
+	l := newLedger() // for its bounded problems
+	more := true
+	line := 0
+	err = eachLine(in, func(b []byte, _ int64, long bool) {
+		line++
+		switch {
+		case !more, len(b) == 0 && !long:
+			return
+		case long:
+			l.problem(Problem{Path: LedgerFile, Line: line, Msg: fmt.Sprintf("line longer than %d bytes", MaxLedgerLine)})
+			return
+		}
+		var e Entry
+		if err := json.Unmarshal(b, &e); err != nil || e.Type == "" {
+			l.problem(Problem{Path: LedgerFile, Line: line, Msg: "not a ledger entry"})
+			return
+		}
+		more = fn(e)
+	})
+	return l.problems(LedgerFile), err
 }
 
 // appendLedger appends entries to the ledger in d in one write and syncs

@@ -39,10 +39,8 @@ func StateOf(p *Plan) *State {
 		}
 		s.Tasks = append(s.Tasks, ts)
 	}
-	for _, e := range p.Ledger {
-		if e.Type == EntryTaskPromoted {
-			s.Promoted[e.Task] = true
-		}
+	for id := range p.facts().promoted {
+		s.Promoted[id] = true
 	}
 	return s
 }

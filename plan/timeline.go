@@ -7,19 +7,20 @@ import (
 	"time"
 )
 
-// RenderTimeline writes the ledger as a timeline, one line per entry in
-// the order they were written: "[10:05] → T001 activated". A ledger that
-// spans days gets a date line whenever the day changes. Unchanged-marker
-// entries are bookkeeping and are left out.
-func RenderTimeline(w io.Writer, p *Plan, o ViewOptions) error {
+// RenderTimeline writes a plan's ledger entries (Folder.Entries) as a
+// timeline, one line per entry in the order they were written: "[10:05]
+// → T001 activated". A ledger that spans days gets a date line whenever
+// the day changes. Unchanged-marker entries are bookkeeping and are left
+// out.
+func RenderTimeline(w io.Writer, ledger []Entry, o ViewOptions) error {
 	loc := o.Location
 	if loc == nil {
 		loc = time.Local
 	}
 	b := &strings.Builder{}
-	days := spansDays(p.Ledger, loc)
+	days := spansDays(ledger, loc)
 	var day string
-	for _, e := range p.Ledger {
+	for _, e := range ledger {
 		text := TimelineText(e)
 		if text == "" {
 			continue

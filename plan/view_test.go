@@ -223,12 +223,12 @@ func TestTimeline_aDaysWork(t *testing.T) {
 	}
 	step(18, 30, rest.String())
 	p := load(t, f)
-	golden(t, "timeline", render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p, exampleOptions()) }))
+	golden(t, "timeline", render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p.entries(), exampleOptions()) }))
 }
 
 func TestTimeline_spanningDaysHasDateLines(t *testing.T) {
 	p := load(t, examplePlan(t))
-	out := render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p, exampleOptions()) })
+	out := render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p.entries(), exampleOptions()) })
 	if !strings.HasPrefix(out, "Mon Jan 15, 2024\n[13:30] ≡ Plan created: 5 tasks\n") || !strings.Contains(out, "\n\nTue Jan 16, 2024\n") {
 		t.Fatalf("timeline:\n%s", out)
 	}

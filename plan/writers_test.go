@@ -70,7 +70,7 @@ func checkWriters(t *testing.T, f Folder) {
 	last := map[string]int64{}
 	all := 0
 	var prev time.Time
-	for _, e := range p.Ledger {
+	for _, e := range p.entries() {
 		switch e.Type {
 		case EntryStepDone, EntryTaskDone:
 			completed[e.Task+"."+e.Step]++
@@ -244,7 +244,7 @@ func TestApply_survivesKill(t *testing.T) {
 			t.Fatalf("round %d: %d tasks, problems %v", round, len(p.Tasks), p.Problems)
 		}
 		done, _ := p.Progress()
-		t.Logf("round %d: killed with %d tasks complete, %d ledger entries", round, done, len(p.Ledger))
+		t.Logf("round %d: killed with %d tasks complete, %d ledger entries", round, done, len(p.entries()))
 		// The next writer resumes: the markers the killed one applied are
 		// duplicates or (if the kill fell between file and ledger) are
 		// rejected as already done; the rest apply and the plan completes.

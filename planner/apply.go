@@ -148,19 +148,23 @@ func (p *Planner) applyGroup(g *group, now time.Time) ([]tally.MarkerResult, err
 	if err != nil {
 		return nil, err
 	}
-	var ledger []plan.Entry // read only when a marker was judged before
 	results := make([]tally.MarkerResult, len(outs))
+	var dups []string
+	for _, o := range outs {
+		if o.Verdict == plan.Duplicate {
+			dups = append(dups, o.Marker.Key)
+		}
+	}
+	var before map[string]plan.Entry // read only when a marker was judged before
+	if len(dups) > 0 {
+		before, _ = f.Judged(dups...)
+	}
 	var news []plan.Entry
 	changed := false
 	for i, o := range outs {
 		r := tally.MarkerResult{Key: g.markers[i].Key, Verdict: verdictOf(o.Verdict), Reason: o.Reason, Plan: g.dir, At: now}
 		if o.Verdict == plan.Duplicate {
-			if ledger == nil {
-				if pl, err := f.Load(); err == nil {
-					ledger = pl.Ledger
-				}
-			}
-			r.Verdict, r.Reason = judged(ledger, o.Marker.Key)
+			r.Verdict, r.Reason = judged(before, o.Marker.Key)
 		}
 		results[i] = r
 		changed = changed || len(o.Entries) > 0
@@ -203,12 +207,9 @@ func verdictOf(v plan.Verdict) tally.MarkerVerdict {
 
 // judged is the verdict the ledger recorded for key: a marker applied
 // before (by another process, or before a crash that kept its result out
-// of the store) is found by its key.
-func judged(ledger []plan.Entry, key string) (tally.MarkerVerdict, string) {
-	for _, e := range ledger {
-		if e.Key != key {
-			continue
-		}
+// of the store) is found by its key (plan.Folder.Judged).
+func judged(before map[string]plan.Entry, key string) (tally.MarkerVerdict, string) {
+	if e, ok := before[key]; ok {
 		switch e.Type {
 		case plan.EntryRejected:
 			return tally.MarkerRejected, e.Reason

@@ -61,11 +61,11 @@ func TestPlanner_appliesCommittedMarkers(t *testing.T) {
 	if got := r.eventTexts(); got != want {
 		t.Fatalf("events:\n%s\nwant:\n%s", got, want)
 	}
-	pl, err := (plan.Folder{Dir: filepath.Join(dir, "docs/por")}).Load()
+	ledger, _, err := (plan.Folder{Dir: filepath.Join(dir, "docs/por")}).Entries()
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := pl.Ledger[2] // step_completed T001 S1
+	e := ledger[2] // step_completed T001 S1
 	if e.By != sid || e.Key != ms[1].Key || !e.At.Equal(ms[1].Marker.At) {
 		t.Fatalf("ledger entry %+v, want by %s key %s", e, sid, ms[1].Key)
 	}
