@@ -62,12 +62,18 @@
 //     /api/push (--token allows all). A token found in the store is
 //     trusted for 10 s, so a revoked one stops within that. Every response
 //     carries a strict CSP (no inline script, no framing), nosniff and
-//     no-referrer. A refused request does not keep its connection.
+//     no-referrer. A refused request does not keep its connection. When
+//     the tokens cannot be checked (the store is out of reach), a client
+//     that has not authenticated learns only that (503): the store's
+//     kind, address and the driver's words go to ErrorLog.
 //   - A push (POST /api/push) is read up to 8 MB as sent and 64 MB once
-//     inflated, whatever its compression claims; at most four are decoded
-//     and applied at once.
+//     inflated, whatever its compression claims, and holds at most
+//     tally.MaxPushSessions sessions; at most four are decoded and applied
+//     at once. A push token pushes only batches naming the machine (and
+//     user) it was made for (tally.Token.MayPush): another is 403.
 //   - Plans (Options.Plans): a snapshot carries the plans of its
-//     sessions' projects, /api/plans lists them, and a plan that changes
+//     sessions' projects (only of this machine's sessions: a pushed
+//     session's folder is another machine's, Session.LocalProject), /api/plans lists them, and a plan that changes
 //     (a marker applied, a task file written) reaches every stream as
 //     plan_updated with the whole plan (plan_removed when its folder
 //     went away). Plans are read off the hub's goroutine, so file IO
