@@ -32,6 +32,9 @@ type hostilePlan struct {
 	// rejected, saying why (in the ledger), and the rest of the plan
 	// works.
 	task bool
+	// folder: the plan folder itself is refused, not a file in it: no
+	// agent is asked to keep a plan there.
+	folder bool
 }
 
 // refusedWords end the message of every plan file Tally refuses.
@@ -114,7 +117,7 @@ var hostilePlans = []hostilePlan{
 		}
 		link(t, filepath.Join(outside, "por"), dir)
 		return ""
-	}},
+	}, folder: true},
 	{name: "docs links outside", make: func(t *testing.T, project, outside string) string {
 		dir := filepath.Join(project, "docs")
 		if err := os.Rename(dir, filepath.Join(outside, "docs")); err != nil {
@@ -122,17 +125,17 @@ var hostilePlans = []hostilePlan{
 		}
 		link(t, filepath.Join(outside, "docs"), dir)
 		return ""
-	}},
+	}, folder: true},
 	{name: "plan folder other users can write to", make: func(t *testing.T, project, _ string) string {
 		if err := os.Chmod(filepath.Join(project, por), 0o777); err != nil {
 			t.Fatal(err)
 		}
 		return ""
-	}},
+	}, folder: true},
 	{name: "plan folder of another user", make: func(t *testing.T, project, _ string) string {
 		otherOwner(t, filepath.Join(project, por))
 		return ""
-	}},
+	}, folder: true},
 	{name: "settings put the plan folder outside the project", make: func(t *testing.T, project, outside string) string {
 		copyTree(t, filepath.Join(outside, "por"), filepath.Join(project, por))
 		rel, _ := filepath.Rel(project, filepath.Join(outside, "por"))
@@ -142,7 +145,7 @@ var hostilePlans = []hostilePlan{
 			t.Fatal(err)
 		}
 		return settings
-	}, says: "want a folder inside the project"},
+	}, says: "want a folder inside the project", folder: true},
 }
 
 func link(t *testing.T, target, name string) {
@@ -217,6 +220,9 @@ var planCommands = []planCommand{
 	// watch, serve and the overview do (one planner).
 	{name: "scan", writes: true, args: func(string) []string { return []string{"scan"} }},
 	// sessions and show read the plan line of each session's project.
+	// A session starting in the project is told the plan protocol by its
+	// SessionStart hook when the project keeps a plan Tally can move.
+	{name: "hook SessionStart", stdin: "hook", args: func(p string) []string { return []string{"hook", "claude"} }},
 	// The board, watch and the terminal UI show plans through the
 	// planner (planner.ViewFor), with its cache.
 	{name: "board", scanned: true},
@@ -235,7 +241,7 @@ func TestPlan_hostileFoldersThroughEveryCommand(t *testing.T) {
 	for _, h := range hostilePlans {
 		for _, c := range planCommands {
 			t.Run(h.name+"/"+c.name, func(t *testing.T) {
-				home, project, _ := planHome(t, 6)
+				home, project, log := planHome(t, 6)
 				outside := t.TempDir()
 				if err := os.WriteFile(filepath.Join(outside, "victim"), []byte("export PATH=/usr/bin\n"), 0o644); err != nil {
 					t.Fatal(err)
@@ -249,10 +255,15 @@ func TestPlan_hostileFoldersThroughEveryCommand(t *testing.T) {
 				}
 				var code ExitCode
 				var out, errOut string
+				stdin := c.stdin
+				if stdin == "hook" {
+					stdin = `{"session_id":"` + planSession + `","transcript_path":"` + log + `","cwd":"` + project +
+						`","hook_event_name":"SessionStart","source":"compact"}`
+				}
 				if c.args == nil {
 					out = boardView(t, st, env, project)
 				} else {
-					code, out, errOut = runBounded(t, st, env, c.stdin, c.args(project)...)
+					code, out, errOut = runBounded(t, st, env, stdin, c.args(project)...)
 				}
 				if after := snapshot(t, outside); !sameSnapshot(before, after) {
 					t.Fatalf("a file outside the project changed (exit %d)\nstdout: %s\nstderr: %s", code, out, errOut)
@@ -263,6 +274,9 @@ func TestPlan_hostileFoldersThroughEveryCommand(t *testing.T) {
 				says := h.says
 				if says == "" {
 					says = refusedWords
+				}
+				if c.name == "hook SessionStart" && (code != ExitOK || h.folder && strings.Contains(out, "progress: T")) {
+					t.Errorf("the hook offered the plan protocol of a folder Tally refuses, or failed: exit %d\n%s", code, out)
 				}
 				said := strings.Contains(out+errOut, says)
 				switch {

@@ -57,6 +57,17 @@ func refusal(op string, err error) error {
 	return &tally.Error{Code: tally.CodeUnavailable, Op: op, Err: err}
 }
 
+// Usable tells whether the plan folder is there and is one Tally reads
+// and writes (see open): not missing, not refused.
+func (f Folder) Usable() bool {
+	d, err := f.open(false)
+	if err != nil {
+		return false
+	}
+	d.Close()
+	return true
+}
+
 // Refused tells whether err is a refusal to touch a plan folder or one of
 // its files (a link, a FIFO, a device, another user's file, a folder other
 // users can write to, a folder outside its project), as opposed to a

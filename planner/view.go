@@ -203,10 +203,11 @@ func signature(dir string) string {
 
 // Protocol is the block of instructions that tells an agent working in
 // project how to plan and report progress (plan.Protocol), naming dir,
-// the project's plan folder; "" when there is no such folder: an agent is
-// asked to keep a plan only where the project keeps one.
+// the project's plan folder; "" when there is no such folder, or none
+// Tally would write (plan.Folder.Usable): an agent is asked to keep a plan
+// only where the project keeps one its markers can move.
 func Protocol(project, dir string) string {
-	if !isDir(dir) {
+	if !(plan.Folder{Root: project, Dir: dir}).Usable() {
 		return ""
 	}
 	rel, err := filepath.Rel(project, dir)
