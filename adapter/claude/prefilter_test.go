@@ -10,6 +10,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/jsonl"
+	"github.com/tallyhq/tally/marker"
 	"github.com/valyala/fastjson"
 )
 
@@ -142,4 +143,128 @@ func TestPrefilter_losesNothing(t *testing.T) {
 		}
 	}
 	t.Logf("%d lines, %d parsed (%.1f%% never parsed); events %v", lines, parsed, 100*float64(lines-parsed)/float64(lines), kinds)
+}
+
+// TestLook_ownMessageIsTheLineType: the look tells a line's kind from its
+// first nested object, without finding its type (which Claude Code writes
+// after the message). On every real line, a user or assistant line is
+// told as one, and no line of another type as either, but for the API
+// request logs that repeat a message.
+func TestLook_ownMessageIsTheLineType(t *testing.T) {
+	seen := map[string]int{}
+	for _, lf := range claudeLogs(t) {
+		d, _ := newDecoder(lf.info, nil)
+		for n, l := range bytes.Split(read(t, lf.path), []byte("\n")) {
+			if len(bytes.TrimSpace(l)) == 0 {
+				continue
+			}
+			v, err := fastjson.ParseBytes(l)
+			if err != nil {
+				t.Fatalf("%s:%d: %v", lf.path, n+1, err)
+			}
+			typ := string(v.GetStringBytes("type"))
+			kind := d.lookAt(l).kind
+			seen[typ]++
+			want := map[string]lineKind{"user": kindUser, "assistant": kindAssistant}[typ]
+			if typ == "api-request-blob" {
+				want = kind // the message a request log repeats is looked at as its own
+			}
+			if kind != want {
+				t.Errorf("%s:%d: a %s line looked like kind %d, want %d", lf.path, n+1, typ, kind, want)
+			}
+		}
+	}
+	if seen["user"] < 100 || seen["assistant"] < 100 || len(seen) < 10 {
+		t.Errorf("too few lines of each type to tell: %v", seen)
+	}
+}
+
+// TestLook_oddLines: what the look makes of lines Claude Code does not
+// write, but a log may hold: a brace in a string before the message, keys
+// in another order, blanks, a relayed message, a message cut short.
+func TestLook_oddLines(t *testing.T) {
+	for _, tt := range []struct {
+		name, line string
+		kind       lineKind
+		tool, mark bool
+		calls      int
+	}{
+		{"a brace in the cwd before the message", `{"cwd":"/src/{app}","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"TodoWrite","input":{"todos":[]}}]},"type":"assistant"}`, kindAssistant, true, false, 1},
+		{"blanks around the colons", `{"cwd": "/src", "message": {"role": "assistant", "content": [{"type": "text", "text": "progress: T1 done"}]}}`, kindAssistant, false, true, 0},
+		{"role after the content", `{"message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{}}],"role":"assistant"}}`, kindAssistant, false, false, 1},
+		{"a block's keys in another order", `{"message":{"role":"assistant","content":[{"input":{"todos":[]},"name":"TodoWrite","id":"t","type":"tool_use"}]}}`, kindAssistant, true, false, 1},
+		{"a marker in a tool's input only", `{"message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Write","input":{"content":"progress: T1 done"}}]}}`, kindAssistant, false, false, 1},
+		{"a marker in thinking only", `{"message":{"role":"assistant","content":[{"type":"thinking","thinking":"progress: T1 done"}]}}`, kindAssistant, false, false, 0},
+		{"an MCP tool named like a task tool", `{"message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"mcp__x__TaskCreate","input":{}}]}}`, kindAssistant, false, false, 1},
+		{"a relayed sub-agent's call", `{"type":"progress","data":{"message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"TodoWrite","input":{}}]}}}`, kindOther, false, false, 0},
+		{"a nested message key", `{"toolUseResult":{"message":{"role":"assistant","content":[]}}}`, kindOther, false, false, 0},
+		{"an array first", `{"messages":[{"role":"assistant","content":[]}],"message":{"role":"assistant","content":[]}}`, kindOther, false, false, 0},
+		{"a user's prompt", `{"type":"user","message":{"role":"user","content":"progress: T1 done"}}`, kindUser, false, false, 0},
+		{"no nested object", `{"type":"queue-operation","content":"TodoWrite"}`, kindOther, false, false, 0},
+		{"blocks cut short", `{"message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"TodoWrite","input":{"todos":[}]}}`, kindAssistant, false, false, 0},
+	} {
+		d, _ := newDecoder(tally.FileInfo{Path: "x.jsonl"}, nil)
+		lk := d.lookAt([]byte(tt.line))
+		if lk.kind != tt.kind || lk.tool != tt.tool || lk.marker != tt.mark || len(lk.calls) != tt.calls {
+			t.Errorf("%s: kind %d tool %v marker %v calls %d; want %d %v %v %d",
+				tt.name, lk.kind, lk.tool, lk.marker, len(lk.calls), tt.kind, tt.tool, tt.mark, tt.calls)
+		}
+	}
+}
+
+// FuzzLook: on any line the look ends without a panic, and on any line
+// that is JSON, what it read of an assistant's blocks is what the parser
+// reads of them: the same tool calls in order, the same todo/task call,
+// the same text that may hold a marker.
+func FuzzLook(f *testing.F) {
+	for _, lf := range claudeLogs(f) {
+		for _, l := range bytes.Split(read(f, lf.path), []byte("\n")) {
+			if bytes.Contains(l, []byte(`"role":"assistant"`)) && len(l) < 4096 {
+				f.Add(l)
+			}
+		}
+	}
+	f.Add([]byte(`{"message":{"role":"assistant","content":[{"type":"text","text":"progress: T1 done"},{"type":"tool_use","name":"TaskCreate","input":{}}]}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !jsonl.Object(line) {
+			return
+		}
+		d, _ := newDecoder(tally.FileInfo{Path: "f.jsonl"}, nil)
+		lk := d.lookAt(line)
+		v, err := fastjson.ParseBytes(line)
+		if err != nil || lk.kind != kindAssistant || !lk.read {
+			return
+		}
+		if string(v.GetStringBytes("message", "role")) != "assistant" {
+			t.Fatalf("an assistant's line whose message's role is %q", v.GetStringBytes("message", "role"))
+		}
+		var names []string
+		tool, mark := false, false
+		for _, b := range v.GetArray("message", "content") {
+			switch string(b.GetStringBytes("type")) {
+			case "tool_use":
+				name := string(b.GetStringBytes("name"))
+				names = append(names, name)
+				tool = tool || d.readsTool([]byte(name))
+			case "text":
+				mark = mark || marker.Maybe(b.GetStringBytes("text"))
+			}
+		}
+		var got []string
+		for _, c := range lk.calls {
+			s, _ := fastjson.ParseBytes(c.name)
+			got = append(got, string(s.GetStringBytes()))
+		}
+		if strings.Join(got, "\x00") != strings.Join(names, "\x00") {
+			t.Fatalf("calls %q, the parser reads %q", got, names)
+		}
+		// Names and text are matched as written: a letter written as
+		// \u0054 is not looked for (no JSON writer escapes one).
+		if bytes.Contains(line, []byte(`\u`)) {
+			return
+		}
+		if lk.tool != tool || lk.marker != mark {
+			t.Fatalf("todo/task call %v, marker %v; the parser's blocks say %v, %v", lk.tool, lk.marker, tool, mark)
+		}
+	})
 }
