@@ -16,8 +16,9 @@ import (
 // is exact and no byte of the line is searched twice for it:
 //   - the line's first nested object (one IndexByte) tells whether the
 //     line holds a message of its own: a line that relays another's
-//     message (a progress line, a stream event, an API request log) has
-//     something else first;
+//     message (a progress line, a stream event, an API request's
+//     history) has something else first, and a log of one API request
+//     message says first that it is one;
 //   - that message's keys, read one by one, give its role and content;
 //   - an assistant message's content is read block by block: a block's
 //     strings are skipped quote to quote with IndexByte, a tool's input
@@ -86,7 +87,7 @@ func (d *Decoder) lookAt(line []byte) *look {
 	lk.kind, lk.content, lk.read, lk.tool, lk.marker = kindOther, -1, false, false, false
 	lk.calls = lk.buf[:0]
 	lk.key, lk.nested = firstNested(line)
-	if lk.nested < 0 || !bytes.Equal(lk.key, messageName) {
+	if lk.nested < 0 || !bytes.Equal(lk.key, messageName) || !ownType(line) {
 		return lk
 	}
 	role, content := messageParts(line, lk.nested+1)
@@ -135,6 +136,17 @@ func firstNested(line []byte) (key []byte, at int) {
 		return nil, -1 // an array's element: the line's first nested value is an array
 	}
 	return walkNested(line)
+}
+
+var typeFirst = []byte(`{"type":"`)
+
+// ownType tells a line whose message may be its own by its type, when the
+// type comes first: an API request log (api-request-blob) repeats a
+// message of the conversation, the assistant's too, after saying what it
+// is; the conversation's own lines are of type user or assistant.
+func ownType(line []byte) bool {
+	t, ok := bytes.CutPrefix(line, typeFirst)
+	return !ok || bytes.HasPrefix(t, roleAssistant[1:]) || bytes.HasPrefix(t, roleUser[1:])
 }
 
 // walkNested is firstNested the slow way: the line's own keys, each value

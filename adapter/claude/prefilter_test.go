@@ -147,9 +147,9 @@ func TestPrefilter_losesNothing(t *testing.T) {
 
 // TestLook_ownMessageIsTheLineType: the look tells a line's kind from its
 // first nested object, without finding its type (which Claude Code writes
-// after the message). On every real line, a user or assistant line is
-// told as one, and no line of another type as either, but for the API
-// request logs that repeat a message.
+// after the message, but before it in the API request logs that repeat a
+// message). On every real line, a user or assistant line is told as one,
+// and no line of another type as either.
 func TestLook_ownMessageIsTheLineType(t *testing.T) {
 	seen := map[string]int{}
 	for _, lf := range claudeLogs(t) {
@@ -166,9 +166,6 @@ func TestLook_ownMessageIsTheLineType(t *testing.T) {
 			kind := d.lookAt(l).kind
 			seen[typ]++
 			want := map[string]lineKind{"user": kindUser, "assistant": kindAssistant}[typ]
-			if typ == "api-request-blob" {
-				want = kind // the message a request log repeats is looked at as its own
-			}
 			if kind != want {
 				t.Errorf("%s:%d: a %s line looked like kind %d, want %d", lf.path, n+1, typ, kind, want)
 			}
@@ -196,6 +193,7 @@ func TestLook_oddLines(t *testing.T) {
 		{"a marker in a tool's input only", `{"message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Write","input":{"content":"progress: T1 done"}}]}}`, kindAssistant, false, false, 1},
 		{"a marker in thinking only", `{"message":{"role":"assistant","content":[{"type":"thinking","thinking":"progress: T1 done"}]}}`, kindAssistant, false, false, 0},
 		{"an MCP tool named like a task tool", `{"message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"mcp__x__TaskCreate","input":{}}]}}`, kindAssistant, false, false, 1},
+		{"an API request log repeating the assistant's call", `{"type":"api-request-blob","sessionId":"s","hash":"h","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"TodoWrite","input":{"todos":[]}}]}}`, kindOther, false, false, 0},
 		{"a relayed sub-agent's call", `{"type":"progress","data":{"message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"TodoWrite","input":{}}]}}}`, kindOther, false, false, 0},
 		{"a nested message key", `{"toolUseResult":{"message":{"role":"assistant","content":[]}}}`, kindOther, false, false, 0},
 		{"an array first", `{"messages":[{"role":"assistant","content":[]}],"message":{"role":"assistant","content":[]}}`, kindOther, false, false, 0},
