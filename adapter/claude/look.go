@@ -179,7 +179,11 @@ func walkNested(line []byte) (key []byte, at int) {
 // skipped only when the role comes after it.
 func messageParts(line []byte, from int) (role []byte, content int) {
 	content = -1
-	for i := from; ; {
+	i := from
+	if r, c, ok := writtenParts(line, from); ok {
+		return r, c
+	}
+	for {
 		name, v, ok := jsonl.Member(line, i)
 		if !ok || name == nil {
 			return role, content
@@ -202,6 +206,49 @@ func messageParts(line []byte, from int) (role []byte, content int) {
 		}
 		i = v + n
 	}
+}
+
+var (
+	idKey      = []byte(`"id":"`)
+	roleKey    = []byte(`"role":`)
+	afterID    = []byte(`,"type":"message",`)
+	modelKey   = []byte(`,"model":"`)
+	contentKey = []byte(`,"content":`)
+)
+
+// writtenParts is messageParts for a message as Claude Code writes it,
+// read without a walk: `"role":"user","content":…` or `"id":"msg_…",
+// "type":"message","role":"assistant","model":"…","content":…`. ok is
+// false for any other.
+func writtenParts(line []byte, i int) (role []byte, content int, ok bool) {
+	if rest, ok := bytes.CutPrefix(line[i:], idKey); ok {
+		j := bytes.IndexByte(rest, '"')
+		if j <= 0 || rest[j-1] == '\\' || !bytes.HasPrefix(rest[j+1:], afterID) {
+			return nil, -1, false
+		}
+		i += len(idKey) + j + 1 + len(afterID)
+	}
+	rest, ok := bytes.CutPrefix(line[i:], roleKey)
+	if !ok {
+		return nil, -1, false
+	}
+	i += len(roleKey)
+	n := jsonl.ValueLen(rest)
+	if n < 2 || rest[0] != '"' {
+		return nil, -1, false
+	}
+	role, i = line[i:i+n], i+n
+	if rest, ok := bytes.CutPrefix(line[i:], modelKey); ok {
+		j := bytes.IndexByte(rest, '"')
+		if j <= 0 || rest[j-1] == '\\' {
+			return nil, -1, false
+		}
+		i += len(modelKey) + j + 1
+	}
+	if !bytes.HasPrefix(line[i:], contentKey) {
+		return nil, -1, false
+	}
+	return role, i + len(contentKey), true
 }
 
 // blocks reads the blocks of an assistant message's content, whose

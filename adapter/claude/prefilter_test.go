@@ -188,6 +188,9 @@ func TestLook_oddLines(t *testing.T) {
 	}{
 		{"a brace in the cwd before the message", `{"cwd":"/src/{app}","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"TodoWrite","input":{"todos":[]}}]},"type":"assistant"}`, kindAssistant, true, false, 1},
 		{"blanks around the colons", `{"cwd": "/src", "message": {"role": "assistant", "content": [{"type": "text", "text": "progress: T1 done"}]}}`, kindAssistant, false, true, 0},
+		{"an id holding a quote", `{"message":{"id":"m\\\"1","type":"message","role":"assistant","model":"x","content":[{"type":"text","text":"progress: T1 done"}]}}`, kindAssistant, false, true, 0},
+		{"an empty id and model", `{"message":{"id":"","type":"message","role":"assistant","model":"","content":[{"type":"tool_use","id":"t","name":"TaskList","input":{}}]}}`, kindAssistant, true, false, 1},
+		{"a role that is no string", `{"message":{"role":1,"content":[{"type":"tool_use","id":"t","name":"TaskList","input":{}}]}}`, kindOther, false, false, 0},
 		{"role after the content", `{"message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{}}],"role":"assistant"}}`, kindAssistant, false, false, 1},
 		{"a block's keys in another order", `{"message":{"role":"assistant","content":[{"input":{"todos":[]},"name":"TodoWrite","id":"t","type":"tool_use"}]}}`, kindAssistant, true, false, 1},
 		{"a marker in a tool's input only", `{"message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Write","input":{"content":"progress: T1 done"}}]}}`, kindAssistant, false, false, 1},
