@@ -15,7 +15,11 @@ import (
 	"github.com/tallyhq/tally/tasks"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := pgtest.Main(m)
+	removeBigCorpus()
+	os.Exit(code)
+}
 
 // TestRun_WatchedStoreWakesRun: a task list that another process (tally
 // mcp on another machine, another replica) commits to a shared PostgreSQL

@@ -88,7 +88,7 @@ func parsedCalls(t *testing.T, path string) []call {
 // calls fingerprinted from the bytes are exactly those a JSON parser
 // finds, in order, with the same fingerprints and times.
 func TestDecoder_toolCallsAsParsed(t *testing.T) {
-	files := append(fixtureFiles(t), logFile{path: loopCapture, info: tally.FileInfo{Path: loopCapture, Session: "loop"}})
+	files := claudeLogs(t)
 	total := 0
 	for _, lf := range files {
 		got, want := decodedCalls(t, lf.info), parsedCalls(t, lf.path)
@@ -129,6 +129,7 @@ func TestDecoder_toolCallsNotOwn(t *testing.T) {
 	for name, line := range map[string]string{
 		"a stream event's empty input": `{"type":"stream_event","event":{"type":"content_block_start","content_block":{"type":"tool_use","id":"toolu_1","name":"Bash","input":{}}}}`,
 		"an API request's history":     `{"type":"api-request-blob","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}]}`,
+		"an API request's message":     `{"type":"api-request-blob","sessionId":"b8ab2d78-1526-4e5f-9f72-f691e060dd0b","hash":"ff842e34","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}`,
 		"a sub-agent relayed":          `{"parentUuid":"p","type":"progress","data":{"message":{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}},"timestamp":"2026-11-23T16:55:50.202Z"}`,
 		"a line cut short":             `{"message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"l`,
 		"an input never closed":        `{"message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls\"}]}}`,

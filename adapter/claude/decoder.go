@@ -83,6 +83,9 @@ type Decoder struct {
 	// callsFrom: tool calls of lines stamped before it (as text, see
 	// CallsFrom) are not fingerprinted; "" fingerprints all.
 	callsFrom string
+	// seen is what the line being decoded showed of itself (lookAt),
+	// kept here so that looking allocates nothing.
+	seen look
 }
 
 var (
@@ -131,9 +134,9 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if !jsonl.Object(line) {
 		return jsonl.NotObject(tally.AgentClaude, off)
 	}
-	content := assistantContent(line)
-	d.callEvents(line, content, emit)
-	sel := d.selectLine(line, content)
+	lk := d.lookAt(line)
+	d.callEvents(line, lk, emit)
+	sel := d.selectLine(line, lk)
 	if sel == 0 {
 		return nil
 	}

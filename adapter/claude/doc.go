@@ -9,15 +9,20 @@
 // now is the list, whichever sessions wrote it.
 //
 // What it promises:
-//   - Every line is read, but most are never parsed: a byte prefilter picks
-//     the few lines that can matter (a todo/task tool call, a result of a
-//     call still waiting for its answer, a legacy sidechain line, the first
-//     lines carrying the start time, cwd and prompt). Transcripts are
+//   - Every line is read, but most are never parsed: one look at a line's
+//     bytes tells whose message it holds and, for the assistant's, reads
+//     its content block by block without parsing it; then a prefilter
+//     picks the few lines that can matter (a todo/task tool call, a result
+//     of a call still waiting for its answer, a title, a legacy sidechain
+//     line, the first lines carrying the start time, cwd, prompt and the
+//     tools offered, a text block that may hold a marker). Transcripts are
 //     mostly tool output and text, and the fold must keep up with them
-//     live: a byte search costs a fraction of a JSON parse.
+//     live: the look costs a fraction of a JSON parse, and a line of tool
+//     results, an attachment or a request log costs it only the look at
+//     its first nested object.
 //   - Progress markers are read from the text blocks of assistant lines
-//     whose bytes hold "progress:", placed at the line, so reading the
-//     line again gives the same markers.
+//     that hold "progress:", placed at the line, so reading the line
+//     again gives the same markers.
 //   - Every tool call of the agent's own assistant lines is fingerprinted
 //     from its name and input bytes, unparsed (EventToolCall), so that
 //     repeated calls are told; the blocks relayed inside other lines (API

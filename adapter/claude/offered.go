@@ -24,10 +24,7 @@ import (
 // lists: they come before the first request to the model.
 const toolsLines = 64
 
-var (
-	initPrefix     = []byte(`{"type":"system","subtype":"init"`)
-	deferredNeedle = []byte(`"type":"deferred_tools_delta"`)
-)
+var initPrefix = []byte(`{"type":"system","subtype":"init"`)
 
 // noListToolsHint is how to give Claude Code a list tool.
 const noListToolsHint = "Claude Code offers TodoWrite and the Task tools to its newest models only with " +

@@ -3,13 +3,17 @@ package claude
 import (
 	"bytes"
 
+	"github.com/tallyhq/tally/adapter/internal/jsonl"
 	"github.com/tallyhq/tally/marker"
 )
 
-// The prefilter decides from bytes alone whether a line can matter. Each
-// needle is searched by a byte that is rare in transcripts: bytes.Index
-// skips ahead with IndexByte on the needle's first byte, so a needle
-// starting with '"' (in every JSON key) would stop everywhere.
+// The prefilter decides from bytes alone whether a line can matter, from
+// what the look at the line found (lookAt) and a few checks of its head.
+// A line the look could not read (blocks cut short or garbled, keys in an
+// order Claude Code does not write) is searched instead, for the needles
+// below. Each needle is searched by a byte that is rare in transcripts:
+// bytes.Index skips ahead with IndexByte on the needle's first byte, so a
+// needle starting with '"' (in every JSON key) would stop everywhere.
 
 // Tool names and title keys all contain an upper-case 'T', which is rare in
 // JSON keys and ids: one IndexByte pass finds every candidate.
@@ -86,7 +90,7 @@ var (
 	sidechainNeedle = []byte(`Sidechain":true`)
 	agentIDNeedle   = []byte(`"agentId":"`)
 	cwdNeedle       = []byte(`"cwd":"`)
-	userTypeNeedle  = []byte(`"type":"user"`)
+	userTypePrefix  = []byte(`{"type":"user"`)
 	summaryPrefix   = []byte(`{"type":"summary"`)
 	resultNeedle    = []byte(`"type":"result"`)
 	timestampNeedle = []byte(`"timestamp":"`)
@@ -114,50 +118,122 @@ var (
 )
 
 // selectLine is the whole per-line cost of a line that does not matter.
-// content is where the line's assistant content begins, -1 when it is no
-// assistant line (assistantContent).
-func (d *Decoder) selectLine(line []byte, content int) selection {
+// lk is what the look at the line found (lookAt).
+func (d *Decoder) selectLine(line []byte, lk *look) selection {
 	var s selection
-	if hasToolNeedle(line) || bytes.HasPrefix(line, summaryPrefix) {
-		s |= selTool
-	}
-	// Markers are looked for in the assistant's content only: the lines
-	// of tool results, the bulk of a transcript, are never searched.
-	if content >= 0 && marker.Maybe(line[content:]) {
-		s |= selMarker
+	switch {
+	case lk.kind == kindAssistant && lk.read:
+		// The look read every block: a call of a tool the decoder reads,
+		// and a text block that may hold a marker, are known exactly.
+		// Markers are looked for in the assistant's text only: tool
+		// inputs and results, the bulk of a transcript, never are.
+		if lk.tool {
+			s |= selTool
+		}
+		if lk.marker {
+			s |= selMarker
+		}
+	case lk.kind == kindAssistant:
+		// Blocks that do not read as JSON: the bytes are searched, and
+		// the parse says what is wrong with the line.
+		if d.searchTools(line) {
+			s |= selTool
+		}
+		if lk.content >= 0 && marker.Maybe(line[lk.content:]) {
+			s |= selMarker
+		}
+	case lk.kind == kindOther:
+		// A title line says so first, as Claude Code writes it; a line
+		// that says first it is the assistant's, but holds no message of
+		// its own, is searched.
+		if titleLine(line) || bytes.HasPrefix(line, assistantType) && d.searchTools(line) {
+			s |= selTool
+		}
 	}
 	if d.info.List == "" && isSidechain(line) && !bytes.Contains(line, agentIDNeedle) {
 		s |= selSidechain
 	}
-	for _, id := range d.pendingIDs {
-		if bytes.Contains(line, id) {
-			s |= selResult
-			break
-		}
+	// A result is read from the blocks of a user's message only.
+	if d.answers(line, lk) {
+		s |= selResult
 	}
 	if !d.st.Started && bytes.Contains(line, timestampNeedle) {
 		s |= selStart
 	}
 	if d.info.List == "" && d.st.Head < toolsLines {
 		d.st.Head++
-		if bytes.HasPrefix(line, initPrefix) || bytes.Contains(head(line), deferredNeedle) {
+		if bytes.HasPrefix(line, initPrefix) || offersTools(line, lk) {
 			s |= selTools
 		}
 	}
-	if d.stream {
+	if d.stream && len(d.st.Agents) > 0 && bytes.Contains(line, parentNeedle) {
 		// Only streams: a file's sub-agents are named by their sidecars.
-		if bytes.Contains(line, agentCallNeedle) || bytes.Contains(line, taskCallNeedle) {
-			s |= selTool
-		}
-		if len(d.st.Agents) > 0 && bytes.Contains(line, parentNeedle) {
-			s |= selAgent
-		}
+		s |= selAgent
 	}
-	if (!d.st.HaveCwd && bytes.Contains(line, cwdNeedle)) ||
-		(!d.st.HaveTitle && bytes.Contains(line, userTypeNeedle)) {
+	if (!d.st.HaveCwd && bytes.Contains(line, cwdNeedle)) || (!d.st.HaveTitle && mayPrompt(line, lk)) {
 		s |= selMeta
 	}
 	return s
+}
+
+// searchTools is the look for a tool call in a line whose blocks could not
+// be read one by one: its bytes are searched for the tools' names.
+func (d *Decoder) searchTools(line []byte) bool {
+	return hasToolNeedle(line) ||
+		d.stream && (bytes.Contains(line, agentCallNeedle) || bytes.Contains(line, taskCallNeedle))
+}
+
+// mayPrompt tells a line that may hold a prompt the user typed, the
+// session's title until a real one comes (promptText): a user's message
+// whose content is text, or whose first block is. Tool results, most of
+// a session's user lines, are not; a line that says first it is a user's,
+// but holds no message of its own first, may be.
+func mayPrompt(line []byte, lk *look) bool {
+	switch {
+	case lk.kind == kindOther:
+		return bytes.HasPrefix(line, userTypePrefix)
+	case lk.kind != kindUser || lk.content < 0:
+		return false
+	case line[lk.content] == '"':
+		return true
+	case line[lk.content] != '[':
+		return false
+	}
+	i := lk.content + 1
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\n' || line[i] == '\r') {
+		i++
+	}
+	if i == len(line) || line[i] != '{' {
+		return i < len(line) && line[i] != ']'
+	}
+	typ, _, ok := jsonl.Field(line[i+1:], "type")
+	return !ok || bytes.Equal(typ, blockText)
+}
+
+var titlePrefixes = [][]byte{summaryPrefix, []byte(`{"type":"ai-title"`), []byte(`{"type":"custom-title"`)}
+
+// titleLine tells a line that names the session: Claude Code writes its
+// summary, ai-title and custom-title lines type first.
+func titleLine(line []byte) bool {
+	for _, p := range titlePrefixes {
+		if bytes.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var deferredType = []byte(`"deferred_tools_delta"`)
+
+// offersTools tells the attachment that lists the deferred tools
+// (offeredTools): the line's first nested object is the attachment, whose
+// type says so.
+func offersTools(line []byte, lk *look) bool {
+	if lk.nested < 0 || !bytes.Equal(lk.key, attachmentName) {
+		return false
+	}
+	typ, _, ok := jsonl.Field(line[lk.nested+1:], "type")
+	return ok && bytes.Equal(typ, deferredType)
 }
 
 var (

@@ -69,16 +69,52 @@ func StringEnd(b []byte) int {
 			return -1
 		}
 		i += j
-		// An odd run of backslashes before it escapes the quote.
-		bs := 0
-		for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
-			bs++
-		}
-		if bs%2 == 0 {
+		if !Escaped(b, i) {
 			return i
 		}
 		i++
 	}
+}
+
+// Escaped tells whether the quote at b[q] is escaped: an odd run of
+// backslashes comes before it.
+func Escaped(b []byte, q int) bool {
+	n := 0
+	for k := q - 1; k >= 0 && b[k] == '\\'; k-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+// Member reads the member of an object that starts at b[i:], where i is
+// just after the object's '{' or just after a member's value: blanks and
+// commas before it are passed over. It returns the member's name and where
+// its value starts; at the object's '}', name is nil and value is just
+// after it. ok is false when b does not read as an object's members there.
+// A caller walks an object by skipping each value it does not want with
+// ValueLen, so that a value's own keys are never taken for the object's.
+func Member(b []byte, i int) (name []byte, value int, ok bool) {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ',', ' ', '\t', '\n', '\r':
+			continue
+		case '}':
+			return nil, i + 1, true
+		case '"':
+			k := StringEnd(b[i+1:])
+			if k < 0 {
+				return nil, 0, false
+			}
+			name = b[i+1 : i+1+k]
+			i += k + 2
+			for i < len(b) && (b[i] == ' ' || b[i] == ':') {
+				i++
+			}
+			return name, i, true
+		}
+		return nil, 0, false
+	}
+	return nil, 0, false
 }
 
 // Field finds key (written `"name":`) among the keys at the top of the
@@ -88,34 +124,62 @@ func StringEnd(b []byte) int {
 // skipped whole, so a key of the same name nested inside one is never
 // taken.
 func Field(b []byte, key string) (value []byte, end int, ok bool) {
-	for i := 0; i < len(b); {
-		switch b[i] {
-		case '}':
-			return nil, 0, false
-		case ',', ' ', '\t', '\n', '\r':
-			i++
-			continue
-		case '"':
-		default:
+	for i := 0; ; {
+		name, v, ok := Member(b, i)
+		if !ok || name == nil {
 			return nil, 0, false
 		}
-		k := StringEnd(b[i+1:])
-		if k < 0 {
-			return nil, 0, false
-		}
-		name := b[i+1 : i+1+k]
-		i += k + 2
-		for i < len(b) && (b[i] == ' ' || b[i] == ':') {
-			i++
-		}
-		v := ValueLen(b[i:])
-		if v < 0 {
+		n := ValueLen(b[v:])
+		if n < 0 {
 			return nil, 0, false
 		}
 		if string(name) == key {
-			return b[i : i+v], i + v, true
+			return b[v : v+n], v + n, true
 		}
-		i += v
+		i = v + n
 	}
-	return nil, 0, false
+}
+
+// Objects walks an array of objects whose elements start at b[i:], just
+// after its '[': member is called with each member's name and value, in
+// order, and end after each object's last member. Either returning false
+// stops the walk there, and stopped is true. ok is false when, before the
+// walk stopped, the array did not read as objects up to its ']'. Each
+// value is skipped whole (ValueLen), so a nested object's members are
+// never taken for an element's.
+func Objects(b []byte, i int, member func(name, value []byte) bool, end func() bool) (stopped, ok bool) {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r', ',':
+			i++
+			continue
+		case ']':
+			return false, true
+		case '{':
+		default:
+			return false, false
+		}
+		for j := i + 1; ; {
+			name, v, ok := Member(b, j)
+			if !ok {
+				return false, false
+			}
+			if name == nil {
+				i = v
+				break
+			}
+			n := ValueLen(b[v:])
+			if n < 0 {
+				return false, false
+			}
+			if !member(name, b[v:v+n]) {
+				return true, true
+			}
+			j = v + n
+		}
+		if !end() {
+			return true, true
+		}
+	}
+	return false, false
 }

@@ -3,6 +3,7 @@ package jsonl
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -46,6 +47,36 @@ func TestField(t *testing.T) {
 	}
 }
 
+// TestObjects: an array of objects is walked member by member, each
+// element's members in order and none of a nested value's; a walk can be
+// stopped; what does not read as objects up to the ']' is not ok.
+func TestObjects(t *testing.T) {
+	arr := []byte(`[{"type":"text","text":"a \"]\" b"} , {"type":"tool_use","input":{"type":"nested","n":[1,{}]},"name":"x"}],"more":1}`)
+	var got []string
+	ends := 0
+	stopped, ok := Objects(arr, 1, func(name, value []byte) bool {
+		got = append(got, string(name)+"="+string(value))
+		return true
+	}, func() bool { ends++; return true })
+	want := []string{`type="text"`, `text="a \"]\" b"`, `type="tool_use"`, `input={"type":"nested","n":[1,{}]}`, `name="x"`}
+	if stopped || !ok || ends != 2 || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("walked %q, %d ends (stopped %v, ok %v); want %q, 2 ends", got, ends, stopped, ok, want)
+	}
+	n := 0
+	stopped, ok = Objects(arr, 1, func(name, _ []byte) bool { n++; return string(name) != "input" }, func() bool { return true })
+	if !stopped || !ok || n != 4 {
+		t.Errorf("a walk stopped at input read %d members (stopped %v, ok %v)", n, stopped, ok)
+	}
+	for _, bad := range []string{`[{"a":1},2]`, `[{"a":1}`, `[{"a":"cut`, `[{"a":1,}x]`, `["s"]`} {
+		if _, ok := Objects([]byte(bad), 1, func(_, _ []byte) bool { return true }, func() bool { return true }); ok {
+			t.Errorf("%s read as an array of objects", bad)
+		}
+	}
+	if _, ok := Objects([]byte(`[ ]`), 1, nil, nil); !ok {
+		t.Error("an empty array did not read")
+	}
+}
+
 // FuzzContainerLen: on any bytes the scan ends; on a JSON object followed
 // by anything, it finds exactly where the object ends.
 func FuzzContainerLen(f *testing.F) {
@@ -55,6 +86,7 @@ func FuzzContainerLen(f *testing.F) {
 	f.Fuzz(func(t *testing.T, obj, tail []byte) {
 		_ = ContainerLen(tail)
 		_, _, _ = Field(tail, "name")
+		_, _ = Objects(tail, 0, func(_, _ []byte) bool { return true }, func() bool { return true })
 		if !json.Valid(obj) || len(obj) == 0 || obj[0] != '{' {
 			return
 		}
