@@ -3,18 +3,13 @@ package tally
 // Agent names the program that wrote a log: "claude", "codex", "gemini", …
 // It is a named string rather than a closed enum because a session from an
 // agent this build does not know must still be shown under its own name.
+// Each adapter package declares its agent's (claude.Agent, …) with the
+// rest of what Tally knows of it (its adapter.Descriptor).
 type Agent string
 
-const (
-	AgentClaude   Agent = "claude"
-	AgentCodex    Agent = "codex"
-	AgentGemini   Agent = "gemini"
-	AgentHermes   Agent = "hermes"
-	AgentACP      Agent = "acp"
-	AgentOpenCode Agent = "opencode"
-	AgentCrush    Agent = "crush"
-	AgentTally    Agent = "tally"
-)
+// AgentTally is the agent of Tally's own task lists (tally mcp): a
+// session of the store, not of any agent's files.
+const AgentTally Agent = "tally"
 
 func (a Agent) String() string { return string(a) }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -368,7 +369,7 @@ func TestList_Apply_IDsForCreatesThatNeverComeAreBounded(t *testing.T) {
 func TestFileState_Reset_KeepsNameAndCountsTheReset(t *testing.T) {
 	// A replaced file's items are cleared when its offset rolls back, and
 	// it is folded again from offset 0.
-	f := &tally.FileState{Path: "p", Session: "s", Agent: tally.AgentClaude, Offset: 99}
+	f := &tally.FileState{Path: "p", Session: "s", Agent: claude.Agent, Offset: 99}
 	f.Apply(create("c1", "a"))
 	f.Reset()
 	if f.Offset != 0 || len(f.Lists) != 0 || f.Path != "p" || f.Session != "s" || f.Stats.Resets != 1 {

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 )
 
 func at(sec int) time.Time { return time.Date(2026, 11, 23, 18, 0, sec, 0, time.UTC) }
 
 // logState is a transcript's fold: a todo, and task 1 as the log last saw it.
 func logState(path, session string, sig tally.Signal, last time.Time) *tally.FileState {
-	st := &tally.FileState{Path: path, Session: session, Agent: tally.AgentClaude, Project: "/w", Title: "Build greet", Signal: sig}
+	st := &tally.FileState{Path: path, Session: session, Agent: claude.Agent, Project: "/w", Title: "Build greet", Signal: sig}
 	st.Apply(tally.Event{Kind: tally.EventMeta, At: at(0)})
 	st.Apply(tally.Event{Kind: tally.EventSnapshot, ToolUseID: "t1", At: at(1), Items: []tally.Item{{Title: "Read the spec", Status: tally.StatusCompleted}}})
 	st.Apply(tally.Event{Kind: tally.EventTaskCreate, ToolUseID: "c1", At: at(2), Patch: tally.TaskPatch{ID: "1", Subject: ptr("Write greet.py")}})
@@ -23,7 +24,7 @@ func logState(path, session string, sig tally.Signal, last time.Time) *tally.Fil
 // dirState is a task directory's fold: tasks 1 (done) and 2 (started by
 // another session), its files last written at `last`.
 func dirState(session string, last time.Time, writers ...string) *tally.FileState {
-	st := &tally.FileState{Path: "/c/tasks/" + session, Session: session, Agent: tally.AgentClaude, Current: true, Writers: writers}
+	st := &tally.FileState{Path: "/c/tasks/" + session, Session: session, Agent: claude.Agent, Current: true, Writers: writers}
 	st.Apply(tally.Event{Kind: tally.EventMeta, At: at(2), Meta: tally.Meta{Title: "Task list " + session, TitleWeak: true}})
 	st.Apply(tally.Event{Kind: tally.EventTaskResync, At: last, Items: []tally.Item{
 		{ID: "1", Title: "Write greet.py", Status: tally.StatusCompleted, Source: tally.SourceTask},
@@ -41,7 +42,7 @@ func words(items []tally.Item) []string {
 }
 
 func TestMerge_TheTaskFilesWinOverTheLogsTasksAndTodosStay(t *testing.T) {
-	sub := &tally.FileState{Path: "/p/s/subagents/agent-a1.jsonl", Session: "s", Agent: tally.AgentClaude}
+	sub := &tally.FileState{Path: "/p/s/subagents/agent-a1.jsonl", Session: "s", Agent: claude.Agent}
 	sub.Apply(tally.Event{Kind: tally.EventTaskCreate, List: "a1", ToolUseID: "c2", At: at(3), Patch: tally.TaskPatch{ID: "2", Subject: ptr("Add a test")}})
 	rec := tally.Merge([]*tally.FileState{dirState("s", at(50)), logState("/p/s.jsonl", "s", tally.SignalWaiting, at(40)), sub})
 	want := []string{"todo:Read the spec=completed", "task:Write greet.py=completed", "task:Add a test=in_progress"}
@@ -68,7 +69,7 @@ func TestMerge_AListWithNoLogIsARecordOfItsOwn(t *testing.T) {
 	d := dirState("greet-team", at(50), "lead", "mate")
 	d.Project = "/w"
 	rec := tally.Merge([]*tally.FileState{d})
-	if !rec.Shared || rec.ID != "greet-team" || rec.Agent != tally.AgentClaude {
+	if !rec.Shared || rec.ID != "greet-team" || rec.Agent != claude.Agent {
 		t.Fatalf("record %+v, want the shared list greet-team", rec)
 	}
 	if !reflect.DeepEqual(rec.Writers, []string{"lead", "mate"}) {

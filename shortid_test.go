@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/gemini"
 )
 
 // Three Codex sessions started in the same minute: their UUIDv7 ids share
@@ -18,14 +21,14 @@ var sameMinute = []string{
 func TestShortIDs_ThePrefixIsUniqueAmongTheListedNotAlways8(t *testing.T) {
 	var ss []tally.Session
 	for _, id := range sameMinute {
-		ss = append(ss, tally.Session{ID: id, Agent: tally.AgentCodex})
+		ss = append(ss, tally.Session{ID: id, Agent: codex.Agent})
 	}
 	ss = append(ss,
-		tally.Session{ID: "ff833579-73c0-4d20-92ee-931086a0b9c3", Agent: tally.AgentClaude},
+		tally.Session{ID: "ff833579-73c0-4d20-92ee-931086a0b9c3", Agent: claude.Agent},
 		tally.Session{ID: "tally:web", Agent: tally.AgentTally, TaskList: &tally.OwnList{Name: "web"}},
 		tally.Session{ID: "tally:deploy", Agent: tally.AgentTally, TaskList: &tally.OwnList{Name: "deploy"}},
-		tally.Session{ID: "greet-team", Agent: tally.AgentClaude, Shared: true},
-		tally.Session{ID: "d0429e38", Agent: tally.AgentGemini},
+		tally.Session{ID: "greet-team", Agent: claude.Agent, Shared: true},
+		tally.Session{ID: "d0429e38", Agent: gemini.Agent},
 	)
 	got := tally.ShortIDs(ss)
 	want := map[string]string{

@@ -2,111 +2,73 @@ package cli
 
 import (
 	"maps"
-	"path/filepath"
 	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/tallyhq/tally"
-	"github.com/tallyhq/tally/adapter/acp"
-	"github.com/tallyhq/tally/adapter/claude"
-	"github.com/tallyhq/tally/adapter/codex"
-	"github.com/tallyhq/tally/adapter/crush"
-	"github.com/tallyhq/tally/adapter/gemini"
-	"github.com/tallyhq/tally/adapter/hermes"
-	"github.com/tallyhq/tally/adapter/opencode"
+	"github.com/tallyhq/tally/adapter"
+	"github.com/tallyhq/tally/agents"
 	"github.com/tallyhq/tally/normalize"
 )
 
-// agentDirs is where every agent keeps its sessions, resolved in one place
-// from the flags and Env: a flag wins, then the agent's own variable, then
-// its default under the home directory — each agent's own rule, so Tally
-// looks where the agent writes. Adapters take the result and never read
-// the environment themselves.
-type agentDirs struct {
-	Claude, Codex, Gemini, Hermes string
-	// ClaudeUserConfig is Claude Code's user config (.claude.json, where
-	// its user MCP servers are): in the config directory when one is
-	// named, else in the home directory.
-	ClaudeUserConfig     string
-	OpenCode, OpenCodeDB string
-	Crush                []string
+// homeFlags are the agents' home flags (--claude-dir, …), one per Home
+// with a flag in the agents' descriptors, as cobra fills them.
+type homeFlags struct {
+	one  map[string]*string
+	many map[string]*[]string
 }
 
-func (a *app) agentDirs() agentDirs {
-	e := &a.env
-	// under is a directory below the home directory, "" when the home is
-	// unknown: then only what a flag or variable names is read.
-	under := func(elem ...string) string {
-		if e.Home == "" {
-			return ""
-		}
-		return filepath.Join(append([]string{e.Home}, elem...)...)
-	}
-	first := func(dirs ...string) string {
-		for _, d := range dirs {
-			if d != "" {
-				return d
+// add declares every agent's home flags on f, with the help its
+// descriptor says.
+func (h *homeFlags) add(f *pflag.FlagSet) {
+	h.one, h.many = map[string]*string{}, map[string]*[]string{}
+	for _, d := range agents.All {
+		for _, home := range d.Homes {
+			switch {
+			case home.Flag == "":
+			case home.Every:
+				h.many[home.Flag] = f.StringSlice(home.Flag, nil, d.Usage(home))
+			default:
+				h.one[home.Flag] = f.String(home.Flag, "", d.Usage(home))
 			}
 		}
-		return ""
 	}
-	joined := func(dir, elem string) string {
-		if dir == "" {
-			return ""
-		}
-		return filepath.Join(dir, elem)
-	}
-	d := agentDirs{
-		Claude: first(a.g.ClaudeDir, e.Getenv("CLAUDE_CONFIG_DIR"), under(".claude")),
-		Codex:  first(a.g.CodexHome, e.Getenv("CODEX_HOME"), under(".codex")),
-		// Gemini CLI takes GEMINI_CLI_HOME as the home directory that
-		// holds .gemini, not as .gemini itself.
-		Gemini:     first(a.g.GeminiHome, joined(e.Getenv("GEMINI_CLI_HOME"), ".gemini"), under(".gemini")),
-		Hermes:     first(a.g.HermesHome, e.Getenv("HERMES_HOME"), under(".hermes")),
-		OpenCode:   first(a.g.OpenCodeDir, joined(e.Getenv("XDG_DATA_HOME"), "opencode"), under(".local", "share", "opencode")),
-		OpenCodeDB: e.Getenv("OPENCODE_DB"),
-	}
-	d.ClaudeUserConfig = joined(first(a.g.ClaudeDir, e.Getenv("CLAUDE_CONFIG_DIR")), ".claude.json")
-	if d.ClaudeUserConfig == "" {
-		d.ClaudeUserConfig = under(".claude.json")
-	}
-	// Crush keeps one database per project and no list of projects: by
-	// default the project Tally runs in, and CRUSH_DATA_DIR.
-	crushDirs := a.g.CrushDirs
-	if len(crushDirs) == 0 {
-		crushDirs = []string{joined(e.Dir, ".crush"), e.Getenv("CRUSH_DATA_DIR")}
-	}
-	for _, dir := range crushDirs {
-		if dir == "" {
-			continue
-		}
-		if !filepath.IsAbs(dir) && e.Dir != "" {
-			dir = filepath.Join(e.Dir, dir)
-		}
-		d.Crush = append(d.Crush, dir)
-	}
-	return d
 }
 
-// agentTitles are the agents as people name them: in the help's first
-// lines and the README.
-var agentTitles = map[tally.Agent]string{
-	tally.AgentClaude: "Claude Code", tally.AgentCodex: "Codex", tally.AgentGemini: "Gemini CLI",
-	tally.AgentHermes: "Hermes", tally.AgentOpenCode: "OpenCode", tally.AgentCrush: "Crush",
-	tally.AgentACP: "ACP agents",
+// values are the home flags given (a flag given empty is not).
+func (h *homeFlags) values() adapter.Flags {
+	out := adapter.Flags{}
+	for name, v := range h.one {
+		if v != nil && *v != "" {
+			out[name] = []string{*v}
+		}
+	}
+	for name, v := range h.many {
+		if v != nil && len(*v) > 0 {
+			out[name] = *v
+		}
+	}
+	return out
+}
+
+// dirs are agent d's homes, resolved in one place from the flags and Env:
+// a flag wins, then the agent's own variables, then its place under the
+// home folder — each agent's own rule (its descriptor's), so Tally looks
+// where the agent writes. Adapters take the result and never read the
+// environment themselves.
+func (a *app) dirs(d *adapter.Descriptor) adapter.Dirs {
+	return d.Dirs(adapter.Env{Getenv: a.env.Getenv, Home: a.env.Home, Dir: a.env.Dir}, a.g.Homes.values())
 }
 
 // adapters builds one adapter per agent Tally reads.
 func (a *app) adapters() []tally.Adapter {
-	d := a.agentDirs()
-	return []tally.Adapter{
-		claude.New(claude.Options{ConfigDir: d.Claude}),
-		codex.New(codex.Options{Home: d.Codex}),
-		gemini.New(gemini.Options{Home: d.Gemini}),
-		hermes.New(hermes.Options{Home: d.Hermes}),
-		opencode.New(opencode.Options{DataDir: d.OpenCode, DB: d.OpenCodeDB}),
-		crush.New(crush.Options{Roots: d.Crush}),
-		acp.New(),
+	out := make([]tally.Adapter, 0, len(agents.All))
+	for _, d := range agents.All {
+		out = append(out, d.New(a.dirs(d)))
 	}
+	return out
 }
 
 // streamAdapters are the adapters a pipe can be read with (normalize,
@@ -132,11 +94,24 @@ func (a *app) streamAgents() []string {
 // storedAgents is what sessions --agent accepts: every agent whose
 // sessions the store may hold — each adapter's, and tally for the task
 // lists tally mcp keeps.
-func (a *app) storedAgents() []string {
-	names := []string{tally.AgentTally.String()}
-	for _, ad := range a.adapters() {
-		names = append(names, ad.Agent().String())
+func storedAgents() []string {
+	names := []string{agents.Tally.Agent.String()}
+	for _, d := range agents.All {
+		names = append(names, d.Agent.String())
 	}
 	slices.Sort(names)
 	return names
+}
+
+// agentLabels are the agents Tally reads as people name them, as one
+// phrase: "Claude Code, Codex, … and ACP agents".
+func agentLabels() string {
+	labels := make([]string, 0, len(agents.All))
+	for _, d := range agents.All {
+		labels = append(labels, d.Label)
+	}
+	if len(labels) < 2 {
+		return strings.Join(labels, "")
+	}
+	return strings.Join(labels[:len(labels)-1], ", ") + " and " + labels[len(labels)-1]
 }

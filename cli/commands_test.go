@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/internal/version"
 )
 
@@ -156,7 +157,7 @@ func TestRun_sessions(t *testing.T) {
 	said := exampleRecord()
 	said.ID, said.Signal, said.LastActivity = "aaaa0001", tally.SignalEnded, fixedNow.Add(-time.Minute)
 	old := exampleRecord()
-	old.ID, old.Agent, old.Project, old.LastActivity = "bbbb0002", tally.AgentCodex, testHome+"/src/blog", fixedNow.Add(-2*time.Hour)
+	old.ID, old.Agent, old.Project, old.LastActivity = "bbbb0002", codex.Agent, testHome+"/src/blog", fixedNow.Add(-2*time.Hour)
 	if err := st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{working, said, old}}); err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +400,7 @@ func TestRun_sessionsListsIdsThatShowTakesBack(t *testing.T) {
 		"01a20394-61ab-7e99-a0c2-1f2e3d4c5b6a",
 	} {
 		r := exampleRecord()
-		r.ID, r.Agent, r.Title = id, tally.AgentCodex, fmt.Sprintf("Codex run %d", i)
+		r.ID, r.Agent, r.Title = id, codex.Agent, fmt.Sprintf("Codex run %d", i)
 		recs = append(recs, r)
 	}
 	for _, name := range []string{"web", "deploy"} {

@@ -10,6 +10,15 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
+	"github.com/tallyhq/tally/adapter/acp"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/crush"
+	"github.com/tallyhq/tally/adapter/gemini"
+	"github.com/tallyhq/tally/adapter/hermes"
+	"github.com/tallyhq/tally/adapter/opencode"
+	"github.com/tallyhq/tally/agents"
 )
 
 // buildAgentDB creates an agent's database at path from one of its
@@ -107,16 +116,27 @@ func TestScan_TheEnvIsAllACommandReads(t *testing.T) {
 // TestApp_agentDirs: each agent's own rule for where it keeps sessions —
 // a flag wins, then the agent's variable, then its place in the home.
 func TestApp_agentDirs(t *testing.T) {
-	dirs := func(env map[string]string, home string, g globalOptions) agentDirs {
-		a := &app{env: Env{Getenv: func(k string) string { return env[k] }, Home: home, Dir: "/w"}, g: g}
-		return a.agentDirs()
+	type all map[tally.Agent]adapter.Dirs
+	dirs := func(env map[string]string, home string, args ...string) all {
+		t.Helper()
+		a := &app{env: Env{Getenv: func(k string) string { return env[k] }, Home: home, Dir: "/w"}}
+		if err := a.rootCommand().PersistentFlags().Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		out := all{}
+		for _, d := range agents.All {
+			out[d.Agent] = a.dirs(d)
+		}
+		return out
 	}
-	defaults := dirs(nil, "/h", globalOptions{})
-	want := agentDirs{
+	one := func(dir string) []string { return []string{dir} }
+	defaults := dirs(nil, "/h")
+	want := all{
 		// Claude Code's user config is in the home, beside ~/.claude, unless
 		// a config directory is named: then it is inside that directory.
-		Claude: "/h/.claude", ClaudeUserConfig: "/h/.claude.json", Codex: "/h/.codex", Gemini: "/h/.gemini", Hermes: "/h/.hermes",
-		OpenCode: "/h/.local/share/opencode", Crush: []string{"/w/.crush"},
+		claude.Agent: {"": one("/h/.claude"), "userconfig": one("/h/.claude.json")}, codex.Agent: {"": one("/h/.codex")},
+		gemini.Agent: {"": one("/h/.gemini")}, hermes.Agent: {"": one("/h/.hermes")},
+		opencode.Agent: {"": one("/h/.local/share/opencode")}, crush.Agent: {"": one("/w/.crush")}, acp.Agent: {},
 	}
 	if !reflect.DeepEqual(defaults, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", defaults, want)
@@ -124,23 +144,29 @@ func TestApp_agentDirs(t *testing.T) {
 	vars := dirs(map[string]string{
 		"CLAUDE_CONFIG_DIR": "/c", "CODEX_HOME": "/x", "GEMINI_CLI_HOME": "/g", "HERMES_HOME": "/hm",
 		"XDG_DATA_HOME": "/data", "OPENCODE_DB": "oc.db", "CRUSH_DATA_DIR": "/cr",
-	}, "/h", globalOptions{})
-	want = agentDirs{
+	}, "/h")
+	want = all{
 		// GEMINI_CLI_HOME is the home that holds .gemini, not .gemini.
-		Claude: "/c", ClaudeUserConfig: "/c/.claude.json", Codex: "/x", Gemini: "/g/.gemini", Hermes: "/hm",
-		OpenCode: "/data/opencode", OpenCodeDB: "oc.db", Crush: []string{"/w/.crush", "/cr"},
+		claude.Agent: {"": one("/c"), "userconfig": one("/c/.claude.json")}, codex.Agent: {"": one("/x")},
+		gemini.Agent: {"": one("/g/.gemini")}, hermes.Agent: {"": one("/hm")},
+		opencode.Agent: {"": one("/data/opencode"), "db": one("oc.db")}, crush.Agent: {"": {"/w/.crush", "/cr"}}, acp.Agent: {},
 	}
 	if !reflect.DeepEqual(vars, want) {
 		t.Errorf("variables:\n got %+v\nwant %+v", vars, want)
 	}
-	flags := dirs(map[string]string{"CLAUDE_CONFIG_DIR": "/c", "CRUSH_DATA_DIR": "/cr"}, "/h", globalOptions{
-		ClaudeDir: "/fc", CodexHome: "/fx", GeminiHome: "/fg", HermesHome: "/fh", OpenCodeDir: "/fo", CrushDirs: []string{"rel", "/abs"},
-	})
-	want = agentDirs{Claude: "/fc", ClaudeUserConfig: "/fc/.claude.json", Codex: "/fx", Gemini: "/fg", Hermes: "/fh", OpenCode: "/fo", Crush: []string{"/w/rel", "/abs"}}
+	flags := dirs(map[string]string{"CLAUDE_CONFIG_DIR": "/c", "CRUSH_DATA_DIR": "/cr"}, "/h",
+		"--claude-dir", "/fc", "--codex-home", "/fx", "--gemini-home", "/fg", "--hermes-home", "/fh", "--opencode-dir", "/fo",
+		"--crush-dir", "rel", "--crush-dir", "/abs")
+	want = all{
+		claude.Agent: {"": one("/fc"), "userconfig": one("/fc/.claude.json")}, codex.Agent: {"": one("/fx")},
+		gemini.Agent: {"": one("/fg")}, hermes.Agent: {"": one("/fh")},
+		opencode.Agent: {"": one("/fo")}, crush.Agent: {"": {"/w/rel", "/abs"}}, acp.Agent: {},
+	}
 	if !reflect.DeepEqual(flags, want) {
 		t.Errorf("flags:\n got %+v\nwant %+v", flags, want)
 	}
-	if none := dirs(nil, "", globalOptions{}); !reflect.DeepEqual(none, agentDirs{Crush: []string{"/w/.crush"}}) {
+	want = all{claude.Agent: {}, codex.Agent: {}, gemini.Agent: {}, hermes.Agent: {}, opencode.Agent: {}, crush.Agent: {"": one("/w/.crush")}, acp.Agent: {}}
+	if none := dirs(nil, ""); !reflect.DeepEqual(none, want) {
 		t.Errorf("no home: %+v, want nothing under a home", none)
 	}
 }

@@ -14,9 +14,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tallyhq/tally"
-	"github.com/tallyhq/tally/adapter/claude"
-	"github.com/tallyhq/tally/adapter/codex"
-	"github.com/tallyhq/tally/adapter/gemini"
+	"github.com/tallyhq/tally/adapter"
+	"github.com/tallyhq/tally/agents"
 	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/hook"
 )
@@ -26,93 +25,53 @@ import (
 // answers nothing rather than late.
 const hookDeadline = 900 * time.Millisecond
 
-// hookAgent is what tally hook needs to answer one agent's hooks.
+// hookAgent is an agent whose hooks tally hook answers: its descriptor,
+// with the hook facts (hook.Spec) it gives.
 type hookAgent struct {
-	agent  tally.Agent
-	format hook.Format
-	// decoders makes the decoder of the agent's transcript.
-	decoders func(agentDirs) decoderMaker
-	// sessionEnv is the variable in which the agent tells the MCP servers
-	// it starts which session they serve; "" if it does not. With it,
-	// `tally mcp` and the hooks agree on the session's Tally list.
-	sessionEnv string
-	// ownReminders: the agent does not remind itself of its own list.
-	ownReminders bool
-	// resumeLater: the agent writes a resumed session's record back only
-	// after its SessionStart hooks ran (hook.Options.ResumeLater).
-	resumeLater bool
-	// turn is what a transcript line that records one model call holds
-	// near its start.
-	turn []byte
+	d *adapter.Descriptor
+	*hook.Spec
 }
 
-type decoderMaker interface {
-	NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, error)
-}
-
-// hookAgents are the agents `tally hook NAME` answers. Claude Code and
-// Codex take and give the same hook JSON; Gemini CLI its own.
-var hookAgents = map[string]hookAgent{
-	"claude": {
-		agent:      tally.AgentClaude,
-		format:     hook.ClaudeFormat{},
-		decoders:   func(d agentDirs) decoderMaker { return claude.New(claude.Options{ConfigDir: d.Claude}) },
-		sessionEnv: "CLAUDE_CODE_SESSION_ID",
-		turn:       []byte(`{"type":"api-request"`),
-	},
-	"codex": {
-		agent:        tally.AgentCodex,
-		format:       hook.ClaudeFormat{},
-		decoders:     func(d agentDirs) decoderMaker { return codex.New(codex.Options{Home: d.Codex}) },
-		ownReminders: true,
-		turn:         []byte(`"type":"token_usage_record"`),
-	},
-	// Gemini CLI writes a model call's message once as it streams and
-	// again once its tool calls ran, so a turn that calls tools counts
-	// twice towards a reminder.
-	"gemini": {
-		agent:        tally.AgentGemini,
-		format:       hook.GeminiFormat{},
-		decoders:     func(d agentDirs) decoderMaker { return gemini.New(gemini.Options{Home: d.Gemini}) },
-		ownReminders: true,
-		resumeLater:  true,
-		turn:         []byte(`"type":"gemini"`),
-	},
+// hookAgentOf is the agent name, when Tally answers its hooks.
+func hookAgentOf(name string) (hookAgent, bool) {
+	d := agents.Find(tally.Agent(name))
+	if d == nil || d.Hooks == nil || !d.Reads().Has(adapter.ReadsLines) {
+		return hookAgent{}, false
+	}
+	return hookAgent{d: d, Spec: d.Hooks}, true
 }
 
 // listOf names the session's Tally list, "" if the agent's MCP servers
 // cannot know their session.
 func (h hookAgent) listOf(session string) string {
-	if h.sessionEnv == "" {
+	if h.SessionEnv == "" {
 		return ""
 	}
-	return hook.SessionList(h.agent, session)
+	return hook.SessionList(h.d.Agent, session)
 }
 
 // sessionList is the list a `tally mcp` started by an agent uses when a
 // call names none: its session's, when the agent says which that is.
 func sessionList(getenv func(string) string) string {
-	names := make([]string, 0, len(hookAgents))
-	for n := range hookAgents {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		h := hookAgents[n]
-		if id := getenv(h.sessionEnv); h.sessionEnv != "" && id != "" {
+	for _, name := range hookAgentNames() {
+		h, _ := hookAgentOf(name)
+		if id := getenv(h.SessionEnv); h.SessionEnv != "" && id != "" {
 			return h.listOf(id)
 		}
 	}
 	return ""
 }
 
-func hookAgentNames() string {
-	names := make([]string, 0, len(hookAgents))
-	for n := range hookAgents {
-		names = append(names, n)
+// hookAgentNames are the agents tally hook answers, sorted.
+func hookAgentNames() []string {
+	var names []string
+	for _, d := range agents.All {
+		if _, ok := hookAgentOf(string(d.Agent)); ok {
+			names = append(names, string(d.Agent))
+		}
 	}
 	sort.Strings(names)
-	return strings.Join(names, "|")
+	return names
 }
 
 type hookOptions struct {
@@ -126,7 +85,7 @@ type hookOptions struct {
 func (a *app) hookCommand() *cobra.Command {
 	o := &hookOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "hook " + hookAgentNames(),
+		Use:   "hook " + strings.Join(hookAgentNames(), "|"),
 		Short: "Answer one of an agent's hooks (tally setup installs them): reads the hook's JSON on stdin",
 		Long: `Answer one hook call of a coding agent, reading the call's JSON on standard input
 and printing the answer in the agent's hook format. tally setup installs it.
@@ -152,7 +111,7 @@ file (see 'tally config'); the flags override them. 'tally serve' answers
 the same calls over HTTP at POST /api/hook/AGENT (?guard-stop=1 for the
 guard), for agents whose hooks can post to a URL.`,
 		Args:      cobra.ExactArgs(1),
-		ValidArgs: strings.Split(hookAgentNames(), "|"),
+		ValidArgs: hookAgentNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.opts = o.hookSettings(cmd.Flags(), o.hookLog(args[0]))
 			runHook(cmd.Context(), o, args[0])
@@ -236,9 +195,9 @@ func runHook(ctx context.Context, o *hookOptions, name string) {
 // hookDeadline, then lets a long fold be saved in what is left of the
 // deadline. Failures go to log.
 func (o *hookOptions) callHook(ctx context.Context, name string, start time.Time, log *hookLogger, read func() ([]byte, error), answer func([]byte) error) {
-	ag, ok := hookAgents[name]
+	ag, ok := hookAgentOf(name)
 	if !ok {
-		log.printf("no hooks for agent %q (known: %s)", name, hookAgentNames())
+		log.printf("no hooks for agent %q (known: %s)", name, strings.Join(hookAgentNames(), ", "))
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, hookDeadline)
@@ -282,7 +241,7 @@ type hookServer struct {
 // AnswerHook answers one call; known is false for an agent Tally has no
 // hooks for.
 func (h hookServer) AnswerHook(ctx context.Context, agent string, guardStop bool, payload []byte) (answer []byte, known bool) {
-	if _, ok := hookAgents[agent]; !ok {
+	if _, ok := hookAgentOf(agent); !ok {
 		return nil, false
 	}
 	o := *h.o
@@ -308,7 +267,7 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 		log.printf("reading the call: %v", err)
 		return
 	}
-	ev, err := ag.format.Parse(payload)
+	ev, err := ag.Format.Parse(payload)
 	if err != nil {
 		log.printf("%v", err)
 		return
@@ -321,7 +280,7 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 	if st == nil {
 		st = o.openHookStore(ctx, log)
 	}
-	fold, err := foldTranscript(ctx, st, ag.decoders(o.agentDirs()), ev)
+	fold, err := foldTranscript(ctx, st, ag.d.New(o.dirs(ag.d)).(tally.LineReader), ev)
 	if err != nil {
 		log.printf("%v", err)
 		return
@@ -345,12 +304,12 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 	}
 	opts := o.opts
 	opts.Now = start
-	opts.OwnReminders = ag.ownReminders
-	opts.ResumeLater = ag.resumeLater
+	opts.OwnReminders = ag.OwnReminders
+	opts.ResumeLater = ag.ResumeLater
 	if ev.Name == hook.SessionStart {
 		opts.Protocol = o.planProtocol(ev.Cwd)
 	}
-	answer(ag.format.Encode(ev, decideHook(ctx, st, ev, sess, fold, ag.turn, opts, log)))
+	answer(ag.Format.Encode(ev, decideHook(ctx, st, ev, sess, fold, ag.Turn, opts, log)))
 	if st != nil && fold.read >= writeBackAfter {
 		wctx, cancel := context.WithTimeout(ctx, hookLockWait)
 		defer cancel()

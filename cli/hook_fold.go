@@ -99,22 +99,14 @@ type foldResult struct {
 	refused string
 }
 
-type hookDecoders interface {
-	decoderMaker
-	Agent() tally.Agent
-}
-
 // foldTranscript brings the transcript's saved state up to date. A call
 // that names no transcript, or one that does not exist, has no own list;
 // so has one naming a file that is not its session's transcript (see
 // transcriptOf), which is also said in refused.
-func foldTranscript(ctx context.Context, st hookStore, dm decoderMaker, ev hook.Event) (foldResult, error) {
+func foldTranscript(ctx context.Context, st hookStore, dm tally.LineReader, ev hook.Event) (foldResult, error) {
 	path := ev.TranscriptPath
 	info := tally.FileInfo{Path: path, Session: ev.SessionID}
-	fresh := &tally.FileState{Path: path, Session: ev.SessionID}
-	if a, ok := dm.(hookDecoders); ok {
-		fresh.Agent = a.Agent()
-	}
+	fresh := &tally.FileState{Path: path, Session: ev.SessionID, Agent: dm.Agent()}
 	if path == "" {
 		return foldResult{state: fresh}, nil
 	}
@@ -167,11 +159,7 @@ func foldTranscript(ctx context.Context, st hookStore, dm decoderMaker, ev hook.
 // token — names any path it likes: read, it would show another file of
 // the server; folded and saved as that session's, it would move another
 // session's transcript to a session the call made up.
-func transcriptOf(dm decoderMaker, path, session string) string {
-	a, ok := dm.(tally.Adapter)
-	if !ok {
-		return "this agent's session files are unknown"
-	}
+func transcriptOf(a tally.Adapter, path, session string) string {
 	f, ok := tail.Claim([]tally.Adapter{a}, path)
 	switch {
 	case !ok || !filepath.IsAbs(path) || filepath.Clean(path) != path || f.Info.Layout != tally.LayoutLog && f.Info.Layout != tally.LayoutWhole:

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/hook"
 	"github.com/tallyhq/tally/tasks"
@@ -118,7 +119,8 @@ func TestHook_compactionGivesBackTheUnfinishedItems(t *testing.T) {
 func TestHook_theSessionsTallyList(t *testing.T) {
 	st := newStore(t)
 	hs := newHookSession(t, "todo")
-	name := hookAgents["claude"].listOf(hs.id)
+	ag, _ := hookAgentOf("claude")
+	name := ag.listOf(hs.id)
 	if name != "claude-"+hs.id {
 		t.Fatalf("list name %q", name)
 	}
@@ -437,7 +439,8 @@ func TestHook_aTranscriptOutsideTheAgentsHomeIsNotRead(t *testing.T) {
 // Claude home.
 func (h hookServer) answer(t *testing.T, hs *hookSession, payload []byte) ([]byte, bool) {
 	t.Helper()
-	h.o.g.ClaudeDir = hs.claudeDir
+	h.o.g.Homes.add(pflag.NewFlagSet("", pflag.ContinueOnError))
+	*h.o.g.Homes.one["claude-dir"] = hs.claudeDir
 	h.o.env.Now = func() time.Time { return hs.now }
 	return h.AnswerHook(context.Background(), "claude", false, payload)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 )
 
 // captureTime is a minute after the todowrite capture ended, so that its
@@ -156,7 +157,7 @@ func TestRun_watchJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &ev); err != nil {
 			t.Fatalf("not one JSON object per line: %v\n%s", err, line)
 		}
-		if ev.Type != "session_updated" || ev.Session.ID != todowriteSession || ev.Session.Agent != tally.AgentClaude {
+		if ev.Type != "session_updated" || ev.Session.ID != todowriteSession || ev.Session.Agent != claude.Agent {
 			t.Errorf("change = %s %s %s", ev.Type, ev.Session.Agent, ev.Session.ID)
 		}
 	}

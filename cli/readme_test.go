@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tallyhq/tally/agents"
 )
 
 // TestREADME_listsEveryFlagAndAgentHome: the README is where a new user
@@ -38,16 +39,17 @@ func TestREADME_listsEveryFlagAndAgentHome(t *testing.T) {
 	root := a.rootCommand()
 	root.InitDefaultVersionFlag()
 	walk(root)
-	for _, ad := range a.adapters() {
-		if len(ad.Roots()) == 0 {
+	for _, d := range agents.All {
+		if len(d.Homes) == 0 {
 			continue // reads streams only (acp)
 		}
-		name, ok := agentTitles[ad.Agent()]
-		if !ok {
-			t.Errorf("a new agent, %s: give it a row in README's table of where things are, and its name in agentTitles", ad.Agent())
+		if !strings.Contains(where, "| "+d.Label+" |") {
+			t.Errorf("README's table of where things are has no row for %s (%s)", d.Label, d.Agent)
 		}
-		if !strings.Contains(where, "| "+name+" |") {
-			t.Errorf("README's table of where things are has no row for %s", ad.Agent())
+		for _, v := range d.Vars() {
+			if !strings.Contains(where, "$"+v) && !strings.Contains(where, "`"+v) {
+				t.Errorf("README's table of where things are does not name %s's variable %s", d.Label, v)
+			}
 		}
 	}
 }
@@ -73,13 +75,8 @@ func TestHelp_FirstLinesNameEveryAgentTallyReads(t *testing.T) {
 		}
 		return s
 	}
-	a := &app{env: testEnv(nil, &syncBuffer{}, &syncBuffer{}, nil)}
-	for _, ad := range a.adapters() {
-		name, ok := agentTitles[ad.Agent()]
-		if !ok {
-			t.Errorf("a new agent, %s: give it its name in agentTitles", ad.Agent())
-			continue
-		}
+	for _, d := range agents.All {
+		name := d.Label
 		if !strings.Contains(firstSentence(help), name) {
 			t.Errorf("the help's first sentence does not name %s: %q", name, firstSentence(help))
 		}

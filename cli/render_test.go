@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/gemini"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/termstyle"
 )
@@ -19,7 +22,7 @@ func item(id, title, active string, st tally.Status, blockedBy ...string) tally.
 // progress, 1 blocked by the one in progress, 2 pending.
 func exampleRecord() tally.Record {
 	return tally.Record{
-		ID: "7c1e2a90-1b2c-4d5e-8f90-123456789abc", Agent: tally.AgentClaude,
+		ID: "7c1e2a90-1b2c-4d5e-8f90-123456789abc", Agent: claude.Agent,
 		Project: testHome + "/src/shop", Title: "Build the orders API",
 		StartedAt: fixedNow.Add(-20 * time.Minute), LastActivity: fixedNow.Add(-40 * time.Second),
 		Signal: tally.SignalWorking,
@@ -118,13 +121,13 @@ func TestRenderShow(t *testing.T) {
 func sessionsFixture() []tally.Session {
 	a := exampleRecord()
 	b := tally.Record{
-		ID: "e277426f-1861-4a5b-b21f-e5791c308bc2", Agent: tally.AgentCodex,
+		ID: "e277426f-1861-4a5b-b21f-e5791c308bc2", Agent: codex.Agent,
 		Project: "/srv/checkouts/very-long-organisation-name/payments-service", Title: "Audit the string helpers in this directory using a subagent, and track the work",
 		LastActivity: fixedNow.Add(-3 * time.Hour), Signal: tally.SignalWorking,
 		Lists: map[string][]tally.Item{"": {item("1", "Audit", "", tally.StatusCompleted), item("2", "Summarise", "", tally.StatusCompleted)}},
 	}
 	c := tally.Record{
-		ID: "01f2d5fa-d5e7-4c57-9a74-ff1775518a78", Agent: tally.AgentGemini, Project: testHome,
+		ID: "01f2d5fa-d5e7-4c57-9a74-ff1775518a78", Agent: gemini.Agent, Project: testHome,
 		LastActivity: fixedNow.Add(-5 * time.Minute), Signal: tally.SignalWaiting,
 	}
 	return []tally.Session{a.Session(fixedNow), c.Session(fixedNow), b.Session(fixedNow)}
@@ -344,7 +347,7 @@ func TestWatch_linesCallSessionsByPrefixesNoOtherShares(t *testing.T) {
 	o := &watchOptions{app: &app{env: testEnv(newStore(t), &out, &errOut, nil)}, last: map[string]tally.Session{}, projects: map[string]bool{}}
 	for _, id := range []string{"01a20394-5f3e-7c21-9a0b-0c1d2e3f4a5b", "01a20394-61aa-7d02-8b11-5e6f7a8b9c0d"} {
 		r := exampleRecord()
-		r.ID, r.Agent = id, tally.AgentCodex
+		r.ID, r.Agent = id, codex.Agent
 		if err := o.print(index.Change{Kind: index.SessionUpdated, ID: id, Record: r}); err != nil {
 			t.Fatal(err)
 		}

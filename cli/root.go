@@ -20,18 +20,14 @@ import (
 	"github.com/tallyhq/tally/planner"
 )
 
-// globalOptions are the flags every command takes. An agent's directory
-// flag is resolved with its variable and default in agentDirs.
+// globalOptions are the flags every command takes.
 type globalOptions struct {
 	// Verbose errors say where in Tally they happened.
-	Verbose     bool
-	DB          string
-	ClaudeDir   string
-	CodexHome   string
-	GeminiHome  string
-	HermesHome  string
-	OpenCodeDir string
-	CrushDirs   []string
+	Verbose bool
+	DB      string
+	// Homes are the agents' home flags, each resolved with its variables
+	// and default by the agent's descriptor (app.dirs).
+	Homes homeFlags
 	// Config is the settings file; "" is the XDG default.
 	Config string
 }
@@ -105,9 +101,8 @@ func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "tally",
 		Short: "Live progress of your coding agents' todo lists",
-		Long: `Tally is one live progress surface for the coding agents you run: Claude Code,
-Codex, Gemini CLI, Hermes, OpenCode, Crush and ACP agents. It reads their todo
-lists from their own logs as they are written and shows, for every session,
+		Long: wrap("Tally is one live progress surface for the coding agents you run: "+agentLabels()+
+			". It reads their todo lists from their own logs as they are written and shows, for every session,", helpWidth) + `
 X of Y done, the current step, what is blocked and what has stalled.
 
 With no command on a terminal, tally opens the live dashboard (tally tui);
@@ -135,17 +130,7 @@ none is active, the most recent ones).`,
 	f := root.PersistentFlags()
 	f.StringVar(&a.g.DB, "db", db, "the store: a SQLite file, or a team's postgres:// URL (env TALLY_DB)")
 	f.BoolVarP(&a.g.Verbose, "verbose", "v", false, "errors also say where in tally they happened")
-	f.StringVar(&a.g.ClaudeDir, "claude-dir", "",
-		"Claude Code's config directory (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
-	f.StringVar(&a.g.CodexHome, "codex-home", "",
-		"Codex's home directory (default $CODEX_HOME, else ~/.codex)")
-	f.StringVar(&a.g.GeminiHome, "gemini-home", "",
-		"Gemini CLI's .gemini directory (default $GEMINI_CLI_HOME/.gemini, else ~/.gemini)")
-	f.StringVar(&a.g.HermesHome, "hermes-home", "", "Hermes' home directory (default $HERMES_HOME, else ~/.hermes)")
-	f.StringVar(&a.g.OpenCodeDir, "opencode-dir", "",
-		"OpenCode's data directory (default $XDG_DATA_HOME/opencode, else ~/.local/share/opencode; database $OPENCODE_DB)")
-	f.StringSliceVar(&a.g.CrushDirs, "crush-dir", nil,
-		"where Crush databases are: a project's .crush directory, or a directory above projects (repeatable; default ./.crush and $CRUSH_DATA_DIR)")
+	a.g.Homes.add(f)
 	f.StringVar(&a.g.Config, "config", a.env.Getenv("TALLY_CONFIG"),
 		"the settings file (env TALLY_CONFIG; default $XDG_CONFIG_HOME/tally/config.toml, else ~/.config/tally/config.toml)")
 	root.AddCommand(a.scanCommand(), a.sessionsCommand(), a.showCommand(), a.watchCommand(),

@@ -45,7 +45,7 @@ present when any listed session has one); --machine and --user select them.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.Active, "active", false, "only sessions that have not ended")
-	agents := newAgentFlag(&o.Agent, a.storedAgents(), true)
+	agents := newAgentFlag(&o.Agent, storedAgents(), true)
 	f.Var(agents, "agent", "only sessions of this agent: "+agents.names())
 	f.StringVar(&o.Project, "project", "", "only sessions whose project path contains this")
 	f.StringVar(&o.Machine, "machine", "", "only sessions pushed from this machine (a team's store)")

@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/agents"
 	"github.com/tallyhq/tally/setup"
 )
 
@@ -19,7 +22,7 @@ type setupOptions struct {
 
 func (a *app) setupCommand() *cobra.Command {
 	o := &setupOptions{app: a}
-	names := strings.Join(setup.Names(), "|")
+	names := strings.Join(setupNames(), "|")
 	cmd := &cobra.Command{
 		Use:   "setup " + names,
 		Short: "Make an agent use Tally: its task tools over MCP, and hooks that keep it on track",
@@ -39,7 +42,7 @@ is backed up first (FILE.tally-backup-TIME), and a second run changes nothing.
 --dry-run prints the changes as a diff; --uninstall removes only Tally's entries.
 A settings file that cannot be read as the agent reads it is left untouched.`,
 		Args:      cobra.ExactArgs(1),
-		ValidArgs: setup.Names(),
+		ValidArgs: setupNames(),
 		RunE:      func(cmd *cobra.Command, args []string) error { return runSetup(cmd.Context(), o, args[0]) },
 	}
 	f := cmd.Flags()
@@ -52,10 +55,11 @@ A settings file that cannot be read as the agent reads it is left untouched.`,
 }
 
 func runSetup(_ context.Context, o *setupOptions, name string) error {
-	target, ok := setup.Targets[name]
-	if !ok {
-		return &usageError{err: fmt.Errorf("no setup for %q (known: %s)", name, strings.Join(setup.Names(), ", "))}
+	d := agents.Find(tally.Agent(name))
+	if d == nil || d.Setup == nil {
+		return &usageError{err: fmt.Errorf("no setup for %q (known: %s)", name, strings.Join(setupNames(), ", "))}
 	}
+	target := d.Setup(o.dirs(d))
 	bin, binNotes, err := o.setupBinary(name)
 	if err != nil {
 		return err
@@ -66,7 +70,7 @@ func runSetup(_ context.Context, o *setupOptions, name string) error {
 	if opts.Owned, err = setup.LoadOwned(record); err != nil {
 		return err
 	}
-	plan, err := target.Plan(o.setupPaths(), opts)
+	plan, err := target.Plan(opts)
 	if err != nil {
 		return err
 	}
@@ -114,8 +118,15 @@ func (o *setupOptions) ownedPath() string {
 	return filepath.Join(filepath.Dir(o.logPath()), "setup.json")
 }
 
-// setupPaths are the agents' settings, where the agents look for them.
-func (o *setupOptions) setupPaths() setup.Paths {
-	d := o.agentDirs()
-	return setup.Paths{ClaudeDir: d.Claude, ClaudeUserConfig: d.ClaudeUserConfig, CodexHome: d.Codex, GeminiDir: d.Gemini}
+// setupNames are the agents tally setup takes: those whose descriptor
+// says what setting them up edits.
+func setupNames() []string {
+	var names []string
+	for _, d := range agents.All {
+		if d.Setup != nil {
+			names = append(names, string(d.Agent))
+		}
+	}
+	sort.Strings(names)
+	return names
 }

@@ -34,3 +34,27 @@ func fraction(done, total int) string {
 	}
 	return fmt.Sprintf("%d/%d", done, total)
 }
+
+// helpWidth is the width the help's text is written to.
+const helpWidth = 79
+
+// wrap breaks a paragraph into lines of at most width columns, at spaces.
+func wrap(paragraph string, width int) string {
+	var b strings.Builder
+	line := 0
+	for _, w := range strings.Fields(paragraph) {
+		n := termstyle.Width(w)
+		switch {
+		case line == 0:
+		case line+1+n > width:
+			b.WriteByte('\n')
+			line = 0
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(w)
+		line += n
+	}
+	return b.String()
+}

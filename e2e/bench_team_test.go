@@ -252,7 +252,7 @@ func BenchmarkTeam_PushToOtherBoard(b *testing.B) {
 			}
 		}
 	}()
-	rec := domain.Record{ID: "bench-session", Agent: domain.AgentClaude, Project: "/home/dev/src/app",
+	rec := domain.Record{ID: "bench-session", Agent: claude.Agent, Project: "/home/dev/src/app",
 		Lists: map[string][]domain.Item{"": {{ID: "1", Title: "Step", Status: domain.StatusInProgress, Source: domain.SourceTask}}}}
 	var mark int64
 	send := func(title string) time.Time {

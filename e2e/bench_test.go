@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	domain "github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/internal/servetest"
 	"github.com/tallyhq/tally/store/postgres"
 	"github.com/tallyhq/tally/store/postgres/pgtest"
@@ -181,7 +182,7 @@ func seedSessions(tb testing.TB, url string, ended, live int) {
 		}
 		m := i % machines
 		batches[m].Sessions = append(batches[m].Sessions, domain.Record{
-			ID: fmt.Sprintf("0195a1b2-%04x-7e8f-9a0b-%012x", i, i), Agent: domain.AgentClaude,
+			ID: fmt.Sprintf("0195a1b2-%04x-7e8f-9a0b-%012x", i, i), Agent: claude.Agent,
 			Project: fmt.Sprintf("/home/dev%d/src/p%d", i%7, i%20), Title: fmt.Sprintf("Session %d", i),
 			StartedAt: last.Add(-time.Hour), LastActivity: last, Signal: domain.SignalWorking,
 			Lists: map[string][]domain.Item{"": items},

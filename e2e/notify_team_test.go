@@ -11,6 +11,7 @@ import (
 	"time"
 
 	domain "github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/internal/servetest"
 	"github.com/tallyhq/tally/store/postgres"
 	"github.com/tallyhq/tally/store/postgres/pgtest"
@@ -49,7 +50,7 @@ func TestReplicas_NotifyOncePerTeam(t *testing.T) {
 	asks := func(id, title string) {
 		t.Helper()
 		now := time.Now().UTC()
-		rec := domain.Record{ID: id, Agent: domain.AgentClaude, Project: "/home/dev/src/shop", Title: title,
+		rec := domain.Record{ID: id, Agent: claude.Agent, Project: "/home/dev/src/shop", Title: title,
 			StartedAt: now.Add(-time.Minute), LastActivity: now, Signal: domain.SignalAsking}
 		if err := st.Commit(ctx, domain.Batch{Sessions: []domain.Record{rec}}); err != nil {
 			t.Fatal(err)

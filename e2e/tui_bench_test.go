@@ -16,6 +16,10 @@ import (
 	"time"
 
 	domain "github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/gemini"
+	"github.com/tallyhq/tally/adapter/hermes"
 	"github.com/tallyhq/tally/internal/testhome"
 	"github.com/tallyhq/tally/store/sqlite"
 )
@@ -179,7 +183,7 @@ func fillStore(b *testing.B, path string, n int) {
 	}
 	defer st.Close()
 	now := time.Now()
-	agents := []domain.Agent{domain.AgentClaude, domain.AgentCodex, domain.AgentGemini, domain.AgentHermes}
+	agents := []domain.Agent{claude.Agent, codex.Agent, gemini.Agent, hermes.Agent}
 	var batch []domain.Record
 	for i := range n {
 		title := fmt.Sprintf("Session %d of the long history", i)

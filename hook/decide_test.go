@@ -1,9 +1,11 @@
-package hook
+package hook_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	. "github.com/tallyhq/tally/hook"
 
 	"github.com/tallyhq/tally"
 )
@@ -237,7 +239,7 @@ func TestDecide_verificationNudge(t *testing.T) {
 	var st State
 	_, st = Decide(ev, list(2, "Write module", "Write docs", "Write example", "Ship"), st, Options{Now: t0})
 	a, st := Decide(ev, list(3, "Write module", "Write docs", "Write example", "Ship"), st, Options{Now: t0})
-	if a.Context != nudgeText {
+	if a.Context != NudgeText {
 		t.Fatalf("third completion without a verification step: context %q", a.Context)
 	}
 	a, st = Decide(ev, list(4, "Write module", "Write docs", "Write example", "Ship"), st, Options{Now: t0})

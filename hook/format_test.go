@@ -1,10 +1,12 @@
-package hook
+package hook_test
 
 import (
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+
+	. "github.com/tallyhq/tally/hook"
 )
 
 func TestClaudeFormat_Parse(t *testing.T) {

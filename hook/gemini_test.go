@@ -1,4 +1,4 @@
-package hook
+package hook_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/tallyhq/tally/hook"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/gemini"

@@ -1,4 +1,4 @@
-package hook
+package hook_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	. "github.com/tallyhq/tally/hook"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"

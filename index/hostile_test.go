@@ -53,7 +53,7 @@ type stuckAdapter struct {
 	release chan struct{}
 }
 
-func (a *stuckAdapter) Agent() tally.Agent { return tally.AgentHermes }
+func (a *stuckAdapter) Agent() tally.Agent { return hermes.Agent }
 func (a *stuckAdapter) Roots() []string    { return []string{a.root} }
 func (a *stuckAdapter) Match(root, path string) (tally.FileInfo, bool) {
 	return tally.FileInfo{Path: path, Layout: tally.LayoutDatabase}, filepath.Base(path) == "stuck.db"

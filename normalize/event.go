@@ -1,6 +1,9 @@
 package normalize
 
-import "github.com/tallyhq/tally"
+import (
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/agents"
+)
 
 // Event types written by Run.
 const (
@@ -101,18 +104,11 @@ type Marker struct {
 	tally.Marker
 }
 
-// agentTypes are the unified event's names for the three agents it names;
-// any other agent keeps Tally's name.
-var agentTypes = map[tally.Agent]string{
-	tally.AgentClaude: "claude-code",
-	tally.AgentCodex:  "openai-codex",
-	tally.AgentGemini: "google-gemini",
-}
-
-// AgentType is the event's agentType for a.
+// AgentType is the event's agentType for a: the name its descriptor gives
+// it in unified events, else Tally's name.
 func AgentType(a tally.Agent) string {
-	if t, ok := agentTypes[a]; ok {
-		return t
+	if d := agents.Find(a); d != nil {
+		return d.EventName()
 	}
 	return string(a)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/broker"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/push"
@@ -98,7 +99,7 @@ func local(t *testing.T) *sqlite.Store {
 var t0 = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 
 func record(id string, i, lines int) tally.Record {
-	return tally.Record{ID: id, Agent: tally.AgentClaude, Project: "/home/ana/p", Title: fmt.Sprint("v", i),
+	return tally.Record{ID: id, Agent: claude.Agent, Project: "/home/ana/p", Title: fmt.Sprint("v", i),
 		LastActivity: t0.Add(time.Duration(i) * time.Second), Signal: tally.SignalWorking,
 		Lists: map[string][]tally.Item{"": {{Title: "step " + fmt.Sprint(i), Status: tally.StatusInProgress}}},
 		Stats: tally.Stats{Lines: int64(lines)}}

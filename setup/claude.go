@@ -8,11 +8,15 @@ import (
 	"github.com/tailscale/hujson"
 )
 
-// claudeTarget sets up Claude Code: hooks and env in settings.json (plain
-// JSON, checked with 2.1.330: a comment makes Claude Code ignore the whole
-// file), and `tally mcp` as a user MCP server in the user config
-// .claude.json, where `claude mcp add -s user` puts it.
-type claudeTarget struct{}
+// Claude sets up Claude Code: hooks and env in settings.json (plain JSON,
+// checked with 2.1.330: a comment makes Claude Code ignore the whole file)
+// in its config directory dir ($CLAUDE_CONFIG_DIR, else ~/.claude), and
+// `tally mcp` as a user MCP server in its user config userConfig
+// (.claude.json: in dir when $CLAUDE_CONFIG_DIR names it, else in the home
+// directory), where `claude mcp add -s user` puts it.
+func Claude(dir, userConfig string) Target { return claudeTarget{dir: dir, userConfig: userConfig} }
+
+type claudeTarget struct{ dir, userConfig string }
 
 // claudeHooks are Tally's hooks in Claude Code.
 var claudeHooks = []hookSpec{
@@ -27,8 +31,8 @@ var claudeHooks = []hookSpec{
 // model: from 2.1.233 on, the newest models get them only with it.
 const todoToolsEnv = "CLAUDE_CODE_ENABLE_TODO_TOOLS"
 
-func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
-	settingsPath := filepath.Join(p.ClaudeDir, "settings.json")
+func (t claudeTarget) Plan(o Options) (Plan, error) {
+	settingsPath := filepath.Join(t.dir, "settings.json")
 	owned := o.Owned.of(settingsPath)
 	var kept []string // what uninstall leaves, not being Tally's
 	settings, err := editJSON(settingsPath, false, "Claude Code", func(doc *jsonDoc, path string) ([]string, error) {
@@ -54,13 +58,13 @@ func (claudeTarget) Plan(p Paths, o Options) (Plan, error) {
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env"`
 	}{"stdio", o.Tally, []string{"mcp"}, map[string]string{}}
-	mcp, notes, err := editMCP(p.ClaudeUserConfig, false, "Claude Code", server, o)
+	mcp, notes, err := editMCP(t.userConfig, false, "Claude Code", server, o)
 	if err != nil {
 		return Plan{}, err
 	}
 	// Claude Code rewrites .claude.json often (every project's history is
 	// in it), always holding this lock.
-	mcp.agentLock = p.ClaudeUserConfig + ".lock"
+	mcp.agentLock = t.userConfig + ".lock"
 	for _, k := range kept {
 		notes = append(notes, settingsPath+": "+k+" is left as it is: tally setup did not add it (or added it before it kept a record of what it adds); remove it by hand if it should go.")
 	}

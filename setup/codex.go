@@ -12,12 +12,15 @@ import (
 	"github.com/pelletier/go-toml/v2"
 )
 
-// codexTarget sets up Codex: `tally mcp` as [mcp_servers.tally] in
-// config.toml, and Tally's hooks in hooks.json beside it. Codex 0.169.0
-// takes Claude Code's hook JSON (SessionStart with source compact or
-// resume, UserPromptSubmit, PostToolUse, Stop; it has no Notification
-// hook), and runs a hook only once the user has trusted it.
-type codexTarget struct{}
+// Codex sets up Codex, whose home is home ($CODEX_HOME, else ~/.codex):
+// `tally mcp` as [mcp_servers.tally] in config.toml, and Tally's hooks in
+// hooks.json beside it. Codex 0.169.0 takes Claude Code's hook JSON
+// (SessionStart with source compact or resume, UserPromptSubmit,
+// PostToolUse, Stop; it has no Notification hook), and runs a hook only
+// once the user has trusted it.
+func Codex(home string) Target { return codexTarget{home: home} }
+
+type codexTarget struct{ home string }
 
 var codexHooks = []hookSpec{
 	{event: "SessionStart", matcher: "compact|resume"},
@@ -26,8 +29,8 @@ var codexHooks = []hookSpec{
 	{event: "Stop", args: "--guard-stop", guard: true},
 }
 
-func (codexTarget) Plan(p Paths, o Options) (Plan, error) {
-	home := p.CodexHome
+func (t codexTarget) Plan(o Options) (Plan, error) {
+	home := t.home
 	var notes []string
 	config, note, err := editCodexConfig(filepath.Join(home, "config.toml"), o)
 	if err != nil {

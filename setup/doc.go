@@ -31,6 +31,8 @@
 //     mcp__tally permission) is Tally's only if setup recorded adding it
 //     (Owned); one the user had stays, with a note.
 //
-// Plan is pure apart from reading the files; Apply writes. Each agent is a
-// Target.
+// Plan is pure apart from reading the files; Apply writes. Each agent's
+// settings are a Target (Claude, Codex, Gemini), built over the folders the
+// agent's descriptor resolves (package adapter): which agents tally setup
+// takes is the agents that have one.
 package setup

@@ -2,13 +2,15 @@ package setup
 
 import "path/filepath"
 
-// geminiTarget sets up Gemini CLI: `tally mcp` under "mcpServers" and
-// Tally's hooks under "hooks" in ~/.gemini/settings.json, which Gemini CLI
+// Gemini sets up Gemini CLI, whose .gemini directory is dir: `tally mcp`
+// under "mcpServers" and Tally's hooks under "hooks" in its settings.json, which Gemini CLI
 // 0.61.0 reads with comments stripped (and rewrites keeping them), so
 // comments are kept here too. Its hooks take the same {matcher, hooks:
 // [{type, command, timeout}]} groups as Claude Code's, the timeout in
 // milliseconds, and a lifecycle matcher is an exact string, not a pattern.
-type geminiTarget struct{}
+func Gemini(dir string) Target { return geminiTarget{dir: dir} }
+
+type geminiTarget struct{ dir string }
 
 // geminiHooks are Tally's hooks in Gemini CLI 0.61.0. It has no hook after
 // a compression; PreCompress is announced before one, and only the
@@ -26,13 +28,13 @@ var geminiHooks = []hookSpec{
 	{event: "AfterAgent", args: "--guard-stop", guard: true},
 }
 
-func (geminiTarget) Plan(p Paths, o Options) (Plan, error) {
+func (t geminiTarget) Plan(o Options) (Plan, error) {
 	server := struct {
 		Command string   `json:"command"`
 		Args    []string `json:"args"`
 	}{o.Tally, []string{"mcp"}}
 	var notes []string
-	edit, err := editJSON(filepath.Join(p.GeminiDir, "settings.json"), true, "Gemini CLI", func(doc *jsonDoc, path string) ([]string, error) {
+	edit, err := editJSON(filepath.Join(t.dir, "settings.json"), true, "Gemini CLI", func(doc *jsonDoc, path string) ([]string, error) {
 		what, err := installHooks(doc, path, "gemini", geminiHooks, hookTimeoutMillis, o)
 		if err != nil {
 			return nil, err

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"sort"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
@@ -29,44 +28,12 @@ type Options struct {
 	Owned Owned
 }
 
-// Paths are the agents' settings directories, resolved by the caller as
-// each agent resolves them.
-type Paths struct {
-	// ClaudeDir is Claude Code's config directory (CLAUDE_CONFIG_DIR, else
-	// ~/.claude), where settings.json is.
-	ClaudeDir string
-	// ClaudeUserConfig is Claude Code's user config file, .claude.json:
-	// in ClaudeDir when CLAUDE_CONFIG_DIR names it, else ~/.claude.json.
-	ClaudeUserConfig string
-	// CodexHome is Codex's home (CODEX_HOME, else ~/.codex).
-	CodexHome string
-	// GeminiDir is Gemini CLI's .gemini directory ($GEMINI_CLI_HOME/.gemini,
-	// else ~/.gemini).
-	GeminiDir string
-}
-
-// Target is one agent setup knows.
+// Target is one agent's settings, found where the agent looks for them
+// (the caller resolves its folders, as each agent's descriptor says).
 type Target interface {
 	// Plan reads the agent's files and returns the edits that set Tally up
 	// (or, with Uninstall, take it away), without writing anything.
-	Plan(p Paths, o Options) (Plan, error)
-}
-
-// Targets are the agents `tally setup` takes, by name.
-var Targets = map[string]Target{
-	"claude": claudeTarget{},
-	"codex":  codexTarget{},
-	"gemini": geminiTarget{},
-}
-
-// Names lists the targets.
-func Names() []string {
-	names := make([]string, 0, len(Targets))
-	for n := range Targets {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	Plan(o Options) (Plan, error)
 }
 
 // Plan is what a setup run would do.

@@ -35,6 +35,24 @@ func home(t *testing.T, files map[string]string) Paths {
 	return paths(h)
 }
 
+// Paths are the agents' settings folders a test sets up.
+type Paths struct {
+	ClaudeDir, ClaudeUserConfig, CodexHome, GeminiDir string
+}
+
+// target is the setup of the agent named, in p's folders.
+func (p Paths) target(name string) Target {
+	switch name {
+	case "claude":
+		return Claude(p.ClaudeDir, p.ClaudeUserConfig)
+	case "codex":
+		return Codex(p.CodexHome)
+	case "gemini":
+		return Gemini(p.GeminiDir)
+	}
+	panic("no setup for " + name)
+}
+
 // paths are the agents' default places under home h.
 func paths(h string) Paths {
 	return Paths{ClaudeDir: filepath.Join(h, ".claude"), ClaudeUserConfig: filepath.Join(h, ".claude.json"),
@@ -56,7 +74,7 @@ func run(t *testing.T, target string, p Paths, o Options) Plan {
 		t.Fatal(err)
 	}
 	o.Owned = owned
-	plan, err := Targets[target].Plan(p, o)
+	plan, err := p.target(target).Plan(o)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -144,7 +162,7 @@ func TestClaude(t *testing.T) {
 		if got := topKeys(t, after); strings.Join(got, ",") != strings.Join(before, ",") {
 			t.Errorf("keys %v, were %v", got, before)
 		}
-		second, err := Targets["claude"].Plan(p, Options{Tally: tallyBin, GuardStop: true})
+		second, err := p.target("claude").Plan(Options{Tally: tallyBin, GuardStop: true})
 		if err != nil || second.Changed() {
 			t.Errorf("second run: %v, plans %+v", err, second.Edits)
 		}
@@ -191,7 +209,7 @@ func TestClaude(t *testing.T) {
 	})
 	t.Run("dry run writes nothing", func(t *testing.T) {
 		p := home(t, map[string]string{"claude-settings-user.json": ".claude/settings.json"})
-		plan, err := Targets["claude"].Plan(p, Options{Tally: tallyBin})
+		plan, err := p.target("claude").Plan(Options{Tally: tallyBin})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,7 +230,7 @@ func TestClaude(t *testing.T) {
 	} {
 		t.Run("unreadable settings are left untouched: "+name, func(t *testing.T) {
 			p := home(t, map[string]string{name: ".claude/settings.json"})
-			_, err := Targets["claude"].Plan(p, Options{Tally: tallyBin})
+			_, err := p.target("claude").Plan(Options{Tally: tallyBin})
 			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "nothing was changed") {
 				t.Fatalf("err %v, want %q", err, want)
 			}
@@ -242,7 +260,7 @@ func TestCodex(t *testing.T) {
 	if !strings.Contains(strings.Join(plan.Notes, "\n"), "trust") {
 		t.Errorf("notes %v", plan.Notes)
 	}
-	second, err := Targets["codex"].Plan(p, Options{Tally: tallyBin, GuardStop: true})
+	second, err := p.target("codex").Plan(Options{Tally: tallyBin, GuardStop: true})
 	if err != nil || second.Changed() {
 		t.Errorf("second run: %v %+v", err, second.Edits)
 	}
@@ -252,7 +270,7 @@ func TestCodex(t *testing.T) {
 	}
 	t.Run("invalid TOML is named with its line", func(t *testing.T) {
 		p := home(t, map[string]string{"codex-config-invalid.toml": ".codex/config.toml"})
-		_, err := Targets["codex"].Plan(p, Options{Tally: tallyBin})
+		_, err := p.target("codex").Plan(Options{Tally: tallyBin})
 		if err == nil || !strings.Contains(err.Error(), "config.toml line 2") {
 			t.Errorf("err %v", err)
 		}
@@ -290,7 +308,7 @@ func TestGemini(t *testing.T) {
 		if g := v.Hooks["PreCompress"]; len(g) != 1 || g[0].Matcher != "manual" {
 			t.Errorf("PreCompress %+v: only a compression the user asks for is sure to follow", g)
 		}
-		second, err := Targets["gemini"].Plan(p, Options{Tally: tallyBin, GuardStop: true})
+		second, err := p.target("gemini").Plan(Options{Tally: tallyBin, GuardStop: true})
 		if err != nil || second.Changed() {
 			t.Errorf("second run: %v, plans %+v", err, second.Edits)
 		}
@@ -301,7 +319,7 @@ func TestGemini(t *testing.T) {
 	})
 	t.Run("a trailing comma, which Gemini CLI cannot read, is refused", func(t *testing.T) {
 		p := home(t, map[string]string{"gemini-settings-trailing.json": ".gemini/settings.json"})
-		_, err := Targets["gemini"].Plan(p, Options{Tally: tallyBin})
+		_, err := p.target("gemini").Plan(Options{Tally: tallyBin})
 		if err == nil || !strings.Contains(err.Error(), "settings.json line 3") {
 			t.Errorf("err %v", err)
 		}

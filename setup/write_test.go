@@ -57,7 +57,7 @@ func TestPlan_refusesAReadOnlyFile(t *testing.T) {
 	settings := filepath.Join(p.ClaudeDir, "settings.json")
 	os.Chmod(settings, 0o444)
 	before := read(t, settings)
-	_, err := Targets["claude"].Plan(p, Options{Tally: tallyBin})
+	_, err := p.target("claude").Plan(Options{Tally: tallyBin})
 	if err == nil || !strings.Contains(err.Error(), "read-only") || !strings.Contains(err.Error(), "Nothing was changed") {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -70,11 +70,11 @@ func TestPlan_refusesAReadOnlyFile(t *testing.T) {
 // change: Apply makes the edit again on the file as it is.
 func TestApply_keepsAChangeMadeSincePlan(t *testing.T) {
 	p := home(t, nil)
-	a, err := Targets["claude"].Plan(p, Options{Tally: tallyBin, EnableTodoTools: true})
+	a, err := p.target("claude").Plan(Options{Tally: tallyBin, EnableTodoTools: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Targets["claude"].Plan(p, Options{Tally: tallyBin})
+	b, err := p.target("claude").Plan(Options{Tally: tallyBin})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestApply_racingRunsLoseNothing(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				plan, err := Targets["claude"].Plan(p, o)
+				plan, err := p.target("claude").Plan(o)
 				if err == nil {
 					_, err = Apply(plan, now)
 				}
@@ -128,7 +128,7 @@ func TestApply_takesClaudeCodesLock(t *testing.T) {
 	p := home(t, nil)
 	cfg := p.ClaudeUserConfig
 	os.WriteFile(cfg, []byte(`{"numStartups": 1}`), 0o600)
-	plan, err := Targets["claude"].Plan(p, Options{Tally: tallyBin})
+	plan, err := p.target("claude").Plan(Options{Tally: tallyBin})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/agents"
 )
 
 // The palette. The basic colours follow the terminal's own theme, which is
@@ -16,24 +17,13 @@ var (
 	Cyan  ansi.Color = ansi.Cyan
 )
 
-// agentColors are 256-colour indexes, one per agent, so that two agents in
-// one pipeline or one table are told apart at a glance.
-var agentColors = map[tally.Agent]ansi.IndexedColor{
-	tally.AgentClaude:   208, // orange
-	tally.AgentCodex:    42,  // green
-	tally.AgentGemini:   33,  // blue
-	tally.AgentACP:      135, // purple
-	tally.AgentHermes:   178, // gold
-	tally.AgentOpenCode: 252, // light gray
-	tally.AgentCrush:    205, // pink
-	tally.AgentTally:    37,  // teal
-}
-
-// AgentColor is the colour an agent's name is drawn in; an agent this build
-// does not know is cyan.
+// AgentColor is the colour an agent's name is drawn in, its descriptor's
+// 256-colour index (one per agent, so that two agents in one pipeline or
+// one table are told apart at a glance); an agent this build does not know
+// is cyan.
 func AgentColor(a tally.Agent) ansi.Color {
-	if c, ok := agentColors[a]; ok {
-		return c
+	if d := agents.Find(a); d != nil {
+		return ansi.IndexedColor(d.Color)
 	}
 	return Cyan
 }

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/agents"
 )
 
 func TestTruncate(t *testing.T) {
@@ -84,7 +87,7 @@ func TestPainter(t *testing.T) {
 		{on.Activity(tally.ActivityWorking), "\x1b[32mworking\x1b[0m"},
 		{on.Paint(Bold, "T"), "\x1b[1mT\x1b[0m"},
 		{on.Paint(Faint, "T"), "\x1b[2mT\x1b[0m"},
-		{on.Paint(Fg(AgentColor(tally.AgentClaude)), "claude"), "\x1b[38;5;208mclaude\x1b[0m"},
+		{on.Paint(Fg(AgentColor(claude.Agent)), "claude"), "\x1b[38;5;208mclaude\x1b[0m"},
 		{on.Paint(Bold, ""), ""},
 	} {
 		if c.got != c.want {
@@ -95,8 +98,8 @@ func TestPainter(t *testing.T) {
 
 func TestAgentColor_oneColourPerAgent(t *testing.T) {
 	seen := map[any]tally.Agent{}
-	for _, a := range []tally.Agent{tally.AgentClaude, tally.AgentCodex, tally.AgentGemini, tally.AgentHermes,
-		tally.AgentACP, tally.AgentOpenCode, tally.AgentCrush, tally.AgentTally} {
+	for _, d := range append([]*adapter.Descriptor{agents.Tally}, agents.All...) {
+		a := d.Agent
 		c := AgentColor(a)
 		if other, ok := seen[c]; ok {
 			t.Errorf("%s and %s share a colour", a, other)

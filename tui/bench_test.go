@@ -14,6 +14,9 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/gemini"
+	"github.com/tallyhq/tally/adapter/hermes"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/store/sqlite"
 )
@@ -25,7 +28,7 @@ const benchSessions = 10_000
 // going on, each with a short list.
 func manyRecords(n int) []tally.Record {
 	out := make([]tally.Record, n)
-	agents := []tally.Agent{tally.AgentClaude, tally.AgentCodex, tally.AgentGemini, tally.AgentHermes}
+	agents := []tally.Agent{claude.Agent, codex.Agent, gemini.Agent, hermes.Agent}
 	for i := range out {
 		r := limiter()
 		r.ID = fmt.Sprintf("session-%05d", i)

@@ -14,6 +14,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/crush"
+	"github.com/tallyhq/tally/adapter/gemini"
+	"github.com/tallyhq/tally/adapter/hermes"
+	"github.com/tallyhq/tally/adapter/opencode"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -128,7 +134,7 @@ const (
 // limiter is the dashboard's reference layout as a Claude Code session:
 // one done, one in progress with its activeForm, one pending, one blocked.
 func limiter() tally.Record {
-	return rec("5c0375b4-57a5-4f26-b12d-d022ee4e51b7", tally.AgentClaude, home+"/src/api", "Add a rate limiter to the API",
+	return rec("5c0375b4-57a5-4f26-b12d-d022ee4e51b7", claude.Agent, home+"/src/api", "Add a rate limiter to the API",
 		20*time.Second, tally.SignalWorking,
 		item("1", "Set up database", "Setting up database", done),
 		item("2", "Create API endpoints", "Creating API endpoints", doing),
@@ -152,23 +158,23 @@ func large() tally.Record {
 		}
 		items = append(items, item(fmt.Sprintf("T%03d", i+1), n, "Integrating payments", st))
 	}
-	return rec("9a1b2c3d-0000-4000-8000-000000000012", tally.AgentClaude, home+"/src/shop", "Build the shop", 5*time.Second, tally.SignalWorking, items...)
+	return rec("9a1b2c3d-0000-4000-8000-000000000012", claude.Agent, home+"/src/shop", "Build the shop", 5*time.Second, tally.SignalWorking, items...)
 }
 
 // fleet is a machine's worth of sessions of every agent and activity.
 func fleet() []tally.Record {
 	return []tally.Record{
 		limiter(),
-		rec("0199a1b2-codex-4c1d", tally.AgentCodex, home+"/src/web", "Fix the login redirect loop", 4*time.Minute, tally.SignalWorking,
+		rec("0199a1b2-codex-4c1d", codex.Agent, home+"/src/web", "Fix the login redirect loop", 4*time.Minute, tally.SignalWorking,
 			item("", "Reproduce the loop", "", done), item("", "Patch the middleware", "", doing), item("", "Add a regression test", "", pending)),
-		rec("gemini-7f3e", tally.AgentGemini, home+"/src/docs", "Rewrite the getting-started guide", 40*time.Second, tally.SignalWaiting,
+		rec("gemini-7f3e", gemini.Agent, home+"/src/docs", "Rewrite the getting-started guide", 40*time.Second, tally.SignalWaiting,
 			item("", "Outline", "", done), item("", "Draft", "", done), item("", "Review", "", pending)),
 		rec("tally:release", tally.AgentTally, home+"/src/api", "tasks release (plan, waiting for approval)", 3*time.Minute, tally.SignalWaiting,
 			item("1", "Tag v2.0", "", pending), item("2", "Publish notes", "", pending)),
-		rec("hermes-20261122", tally.AgentHermes, home+"/notes", "Plan the offsite", 2*time.Hour, tally.SignalNone,
+		rec("hermes-20261122", hermes.Agent, home+"/notes", "Plan the offsite", 2*time.Hour, tally.SignalNone,
 			item("a", "Book venue", "", done), item("b", "Send invites", "", done)),
-		rec("ses_opencode_1", tally.AgentOpenCode, "/srv/ops/infra", "Migrate CI to the new runners", 26*time.Hour, tally.SignalEnded,
+		rec("ses_opencode_1", opencode.Agent, "/srv/ops/infra", "Migrate CI to the new runners", 26*time.Hour, tally.SignalEnded,
 			item("", "Move jobs", "", done), item("", "Delete old runners", "", failed)),
-		rec("crush-42", tally.AgentCrush, home+"/src/game", "Explain the physics loop", 3*24*time.Hour, tally.SignalEnded),
+		rec("crush-42", crush.Agent, home+"/src/game", "Explain the physics loop", 3*24*time.Hour, tally.SignalEnded),
 	}
 }

@@ -10,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/broker"
 	"github.com/tallyhq/tally/index"
 )
@@ -83,7 +85,7 @@ func TestModel_keys(t *testing.T) {
 	t.Run("a cycles agents, p projects, back to all", func(t *testing.T) {
 		m := newModel(t, 80, 24, false, fleet()...)
 		press(m, "a")
-		if f := m.roster.filter.Agent; f != tally.AgentClaude {
+		if f := m.roster.filter.Agent; f != claude.Agent {
 			t.Errorf("first agent %q", f)
 		}
 		for range 7 {
@@ -209,7 +211,7 @@ func TestModel_ticks(t *testing.T) {
 		}
 	})
 	t.Run("the clock wakes the model when the next shown age changes, not before", func(t *testing.T) {
-		old := rec("old", tally.AgentCodex, "/p", "Long ago", 3*24*time.Hour+5*time.Hour, tally.SignalEnded)
+		old := rec("old", codex.Agent, "/p", "Long ago", 3*24*time.Hour+5*time.Hour, tally.SignalEnded)
 		m := newModel(t, 80, 24, false, old)
 		want := fixedNow.Add(19 * time.Hour) // "3d" turns "4d"
 		if !m.clockAt.Equal(want) {

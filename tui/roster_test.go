@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
 )
 
 // TestRoster_inPlaceUpdatesKeepTheOrderASortWouldGive: moving a changed
@@ -20,7 +22,7 @@ func TestRoster_inPlaceUpdatesKeepTheOrderASortWouldGive(t *testing.T) {
 		r.load(manyRecords(300), fixedNow)
 		r.setSort(SortOrder(round % int(numSorts)))
 		if round%3 == 0 {
-			r.setFilter(Filter{Agent: tally.AgentCodex})
+			r.setFilter(Filter{Agent: codex.Agent})
 		}
 		r.rows()
 		for range 20 {
@@ -29,7 +31,7 @@ func TestRoster_inPlaceUpdatesKeepTheOrderASortWouldGive(t *testing.T) {
 			for range rng.IntN(4) {
 				rec := limiter()
 				rec.ID = fmt.Sprintf("session-%05d", rng.IntN(400))
-				rec.Agent = []tally.Agent{tally.AgentClaude, tally.AgentCodex}[rng.IntN(2)]
+				rec.Agent = []tally.Agent{claude.Agent, codex.Agent}[rng.IntN(2)]
 				rec.LastActivity = fixedNow.Add(-time.Duration(rng.IntN(120)) * time.Minute)
 				rec.Signal = tally.Signal(rng.IntN(4))
 				up = append(up, rec)

@@ -11,6 +11,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/crush"
+	"github.com/tallyhq/tally/adapter/gemini"
+	"github.com/tallyhq/tally/adapter/hermes"
 )
 
 func TestView_list(t *testing.T) {
@@ -52,10 +57,10 @@ func panelStates() []struct {
 	name string
 	rec  tally.Record
 } {
-	blocked := rec("blocked", tally.AgentClaude, home+"/src/api", "Ship it", time.Minute, tally.SignalWorking,
+	blocked := rec("blocked", claude.Agent, home+"/src/api", "Ship it", time.Minute, tally.SignalWorking,
 		item("1", "Write the limiter", "", done), item("2", "Review", "", done),
 		item("3", "Deploy", "", pending, "4"), item("4", "Get the staging keys", "", tally.StatusBlocked))
-	complete := rec("complete", tally.AgentCodex, home+"/src/web", "Tidy up", time.Minute, tally.SignalWaiting)
+	complete := rec("complete", codex.Agent, home+"/src/web", "Tidy up", time.Minute, tally.SignalWaiting)
 	complete.Lists = map[string][]tally.Item{"": {item("", "a", "", done), item("", "b", "", done), item("", "c", "", done), item("", "d", "", done), item("", "e", "", done)}}
 	return []struct {
 		name string
@@ -63,8 +68,8 @@ func panelStates() []struct {
 	}{
 		{"planning", rec("tally:release", tally.AgentTally, home+"/src/api", "tasks release (plan, waiting for approval)", time.Minute, tally.SignalWaiting,
 			item("1", "Tag v2.0", "", pending), item("2", "Publish notes", "", pending))},
-		{"no tasks", rec("empty", tally.AgentGemini, home+"/src/docs", "Just a question", time.Minute, tally.SignalWaiting)},
-		{"execution", rec("exec", tally.AgentClaude, home+"/src/api", "Rate limits", time.Minute, tally.SignalWorking,
+		{"no tasks", rec("empty", gemini.Agent, home+"/src/docs", "Just a question", time.Minute, tally.SignalWaiting)},
+		{"execution", rec("exec", claude.Agent, home+"/src/api", "Rate limits", time.Minute, tally.SignalWorking,
 			item("", "Read the handler", "", done), item("", "Plan the change", "", done), item("", "Write the limiter", "Writing the limiter", doing),
 			item("", "Test it", "", pending), item("", "Docs", "", pending), item("", "Changelog", "", pending), item("", "PR", "", pending))},
 		{"blocked", blocked},
@@ -217,7 +222,7 @@ func TestView_subAgentNameAndNoListTool(t *testing.T) {
 		t.Errorf("detail:\n%s", got)
 	}
 
-	none := rec("d8a71db1-67ec-4f02-be89-49be6e8c1e8c", tally.AgentClaude, "/home/dev/work", "Say hello", time.Minute, tally.SignalWaiting)
+	none := rec("d8a71db1-67ec-4f02-be89-49be6e8c1e8c", claude.Agent, "/home/dev/work", "Say hello", time.Minute, tally.SignalWaiting)
 	none.ListTools, none.ListToolsHint = tally.ListToolsNone, "CLAUDE_CODE_ENABLE_TODO_TOOLS=1"
 	m = newModel(t, 80, 24, false, none)
 	press(m, "enter")
@@ -233,7 +238,7 @@ func TestView_subAgentNameAndNoListTool(t *testing.T) {
 func TestView_list_idsNoOtherSessionShares(t *testing.T) {
 	var recs []tally.Record
 	for _, id := range []string{"01a20394-5f3e-7c21-9a0b-0c1d2e3f4a5b", "01a20394-61aa-7d02-8b11-5e6f7a8b9c0d", "01a20394-61ab-7e99-a0c2-1f2e3d4c5b6a"} {
-		recs = append(recs, rec(id, tally.AgentCodex, home+"/src/web", "Fix the login", time.Minute, tally.SignalWorking))
+		recs = append(recs, rec(id, codex.Agent, home+"/src/web", "Fix the login", time.Minute, tally.SignalWorking))
 	}
 	web := rec("tally:web", tally.AgentTally, home+"/src/web", "tasks web", time.Minute, tally.SignalWaiting)
 	web.TaskList = &tally.OwnList{Name: "web"}
@@ -266,23 +271,23 @@ func TestView_pushedSessionShowsItsOrigin(t *testing.T) {
 // hands them over: needs input from the signal, stalled from StallAt (the
 // clock alone sets it), the rest from what detection found.
 func flagged() []tally.Record {
-	asking := rec("ask-1", tally.AgentClaude, home+"/src/api", "Wire the limiter", 2*time.Minute, tally.SignalAsking,
+	asking := rec("ask-1", claude.Agent, home+"/src/api", "Wire the limiter", 2*time.Minute, tally.SignalAsking,
 		item("1", "Write it", "", done), item("2", "Test it", "Testing it", doing))
-	looping := rec("loop-1", tally.AgentCodex, home+"/src/web", "Fix the redirect", 30*time.Second, tally.SignalWorking,
+	looping := rec("loop-1", codex.Agent, home+"/src/web", "Fix the redirect", 30*time.Second, tally.SignalWorking,
 		item("", "Patch the middleware", "Patching the middleware", doing), item("", "Add a test", "", pending))
 	looping.Flags = tally.Flags{}.With(tally.FlagLooping, fixedNow.Add(-4*time.Minute)).With(tally.FlagNoProgress, fixedNow.Add(-2*time.Minute))
-	stalled := rec("stall-1", tally.AgentGemini, home+"/src/docs", "Draft the guide", 9*time.Minute, tally.SignalWorking,
+	stalled := rec("stall-1", gemini.Agent, home+"/src/docs", "Draft the guide", 9*time.Minute, tally.SignalWorking,
 		item("", "Draft", "Drafting", doing))
 	stalled.StallAt = fixedNow.Add(-4 * time.Minute)
-	blocked := rec("block-1", tally.AgentClaude, home+"/src/ops", "Deploy", 3*time.Minute, tally.SignalWaiting,
+	blocked := rec("block-1", claude.Agent, home+"/src/ops", "Deploy", 3*time.Minute, tally.SignalWaiting,
 		item("1", "Build", "", done), item("2", "Get the keys", "", tally.StatusBlocked))
 	blocked.Flags = tally.Flags{}.With(tally.FlagBlocked, fixedNow.Add(-3*time.Minute))
-	finished := rec("done-1", tally.AgentCodex, home+"/src/cli", "Tidy up", 5*time.Minute, tally.SignalWaiting,
+	finished := rec("done-1", codex.Agent, home+"/src/cli", "Tidy up", 5*time.Minute, tally.SignalWaiting,
 		item("", "a", "", done), item("", "b", "", done))
 	finished.Flags = tally.Flags{}.With(tally.FlagFinished, fixedNow.Add(-5*time.Minute))
-	calm := rec("calm-1", tally.AgentHermes, home+"/notes", "Plan the offsite", 10*time.Second, tally.SignalWorking,
+	calm := rec("calm-1", hermes.Agent, home+"/notes", "Plan the offsite", 10*time.Second, tally.SignalWorking,
 		item("a", "Book venue", "Booking the venue", doing))
-	long := rec("long-1", tally.AgentCrush, home+"/src/game", "Old news", 26*time.Hour, tally.SignalEnded,
+	long := rec("long-1", crush.Agent, home+"/src/game", "Old news", 26*time.Hour, tally.SignalEnded,
 		item("", "a", "", done))
 	long.Flags = tally.Flags{}.With(tally.FlagFinished, fixedNow.Add(-26*time.Hour))
 	return []tally.Record{asking, looping, stalled, blocked, finished, calm, long}

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/tallyhq/tally/agents"
 )
 
 // The board's cards as a person reads them: one time per card, a name for
@@ -93,6 +95,12 @@ func stepWithoutList(t *testing.T, b *browser, srv *serveProc) {
 
 	b.poll(t, "both sessions are on the board", `document.querySelectorAll('.card[data-agent="gemini"]').length === 1 &&
 		!!document.querySelector('.card[data-id="`+noTodoSession+`"]')`)
+	// Its badge has the hue the registration gives Gemini CLI, served in
+	// the page's data block.
+	if hue, want := b.eval(t, `document.querySelector('.card[data-agent="gemini"] .agent').style.getPropertyValue('--hue')`),
+		fmt.Sprint(agents.Find("gemini").Hue); hue != want {
+		t.Errorf("the Gemini CLI card's hue is %q, want %s", hue, want)
+	}
 	gemini := b.eval(t, `document.querySelector('.card[data-agent="gemini"]').dataset.id`)
 	b.poll(t, "the filter counts them", `document.getElementById('nolist-count').textContent === '2'`)
 	if b.eval(t, `String(document.getElementById('f-nolist').checked)`) != "false" {

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 )
 
 // A team's board in a real browser: the server's store holds tokens, so
@@ -35,7 +36,7 @@ func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
 	srv.start(t) // tokens are looked for when serve starts
 
 	now := time.Now().UTC()
-	rec := tally.Record{ID: "pushed-session-1", Agent: tally.AgentClaude, Project: "/home/ana/src/api", Title: "Pushed from Ana's laptop",
+	rec := tally.Record{ID: "pushed-session-1", Agent: claude.Agent, Project: "/home/ana/src/api", Title: "Pushed from Ana's laptop",
 		StartedAt: now.Add(-time.Minute), LastActivity: now, Signal: tally.SignalWorking,
 		Lists: map[string][]tally.Item{"": {{ID: "1", Title: "Ship it", Status: tally.StatusInProgress, Source: tally.SourceTask}}}}
 	bo := rec

@@ -172,7 +172,7 @@ func TestPlans_aPushedSessionNeverPointsAtTheServersDisk(t *testing.T) {
 	plans := planner.New(planner.Options{Folder: func(p string) plan.Folder { return plan.Folder{Root: p, Dir: filepath.Join(p, "docs", "por")} }, Store: st, Poll: time.Hour})
 	now := time.Date(2026, 11, 23, 17, 40, 0, 0, time.UTC)
 	if _, err := st.Ingest(ctx, tally.PushBatch{Machine: "ana-laptop", User: "ana", Stream: "s", To: 1,
-		Sessions: []tally.Record{{ID: "pushed", Agent: tally.AgentClaude, Project: local, LastActivity: now}}}); err != nil {
+		Sessions: []tally.Record{{ID: "pushed", Agent: claude.Agent, Project: local, LastActivity: now}}}); err != nil {
 		t.Fatal(err)
 	}
 	srv := web.New(web.Options{Indexer: broker.New[index.Change](), Store: st, Plans: plans, Now: func() time.Time { return now }})

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/web"
 )
 
@@ -161,7 +162,7 @@ func TestPush_aTokenPushesOnlyForItsOrigin(t *testing.T) {
 // passes the stores' checks or an error, and never reads past its bound.
 func FuzzDecodePush(f *testing.F) {
 	good, _ := json.Marshal(tally.PushBatch{Machine: "m", User: "u", Stream: "s", From: 1, To: 2,
-		Sessions: []tally.Record{{ID: "a", Agent: tally.AgentClaude, Lists: map[string][]tally.Item{"": {{Title: "x"}}}}}})
+		Sessions: []tally.Record{{ID: "a", Agent: claude.Agent, Lists: map[string][]tally.Item{"": {{Title: "x"}}}}}})
 	f.Add(good, false)
 	f.Add(gz(f, good), true)
 	f.Add([]byte(`{"machine":"m","stream":"s","to":1,"sessions":[{"id":""}]}`), false)

@@ -17,7 +17,7 @@ type Adapter struct{}
 // New returns the ACP adapter. It has no options: ACP has no files to find.
 func New() *Adapter { return &Adapter{} }
 
-func (a *Adapter) Agent() tally.Agent { return tally.AgentACP }
+func (a *Adapter) Agent() tally.Agent { return Agent }
 
 // Roots is empty: ACP is a stream between two processes, never a log in a
 // known directory.

@@ -29,7 +29,7 @@ const (
 
 // op names where a line's error comes from, for the person reading it:
 // the agent, as every adapter does.
-const op = string(tally.AgentACP)
+const op = string(Agent)
 
 type decoder struct {
 	p fastjson.Parser
@@ -61,11 +61,11 @@ func (d *decoder) State() []byte {
 
 func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if !jsonl.Object(line) {
-		return jsonl.NotObject(tally.AgentACP, off)
+		return jsonl.NotObject(Agent, off)
 	}
 	v, err := d.p.ParseBytes(line)
 	if err != nil {
-		return jsonl.NotJSON(tally.AgentACP, off, err)
+		return jsonl.NotJSON(Agent, off, err)
 	}
 	if v.Type() != fastjson.TypeObject || string(v.GetStringBytes("jsonrpc")) != "2.0" {
 		return tally.Errorf(tally.CodeInvalid, op, `not a JSON-RPC 2.0 message (no "jsonrpc":"2.0")`)

@@ -29,7 +29,7 @@ var (
 
 func New(o Options) *Adapter { return &Adapter{configDir: o.ConfigDir} }
 
-func (a *Adapter) Agent() tally.Agent { return tally.AgentClaude }
+func (a *Adapter) Agent() tally.Agent { return Agent }
 
 // Roots are the transcripts' folder (projects) and the task lists' (tasks).
 func (a *Adapter) Roots() []string {

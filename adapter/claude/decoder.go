@@ -132,7 +132,7 @@ func (d *Decoder) State() []byte {
 func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	d.ended, d.sidecarRead = false, false
 	if !jsonl.Object(line) {
-		return jsonl.NotObject(tally.AgentClaude, off)
+		return jsonl.NotObject(Agent, off)
 	}
 	lk := d.lookAt(line)
 	d.callEvents(line, lk, emit)
@@ -145,7 +145,7 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	defer parsers.Put(p)
 	v, err := p.ParseBytes(line)
 	if err != nil {
-		return jsonl.NotJSON(tally.AgentClaude, off, err)
+		return jsonl.NotJSON(Agent, off, err)
 	}
 	if v.Type() != fastjson.TypeObject {
 		return tally.Errorf(tally.CodeInvalid, "claude", "line at offset %d is JSON but not an object", off)

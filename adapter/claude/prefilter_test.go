@@ -23,13 +23,13 @@ import (
 func (d *Decoder) lineParsed(line []byte, off int64, emit func(tally.Event)) error {
 	d.ended, d.sidecarRead = false, false
 	if !jsonl.Object(line) {
-		return jsonl.NotObject(tally.AgentClaude, off)
+		return jsonl.NotObject(Agent, off)
 	}
 	p := parsers.Get()
 	defer parsers.Put(p)
 	v, err := p.ParseBytes(line)
 	if err != nil {
-		return jsonl.NotJSON(tally.AgentClaude, off, err)
+		return jsonl.NotJSON(Agent, off, err)
 	}
 	if v.Type() != fastjson.TypeObject {
 		return fmt.Errorf("line at offset %d is JSON but not an object", off)

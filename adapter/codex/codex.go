@@ -32,7 +32,7 @@ func New(opts Options) *Adapter {
 	return &Adapter{home: opts.Home, planTool: planToolEnabled(opts.Home)}
 }
 
-func (a *Adapter) Agent() tally.Agent { return tally.AgentCodex }
+func (a *Adapter) Agent() tally.Agent { return Agent }
 
 // Roots are the live and the archived rollout folders.
 func (a *Adapter) Roots() []string {

@@ -73,7 +73,7 @@ func (d *decoder) State() []byte {
 // those.
 func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if !jsonl.Object(line) {
-		return jsonl.NotObject(tally.AgentCodex, off)
+		return jsonl.NotObject(Agent, off)
 	}
 	d.off = off
 	switch execOf(line) {
@@ -96,7 +96,7 @@ func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	}
 	v, err := d.p.ParseBytes(line)
 	if err != nil {
-		return jsonl.NotJSON(tally.AgentCodex, off, err)
+		return jsonl.NotJSON(Agent, off, err)
 	}
 	if err := d.rolloutLine(v, emit); err != nil {
 		return err

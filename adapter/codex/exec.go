@@ -16,7 +16,7 @@ import (
 func (d *decoder) execLine(line []byte, off int64, emit func(tally.Event)) error {
 	v, err := d.p.ParseBytes(line)
 	if err != nil {
-		return jsonl.NotJSON(tally.AgentCodex, off, err)
+		return jsonl.NotJSON(Agent, off, err)
 	}
 	typ := string(v.GetStringBytes("type"))
 	switch typ {

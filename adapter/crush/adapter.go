@@ -37,7 +37,7 @@ const (
 	dbName      = "crush.db"
 )
 
-func (a *Adapter) Agent() tally.Agent { return tally.AgentCrush }
+func (a *Adapter) Agent() tally.Agent { return Agent }
 
 func (a *Adapter) Roots() []string { return a.roots }
 

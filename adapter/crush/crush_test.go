@@ -20,7 +20,7 @@ const (
 
 // fx is how Crush keeps a project's crush.db: in its .crush directory.
 var fx = agentdbtest.Fixture{
-	Agent: tally.AgentCrush,
+	Agent: Agent,
 	Rel:   filepath.Join(dataDirName, dbName),
 	New:   func(root string) tally.DatabaseReader { return New(Options{Roots: []string{root}}) },
 }

@@ -37,7 +37,7 @@ func New(o Options) *Adapter {
 	return &Adapter{home: o.Home, projects: make(map[string]string), ids: make(map[string]string)}
 }
 
-func (a *Adapter) Agent() tally.Agent { return tally.AgentGemini }
+func (a *Adapter) Agent() tally.Agent { return Agent }
 
 func (a *Adapter) Roots() []string {
 	if a.home == "" {

@@ -110,7 +110,7 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if err := d.line(line, off); err != nil {
 		switch e := err.(type) {
 		case notJSON:
-			return jsonl.NotJSON(tally.AgentGemini, off, e.err)
+			return jsonl.NotJSON(Agent, off, e.err)
 		case *tally.Error: // worded already (jsonl.NotObject)
 			return err
 		}
@@ -136,7 +136,7 @@ func (d *Decoder) emit(emit func(tally.Event)) {
 // for what is never parsed.
 func (d *Decoder) line(line []byte, off int64) error {
 	if !jsonl.Object(line) {
-		return jsonl.NotObject(tally.AgentGemini, off)
+		return jsonl.NotObject(Agent, off)
 	}
 	switch k := kindOf(line); k {
 	case kindMessage:

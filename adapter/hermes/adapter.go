@@ -34,7 +34,7 @@ func New(opts Options) *Adapter {
 	return &Adapter{home: filepath.Clean(opts.Home)}
 }
 
-func (a *Adapter) Agent() tally.Agent { return tally.AgentHermes }
+func (a *Adapter) Agent() tally.Agent { return Agent }
 
 // Roots is Hermes' home: state.db is at its top, session logs in
 // sessions/.

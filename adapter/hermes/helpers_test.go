@@ -9,7 +9,7 @@ import (
 
 // fx is how Hermes keeps state.db: at the top of its home.
 var fx = agentdbtest.Fixture{
-	Agent: tally.AgentHermes,
+	Agent: Agent,
 	Rel:   dbName,
 	New:   func(root string) tally.DatabaseReader { return New(Options{Home: root}) },
 }

@@ -12,7 +12,7 @@ import (
 
 // op names where a line's error comes from, for the person reading it:
 // the agent, as every adapter does.
-const op = string(tally.AgentHermes)
+const op = string(Agent)
 
 // maxPending bounds the todo calls a stream decoder remembers while they
 // wait for their result; Hermes answers each call right after it.
@@ -47,13 +47,13 @@ func (d *streamDecoder) State() []byte {
 
 func (d *streamDecoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if !jsonl.Object(line) {
-		return jsonl.NotObject(tally.AgentHermes, off)
+		return jsonl.NotObject(Agent, off)
 	}
 	m, w, err := decodeMessage(line, time.Time{})
 	var syntax *json.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
-		return jsonl.NotJSON(tally.AgentHermes, off, err)
+		return jsonl.NotJSON(Agent, off, err)
 	case err != nil:
 		return tally.Errorf(tally.CodeInvalid, op, "line at offset %d: %v", off, err)
 	}

@@ -54,7 +54,7 @@ func New(opts Options) *Adapter {
 
 const dbName = "opencode.db"
 
-func (a *Adapter) Agent() tally.Agent { return tally.AgentOpenCode }
+func (a *Adapter) Agent() tally.Agent { return Agent }
 
 // Roots are the data directory (database and legacy storage/) and, when
 // OPENCODE_DB puts the database elsewhere, its directory.

@@ -15,7 +15,7 @@ import (
 
 // fx is how OpenCode keeps opencode.db: at the top of its data directory.
 var fx = agentdbtest.Fixture{
-	Agent: tally.AgentOpenCode,
+	Agent: Agent,
 	Rel:   dbName,
 	New:   func(root string) tally.DatabaseReader { return New(Options{DataDir: root}) },
 }
@@ -115,7 +115,7 @@ func TestLegacy_Built(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := &tally.FileState{Path: path, Session: fi.Session, Agent: tally.AgentOpenCode}
+		st := &tally.FileState{Path: path, Session: fi.Session, Agent: Agent}
 		if _, diags := st.FeedWhole(dec, data); len(diags) > 0 {
 			t.Fatalf("%s: %v", rel, diags)
 		}

@@ -5,14 +5,18 @@ import (
 	"database/sql"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	_ "modernc.org/sqlite"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
+	"github.com/tallyhq/tally/agents"
 	"github.com/tallyhq/tally/cli"
 	"github.com/tallyhq/tally/internal/testhome"
 	"github.com/tallyhq/tally/store/sqlite"
@@ -38,19 +42,18 @@ func main() {
 
 // Environ is every variable through which Tally could find a user's
 // world (testhome.UserWorld), each pointing into home: the home itself,
-// the XDG folders, each agent's own variable and Tally's.
+// the XDG folders, each agent's own variables and Tally's. An agent's
+// variable that names one of its homes points where its default would be
+// in home (agentValues); the others are named here.
 func Environ(home string) []string {
-	values := map[string]string{
+	values := agentValues(home)
+	maps.Copy(values, map[string]string{
 		"HOME":                   home,
 		"XDG_CONFIG_HOME":        filepath.Join(home, ".config"),
 		"XDG_DATA_HOME":          filepath.Join(home, ".local", "share"),
 		"XDG_STATE_HOME":         filepath.Join(home, ".local", "state"),
 		"XDG_CACHE_HOME":         filepath.Join(home, ".cache"),
-		"CLAUDE_CONFIG_DIR":      filepath.Join(home, ".claude"),
 		"CLAUDE_CODE_SESSION_ID": "00000000-0000-4000-8000-00000000dead",
-		"CODEX_HOME":             filepath.Join(home, ".codex"),
-		"GEMINI_CLI_HOME":        home,
-		"HERMES_HOME":            filepath.Join(home, ".hermes"),
 		"OPENCODE_DB":            filepath.Join(home, ".local", "share", "opencode", "opencode.db"),
 		"CRUSH_DATA_DIR":         filepath.Join(home, "src"),
 		"TALLY_DB":               filepath.Join(home, ".local", "share", "tally", "tally.db"),
@@ -59,16 +62,48 @@ func Environ(home string) []string {
 		"TALLY_SERVER":           "http://127.0.0.1:9/",
 		"TALLY_ADDR":             "127.0.0.1:9",
 		"TALLY_LIST":             "poisoned-list",
-	}
+	})
 	env := make([]string, 0, len(testhome.UserWorld))
 	for _, name := range testhome.UserWorld {
 		v, ok := values[name]
+		if !ok && slices.Contains(agents.Vars(), name) {
+			// An agent's variable that names no home of its own (a
+			// session's id, a file's path): a place in home of its own.
+			v, ok = filepath.Join(home, "poisoned", name), true
+		}
 		if !ok {
 			panic("poisonhome: no poisoned value for " + name + ", a variable through which Tally finds a user's world")
 		}
 		env = append(env, name+"="+v)
 	}
 	return env
+}
+
+// agentValues are, for each agent's variable that moves one of its homes,
+// the value that puts that home where the agent's default under home
+// would be: $GEMINI_CLI_HOME is home itself, its .gemini below it.
+func agentValues(home string) map[string]string {
+	values := map[string]string{}
+	for _, d := range agents.All {
+		for _, h := range d.Homes {
+			def := ""
+			for _, p := range h.From {
+				if p.Under == adapter.UnderHome {
+					def = filepath.Join(home, p.Path)
+					break
+				}
+			}
+			for _, p := range h.From {
+				if p.Var == "" || def == "" {
+					continue
+				}
+				if _, set := values[p.Var]; !set {
+					values[p.Var] = strings.TrimSuffix(strings.TrimSuffix(def, p.Path), string(filepath.Separator))
+				}
+			}
+		}
+	}
+	return values
 }
 
 const (

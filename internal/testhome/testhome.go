@@ -3,19 +3,27 @@ package testhome
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/tallyhq/tally/agents"
 )
 
 // UserWorld are the variables through which Tally finds a user's data,
 // settings or servers: the home, the XDG folders, each agent's own
-// variable and Tally's. Environ sets the first five into the test's home
-// and leaves every other one out, so each agent is looked for in its place
-// under that home.
-var UserWorld = []string{
-	"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME",
-	"CLAUDE_CONFIG_DIR", "CLAUDE_CODE_SESSION_ID", "CODEX_HOME", "GEMINI_CLI_HOME", "HERMES_HOME",
-	"OPENCODE_DB", "CRUSH_DATA_DIR",
-	"TALLY_DB", "TALLY_CONFIG", "TALLY_TOKEN", "TALLY_SERVER", "TALLY_ADDR", "TALLY_LIST",
+// variables (those its descriptor names) and Tally's. Environ sets the
+// first five into the test's home and leaves every other one out, so each
+// agent is looked for in its place under that home.
+var UserWorld = userWorld()
+
+func userWorld() []string {
+	names := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"}
+	for _, v := range agents.Vars() {
+		if !slices.Contains(names, v) {
+			names = append(names, v)
+		}
+	}
+	return append(names, "TALLY_DB", "TALLY_CONFIG", "TALLY_TOKEN", "TALLY_SERVER", "TALLY_ADDR", "TALLY_LIST")
 }
 
 // Harmless are the other variables Tally reads: how to draw and where to

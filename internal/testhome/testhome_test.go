@@ -11,13 +11,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tallyhq/tally/agents"
 )
 
 // TestUserWorld_IsEveryVariableTallyReads: every variable Tally's own code
-// reads (a literal name given to Getenv or LookupEnv outside tests) is
-// either one through which it finds a user's data — then a test's tally
-// runs without it, and scripts/test poisons it — or one that carries none.
-// A new agent's variable added without a line here fails this test.
+// reads (a literal name given to Getenv or LookupEnv outside tests, or a
+// variable an agent's descriptor names) is either one through which it
+// finds a user's data — then a test's tally runs without it, and
+// scripts/test poisons it — or one that carries none. A variable read
+// without a line here fails this test; an agent's come with its
+// descriptor.
 func TestUserWorld_IsEveryVariableTallyReads(t *testing.T) {
 	read := map[string]string{}
 	fset := token.NewFileSet()
@@ -66,6 +70,9 @@ func TestUserWorld_IsEveryVariableTallyReads(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, name := range agents.Vars() {
+		read[name] = "an agent's descriptor"
 	}
 	if len(read) < 10 {
 		t.Fatalf("found only %d variables read: %v", len(read), read)

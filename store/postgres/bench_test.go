@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/store/postgres/pgtest"
 )
 
@@ -41,7 +42,7 @@ func benchBatch(n, gen int) tally.Batch {
 		}
 		last := base.Add(time.Duration(i+gen) * time.Second)
 		b.Files = append(b.Files, &tally.FileState{
-			Path: "/home/ana/.claude/projects/-home-ana-src/" + id + ".jsonl", Agent: tally.AgentClaude, Session: id,
+			Path: "/home/ana/.claude/projects/-home-ana-src/" + id + ".jsonl", Agent: claude.Agent, Session: id,
 			Offset: int64(i+gen) * 4096, Project: "/home/ana/src/p" + fmt.Sprint(i%20), LastAt: last, StartedAt: last.Add(-time.Hour),
 			Lists:   map[string]*tally.List{"": {Todos: items, Seen: []string{"s:toolu_" + id}, UpdatedAt: last}},
 			Decoder: []byte(`{"cwd":"/home/ana/src"}`),

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/notify"
 	"github.com/tallyhq/tally/store/postgres/pgtest"
 )
@@ -113,7 +114,7 @@ func TestLead_NotificationsOncePerTeam(t *testing.T) {
 	defer st.Close()
 	needs := func(id string) {
 		t.Helper()
-		rec := tally.Record{ID: id, Agent: tally.AgentClaude, Title: "waiting " + id, StartedAt: time.Now(), LastActivity: time.Now(), Signal: tally.SignalWaiting}
+		rec := tally.Record{ID: id, Agent: claude.Agent, Title: "waiting " + id, StartedAt: time.Now(), LastActivity: time.Now(), Signal: tally.SignalWaiting}
 		if err := st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{rec}}); err != nil {
 			t.Fatal(err)
 		}

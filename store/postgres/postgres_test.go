@@ -14,6 +14,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/store/postgres/pgtest"
 	"github.com/tallyhq/tally/store/storetest"
 )
@@ -57,7 +59,7 @@ func rawDB(t testing.TB, url string) *pgx.Conn {
 }
 
 func record(id string, last time.Time) tally.Record {
-	return tally.Record{ID: id, Agent: tally.AgentClaude, Project: "/p", LastActivity: last,
+	return tally.Record{ID: id, Agent: claude.Agent, Project: "/p", LastActivity: last,
 		Lists: map[string][]tally.Item{"": {{Title: "step", Status: tally.StatusInProgress}}}}
 }
 
@@ -80,7 +82,7 @@ func TestOpen_ReopenKeepsData(t *testing.T) {
 	url := pgtest.DB(t)
 	ctx := context.Background()
 	s := openTemp(t, url)
-	st := &tally.FileState{Path: "/logs/a.jsonl", Agent: tally.AgentCodex, Session: "s1", Offset: 4242, Decoder: []byte{9, 0, 9}}
+	st := &tally.FileState{Path: "/logs/a.jsonl", Agent: codex.Agent, Session: "s1", Offset: 4242, Decoder: []byte{9, 0, 9}}
 	if err := s.Commit(ctx, tally.Batch{Files: []*tally.FileState{st}, Sessions: []tally.Record{record("s1", time.Now())}}); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 )
 
 // benchBatch is n files, each with a five-item list, and their n records:
@@ -24,7 +25,7 @@ func benchBatch(n int) tally.Batch {
 		}
 		last := base.Add(time.Duration(i) * time.Second)
 		b.Files = append(b.Files, &tally.FileState{
-			Path: "/home/ana/.claude/projects/-home-ana-src/" + id + ".jsonl", Agent: tally.AgentClaude, Session: id,
+			Path: "/home/ana/.claude/projects/-home-ana-src/" + id + ".jsonl", Agent: claude.Agent, Session: id,
 			Offset: int64(i) * 4096, Project: "/home/ana/src/p" + fmt.Sprint(i%20), LastAt: last, StartedAt: last.Add(-time.Hour),
 			Lists:   map[string]*tally.List{"": {Todos: items, Seen: []string{"s:toolu_" + id}, UpdatedAt: last}},
 			Decoder: []byte(`{"cwd":"/home/ana/src"}`),
@@ -64,7 +65,7 @@ func BenchmarkSessions(b *testing.B) {
 	}{
 		{"all-10000", tally.SessionFilter{}, 10000},
 		{"limit-20", tally.SessionFilter{Limit: 20}, 20},
-		{"agent-project-limit-20", tally.SessionFilter{Agent: tally.AgentClaude, Project: "/p7", Limit: 20}, 20},
+		{"agent-project-limit-20", tally.SessionFilter{Agent: claude.Agent, Project: "/p7", Limit: 20}, 20},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

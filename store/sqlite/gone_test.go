@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 )
 
 // TestStore_ADeletedStoreIsNoticed: a store whose file was deleted while
@@ -23,7 +24,7 @@ func TestStore_ADeletedStoreIsNoticed(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		rec := tally.Record{ID: "s1", Agent: tally.AgentClaude}
+		rec := tally.Record{ID: "s1", Agent: claude.Agent}
 		if err := s.Commit(ctx, tally.Batch{Sessions: []tally.Record{rec}}); err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +52,7 @@ func TestStore_ReadingNeedsNoWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Commit(ctx, tally.Batch{Sessions: []tally.Record{{ID: "s1", Agent: tally.AgentClaude}}}); err != nil {
+	if err := s.Commit(ctx, tally.Batch{Sessions: []tally.Record{{ID: "s1", Agent: claude.Agent}}}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 )
 
 func TestStore_UpdateHook(t *testing.T) {
@@ -79,7 +80,7 @@ func TestStore_needsInput(t *testing.T) {
 	s := openTemp(t, filepath.Join(t.TempDir(), "tally.db"))
 	defer s.Close()
 	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	rec := tally.Record{ID: "sess", Agent: tally.AgentClaude, LastActivity: t0, Signal: tally.SignalWorking}
+	rec := tally.Record{ID: "sess", Agent: claude.Agent, LastActivity: t0, Signal: tally.SignalWorking}
 	commit := func(r tally.Record) {
 		t.Helper()
 		if err := s.Commit(ctx, tally.Batch{Sessions: []tally.Record{r}}); err != nil {
@@ -154,7 +155,7 @@ func TestStore_needsInput(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		commit(tally.Record{ID: "later", Agent: tally.AgentClaude, LastActivity: t0, Signal: tally.SignalWorking})
+		commit(tally.Record{ID: "later", Agent: claude.Agent, LastActivity: t0, Signal: tally.SignalWorking})
 		r, _ := s.Record(ctx, "later")
 		if r.Signal != tally.SignalAsking {
 			t.Errorf("signal %v", r.Signal)
@@ -195,9 +196,9 @@ func TestStore_SessionFiles(t *testing.T) {
 	s := openTemp(t, filepath.Join(t.TempDir(), "tally.db"))
 	defer s.Close()
 	b := tally.Batch{Files: []*tally.FileState{
-		{Path: "/p/b.jsonl", Session: "s", Agent: tally.AgentClaude, Offset: 7},
-		{Path: "/p/a.jsonl", Session: "s", Agent: tally.AgentClaude, Offset: 3},
-		{Path: "/p/other.jsonl", Session: "t", Agent: tally.AgentClaude},
+		{Path: "/p/b.jsonl", Session: "s", Agent: claude.Agent, Offset: 7},
+		{Path: "/p/a.jsonl", Session: "s", Agent: claude.Agent, Offset: 3},
+		{Path: "/p/other.jsonl", Session: "t", Agent: claude.Agent},
 	}}
 	if err := s.Commit(ctx, b); err != nil {
 		t.Fatal(err)

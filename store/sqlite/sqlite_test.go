@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/store/storetest"
 )
 
@@ -53,7 +55,7 @@ func rawDB(t *testing.T, path string) *sql.DB {
 }
 
 func record(id string, last time.Time) tally.Record {
-	return tally.Record{ID: id, Agent: tally.AgentClaude, Project: "/p", LastActivity: last,
+	return tally.Record{ID: id, Agent: claude.Agent, Project: "/p", LastActivity: last,
 		Lists: map[string][]tally.Item{"": {{Title: "step", Status: tally.StatusInProgress}}}}
 }
 
@@ -61,7 +63,7 @@ func TestOpen_ReopenKeepsData(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "nested", "dir", "tally.db")
 	ctx := context.Background()
 	s := openTemp(t, path)
-	st := &tally.FileState{Path: "/logs/a.jsonl", Agent: tally.AgentCodex, Session: "s1", Offset: 4242, Decoder: []byte{9, 9}}
+	st := &tally.FileState{Path: "/logs/a.jsonl", Agent: codex.Agent, Session: "s1", Offset: 4242, Decoder: []byte{9, 9}}
 	if err := s.Commit(ctx, tally.Batch{Files: []*tally.FileState{st}, Sessions: []tally.Record{record("s1", time.Now())}}); err != nil {
 		t.Fatal(err)
 	}

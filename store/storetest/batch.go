@@ -6,21 +6,23 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
 )
 
 func testUpsert(t *testing.T, open Opener) {
 	s := openStore(t, open)
 	commit(t, s, tally.Batch{
 		Files:    []*tally.FileState{fullFile("/logs/a.jsonl", "sess-a", 1)},
-		Sessions: []tally.Record{fullRecord("sess-a", tally.AgentClaude, "/old/project", at(1))},
+		Sessions: []tally.Record{fullRecord("sess-a", claude.Agent, "/old/project", at(1))},
 	})
 	// The file was read further: a shorter list, a new offset, no decoder
 	// state. Nothing of the old state may survive.
 	next := &tally.FileState{
-		Path: "/logs/a.jsonl", Agent: tally.AgentClaude, Session: "sess-a", Offset: 5000,
+		Path: "/logs/a.jsonl", Agent: claude.Agent, Session: "sess-a", Offset: 5000,
 		LastAt: at(9), Lists: map[string]*tally.List{"": {Todos: []tally.Item{{Title: "Only one", Status: tally.StatusPending}}}},
 	}
-	rec := tally.Record{ID: "sess-a", Agent: tally.AgentClaude, Project: "/new/project", LastActivity: at(9)}
+	rec := tally.Record{ID: "sess-a", Agent: claude.Agent, Project: "/new/project", LastActivity: at(9)}
 	commit(t, s, tally.Batch{Files: []*tally.FileState{next}, Sessions: []tally.Record{rec}})
 
 	got := files(t, s)
@@ -41,12 +43,12 @@ func testRemoval(t *testing.T, open Opener) {
 			fullFile("/logs/a.jsonl", "sess-a", 1), fullFile("/logs/a/sub.jsonl", "sess-a", 1), fullFile("/logs/b.jsonl", "sess-b", 1),
 		},
 		Sessions: []tally.Record{
-			fullRecord("sess-a", tally.AgentClaude, "/p", at(1)), fullRecord("sess-b", tally.AgentClaude, "/p", at(2)),
+			fullRecord("sess-a", claude.Agent, "/p", at(1)), fullRecord("sess-b", claude.Agent, "/p", at(2)),
 		},
 	})
 	// sess-b's only file is gone, and one of sess-a's two.
 	commit(t, s, tally.Batch{
-		Sessions:        []tally.Record{fullRecord("sess-a", tally.AgentClaude, "/p", at(3))},
+		Sessions:        []tally.Record{fullRecord("sess-a", claude.Agent, "/p", at(3))},
 		RemovedFiles:    []string{"/logs/b.jsonl", "/logs/a/sub.jsonl"},
 		RemovedSessions: []string{"sess-b"},
 	})
@@ -64,7 +66,7 @@ func testAtomic(t *testing.T, open Opener) {
 	s := openStore(t, open)
 	good := tally.Batch{
 		Files:    []*tally.FileState{fullFile("/logs/a.jsonl", "sess-a", 1)},
-		Sessions: []tally.Record{fullRecord("sess-a", tally.AgentClaude, "/p", at(1))},
+		Sessions: []tally.Record{fullRecord("sess-a", claude.Agent, "/p", at(1))},
 	}
 	commit(t, s, good)
 	wantFiles := files(t, s)
@@ -75,7 +77,7 @@ func testAtomic(t *testing.T, open Opener) {
 	partial := func() tally.Batch {
 		return tally.Batch{
 			Files:           []*tally.FileState{fullFile("/logs/a.jsonl", "sess-a", 2), fullFile("/logs/b.jsonl", "sess-b", 2)},
-			Sessions:        []tally.Record{fullRecord("sess-b", tally.AgentCodex, "/q", at(2))},
+			Sessions:        []tally.Record{fullRecord("sess-b", codex.Agent, "/q", at(2))},
 			RemovedSessions: []string{"sess-a"},
 		}
 	}
@@ -88,13 +90,13 @@ func testAtomic(t *testing.T, open Opener) {
 		code tally.Code // the code the contract fixes; CodeInternal: any error
 	}{
 		{"record without id", context.Background(), func(b *tally.Batch) {
-			b.Sessions = append(b.Sessions, tally.Record{Agent: tally.AgentClaude, LastActivity: at(3)})
+			b.Sessions = append(b.Sessions, tally.Record{Agent: claude.Agent, LastActivity: at(3)})
 		}, tally.CodeInvalid},
 		{"file without path", context.Background(), func(b *tally.Batch) {
 			b.Files = append(b.Files, &tally.FileState{Session: "sess-c", Offset: 7})
 		}, tally.CodeInvalid},
 		{"time JSON cannot hold", context.Background(), func(b *tally.Batch) {
-			b.Sessions = append(b.Sessions, fullRecord("sess-y10k", tally.AgentClaude, "/p", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)))
+			b.Sessions = append(b.Sessions, fullRecord("sess-y10k", claude.Agent, "/p", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)))
 		}, tally.CodeInvalid},
 		{"context cancelled", cancelled, func(*tally.Batch) {}, tally.CodeInternal},
 	} {

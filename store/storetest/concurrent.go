@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 )
 
 // testConcurrentReaders rewrites every file and session in each commit,
@@ -27,7 +28,7 @@ func testConcurrentReaders(t *testing.T, open Opener) {
 		for i := range nFiles {
 			id := fmt.Sprintf("sess-%02d", i)
 			b.Files = append(b.Files, fullFile(fmt.Sprintf("/logs/%02d.jsonl", i), id, gen))
-			r := fullRecord(id, tally.AgentClaude, "/p", at(i))
+			r := fullRecord(id, claude.Agent, "/p", at(i))
 			r.Title = fmt.Sprint(gen)
 			b.Sessions = append(b.Sessions, r)
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 )
 
 // t0 is a fixed instant with nanoseconds, in UTC: what goes in must come
@@ -41,7 +42,7 @@ func fullFile(path, session string, gen int) *tally.FileState {
 		UpdatedAt: at(gen - 1),
 	}
 	return &tally.FileState{
-		Path: path, Agent: tally.AgentClaude, Session: session,
+		Path: path, Agent: claude.Agent, Session: session,
 		Offset:   int64(1000 + gen),
 		Identity: "dev=2049,ino=1234567", Head: 1<<64 - 1,
 		Project: "/home/ana/src/tally", Title: fmt.Sprintf("Build the store (gen %d)", gen), TitleWeak: true,

@@ -6,21 +6,24 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/gemini"
 )
 
 func testFilters(t *testing.T, open Opener) {
 	s := openStore(t, open)
 	// Committed out of order, over two batches: the store sorts.
 	commit(t, s, tally.Batch{Sessions: []tally.Record{
-		fullRecord("c-claude-api", tally.AgentClaude, "/home/ana/src/api", at(30)),
-		fullRecord("a-codex-web", tally.AgentCodex, "/home/ana/src/web", at(10)),
-		fullRecord("e-gemini-api", tally.AgentGemini, "/home/bo/api-gateway", at(50)),
+		fullRecord("c-claude-api", claude.Agent, "/home/ana/src/api", at(30)),
+		fullRecord("a-codex-web", codex.Agent, "/home/ana/src/web", at(10)),
+		fullRecord("e-gemini-api", gemini.Agent, "/home/bo/api-gateway", at(50)),
 	}})
 	commit(t, s, tally.Batch{Sessions: []tally.Record{
-		fullRecord("b-claude-web", tally.AgentClaude, "/home/ana/src/web", at(20)),
-		fullRecord("d-codex-api", tally.AgentCodex, "/home/ana/src/api", at(40)),
+		fullRecord("b-claude-web", claude.Agent, "/home/ana/src/web", at(20)),
+		fullRecord("d-codex-api", codex.Agent, "/home/ana/src/api", at(40)),
 		// Never active: a zero time sorts last and Since drops it.
-		{ID: "f-claude-new", Agent: tally.AgentClaude, Project: "/home/ana/src/new"},
+		{ID: "f-claude-new", Agent: claude.Agent, Project: "/home/ana/src/new"},
 	}})
 	for _, tc := range []struct {
 		name string
@@ -29,7 +32,7 @@ func testFilters(t *testing.T, open Opener) {
 	}{
 		{"all, newest first", tally.SessionFilter{},
 			[]string{"e-gemini-api", "d-codex-api", "c-claude-api", "b-claude-web", "a-codex-web", "f-claude-new"}},
-		{"agent", tally.SessionFilter{Agent: tally.AgentClaude},
+		{"agent", tally.SessionFilter{Agent: claude.Agent},
 			[]string{"c-claude-api", "b-claude-web", "f-claude-new"}},
 		{"unknown agent", tally.SessionFilter{Agent: "aider"}, nil},
 		{"project substring", tally.SessionFilter{Project: "api"},
@@ -39,9 +42,9 @@ func testFilters(t *testing.T, open Opener) {
 		{"since, one nanosecond later", tally.SessionFilter{Since: at(20).Add(1)},
 			[]string{"e-gemini-api", "d-codex-api", "c-claude-api"}},
 		{"limit keeps the newest", tally.SessionFilter{Limit: 2}, []string{"e-gemini-api", "d-codex-api"}},
-		{"all filters", tally.SessionFilter{Agent: tally.AgentCodex, Project: "/src/", Since: at(5), Limit: 1},
+		{"all filters", tally.SessionFilter{Agent: codex.Agent, Project: "/src/", Since: at(5), Limit: 1},
 			[]string{"d-codex-api"}},
-		{"agent and project", tally.SessionFilter{Agent: tally.AgentClaude, Project: "web"}, []string{"b-claude-web"}},
+		{"agent and project", tally.SessionFilter{Agent: claude.Agent, Project: "web"}, []string{"b-claude-web"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := ids(sessions(t, s, tc.f))
@@ -56,11 +59,11 @@ func testFilters(t *testing.T, open Opener) {
 func testLookup(t *testing.T, open Opener) {
 	s := openStore(t, open)
 	commit(t, s, tally.Batch{Sessions: []tally.Record{
-		fullRecord("0195a1b2-aaaa", tally.AgentClaude, "/p", at(1)),
-		fullRecord("0195a1b2-bbbb", tally.AgentClaude, "/p", at(2)),
-		fullRecord("7f3e9c01", tally.AgentCodex, "/p", at(3)),
-		fullRecord("7f3e9c01-sub", tally.AgentCodex, "/p", at(4)),
-		fullRecord("abc", tally.AgentGemini, "/p", at(5)),
+		fullRecord("0195a1b2-aaaa", claude.Agent, "/p", at(1)),
+		fullRecord("0195a1b2-bbbb", claude.Agent, "/p", at(2)),
+		fullRecord("7f3e9c01", codex.Agent, "/p", at(3)),
+		fullRecord("7f3e9c01-sub", codex.Agent, "/p", at(4)),
+		fullRecord("abc", gemini.Agent, "/p", at(5)),
 	}})
 	ctx := context.Background()
 	for _, tc := range []struct {

@@ -6,17 +6,20 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/gemini"
+	"github.com/tallyhq/tally/adapter/hermes"
 )
 
 func testFileRoundTrip(t *testing.T, open Opener) {
 	s := openStore(t, open)
 	full := fullFile("/logs/a.jsonl", "sess-a", 5)
 	// A file that has produced nothing yet: zero times, no lists.
-	bare := &tally.FileState{Path: "/logs/dir with space/b?.jsonl", Agent: tally.AgentCodex, Session: "sess-b", Offset: 0}
+	bare := &tally.FileState{Path: "/logs/dir with space/b?.jsonl", Agent: codex.Agent, Session: "sess-b", Offset: 0}
 	// One session of a database: its mark must name the database, which
 	// is the file an indexer watches after a restart.
 	part := &tally.FileState{Path: tally.PartPath("/data/state.db", "sess-c"), Database: "/data/state.db",
-		Agent: tally.AgentHermes, Session: "sess-c", Identity: "dev=1,ino=2@4096:17", LastAt: at(2)}
+		Agent: hermes.Agent, Session: "sess-c", Identity: "dev=1,ino=2@4096:17", LastAt: at(2)}
 	commit(t, s, tally.Batch{Files: []*tally.FileState{full, bare, part}})
 
 	got := files(t, s)
@@ -31,16 +34,16 @@ func testFileRoundTrip(t *testing.T, open Opener) {
 
 func testRecordRoundTrip(t *testing.T, open Opener) {
 	s := openStore(t, open)
-	rec := fullRecord("0195a1b2-c3d4-7e8f-9a0b-123456789abc", tally.AgentGemini, "/home/ana/src/tally", at(3))
+	rec := fullRecord("0195a1b2-c3d4-7e8f-9a0b-123456789abc", gemini.Agent, "/home/ana/src/tally", at(3))
 	// Times in another zone come back as the same instant.
-	zoned := fullRecord("zoned-session", tally.AgentCodex, "/p", at(1).In(time.FixedZone("CEST", 2*3600)))
+	zoned := fullRecord("zoned-session", codex.Agent, "/p", at(1).In(time.FixedZone("CEST", 2*3600)))
 	commit(t, s, tally.Batch{Sessions: []tally.Record{rec, zoned}})
 
 	got, err := s.Record(context.Background(), rec.ID)
 	if err != nil {
 		t.Fatalf("Record(%s): %v", rec.ID, err)
 	}
-	equal(t, "Record", got, fullRecord(rec.ID, tally.AgentGemini, "/home/ana/src/tally", at(3)))
+	equal(t, "Record", got, fullRecord(rec.ID, gemini.Agent, "/home/ana/src/tally", at(3)))
 	list := sessions(t, s, tally.SessionFilter{})
 	if len(list) != 2 {
 		t.Fatalf("Records returned %v, want 2 records", ids(list))

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/tasks"
 )
 
@@ -35,7 +37,7 @@ func testSharedChanged(t *testing.T, db Database) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	commit(t, a, tally.Batch{Sessions: []tally.Record{fullRecord("from-a", tally.AgentClaude, "/p", at(1))}})
+	commit(t, a, tally.Batch{Sessions: []tally.Record{fullRecord("from-a", claude.Agent, "/p", at(1))}})
 	recs, next, err := b.Changed(ctx, mark)
 	if err != nil || len(recs) != 1 || recs[0].ID != "from-a" {
 		t.Fatalf("b.Changed after a's commit: %v, %v", ids(recs), err)
@@ -84,7 +86,7 @@ func testNoMissedCommit(t *testing.T, db Database) {
 			defer wg.Done()
 			for i := range commits {
 				id := fmt.Sprintf("w%d-%03d", w, i)
-				b := tally.Batch{Sessions: []tally.Record{fullRecord(id, tally.AgentCodex, "/p", at(i))}}
+				b := tally.Batch{Sessions: []tally.Record{fullRecord(id, codex.Agent, "/p", at(i))}}
 				if err := s.Commit(ctx, b); err != nil {
 					t.Errorf("Commit %s: %v", id, err)
 					return

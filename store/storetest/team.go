@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/tasks"
 	"github.com/tallyhq/tally/token"
 )
@@ -126,7 +128,7 @@ func testNeedsInput(t *testing.T, open Opener) {
 	ctx := context.Background()
 	now := at(3)
 	working := func(id string, last time.Time) tally.Record {
-		return tally.Record{ID: id, Agent: tally.AgentClaude, LastActivity: last, Signal: tally.SignalWorking}
+		return tally.Record{ID: id, Agent: claude.Agent, LastActivity: last, Signal: tally.SignalWorking}
 	}
 	commit(t, s, tally.Batch{Sessions: []tally.Record{working("local", at(0))}})
 	push(t, s, batch("m1", "st", 0, 1, working("pushed", at(0))))
@@ -271,7 +273,7 @@ func push(t *testing.T, s tally.Ingester, b tally.PushBatch) tally.PushAck {
 func testPushRepeat(t *testing.T, open Opener) {
 	s := openTeam(t, open)
 	ctx := context.Background()
-	first := batch("m1", "st", 0, 2, fullRecord("a", tally.AgentClaude, "/p", at(1)), fullRecord("b", tally.AgentCodex, "/p", at(2)))
+	first := batch("m1", "st", 0, 2, fullRecord("a", claude.Agent, "/p", at(1)), fullRecord("b", codex.Agent, "/p", at(2)))
 	if ack := push(t, s, first); ack.Acked != 2 || ack.Applied != 2 || ack.Repeat || ack.Resend {
 		t.Fatalf("first batch: %+v", ack)
 	}
@@ -283,7 +285,7 @@ func testPushRepeat(t *testing.T, open Opener) {
 	if recs, _, _ := s.Changed(ctx, mark); len(recs) != 0 {
 		t.Errorf("a repeat wrote %d records", len(recs))
 	}
-	newer := fullRecord("a", tally.AgentClaude, "/p", at(5))
+	newer := fullRecord("a", claude.Agent, "/p", at(5))
 	newer.Title = "newer"
 	push(t, s, batch("m1", "st", 2, 3, newer))
 	// An old batch delayed in the network arrives after a newer one.
@@ -302,28 +304,28 @@ func testPushGap(t *testing.T, open Opener) {
 	s := openTeam(t, open)
 	ctx := context.Background()
 	// The store never saw this stream (a restored database): from 0 again.
-	if ack := push(t, s, batch("m1", "st", 5, 9, fullRecord("a", tally.AgentClaude, "/p", at(1)))); !ack.Resend || ack.Acked != 0 {
+	if ack := push(t, s, batch("m1", "st", 5, 9, fullRecord("a", claude.Agent, "/p", at(1)))); !ack.Resend || ack.Acked != 0 {
 		t.Fatalf("a stream never seen, from 5: %+v, want a resend from 0", ack)
 	}
 	if _, err := s.Record(ctx, "a"); tally.ErrorCode(err) != tally.CodeNotFound {
 		t.Errorf("a batch asked to be resent was written: %v", err)
 	}
-	push(t, s, batch("m1", "st", 0, 4, fullRecord("a", tally.AgentClaude, "/p", at(1))))
+	push(t, s, batch("m1", "st", 0, 4, fullRecord("a", claude.Agent, "/p", at(1))))
 	if ack := push(t, s, batch("m1", "st", 6, 9)); !ack.Resend || ack.Acked != 4 {
 		t.Fatalf("a gap from 4 to 6: %+v, want a resend from 4", ack)
 	}
 	// Overlap is fine: records are whole, so applying some again is harmless.
-	if ack := push(t, s, batch("m1", "st", 3, 9, fullRecord("b", tally.AgentClaude, "/p", at(2)))); ack.Acked != 9 || ack.Applied != 1 {
+	if ack := push(t, s, batch("m1", "st", 3, 9, fullRecord("b", claude.Agent, "/p", at(2)))); ack.Acked != 9 || ack.Applied != 1 {
 		t.Fatalf("a batch overlapping the mark: %+v", ack)
 	}
 	// Another stream of the same machine (its local store was replaced)
 	// has marks of its own.
-	if ack := push(t, s, batch("m1", "st2", 0, 1, fullRecord("c", tally.AgentClaude, "/p", at(3)))); ack.Acked != 1 || ack.Applied != 1 {
+	if ack := push(t, s, batch("m1", "st2", 0, 1, fullRecord("c", claude.Agent, "/p", at(3)))); ack.Acked != 1 || ack.Applied != 1 {
 		t.Fatalf("a new stream: %+v", ack)
 	}
 	for _, bad := range []tally.PushBatch{
 		batch("", "st", 0, 1), batch("m1", "", 0, 1), batch("m1", "st", 2, 1), batch("m1", "st", -1, 1),
-		batch("m1", "st", 9, 10, tally.Record{Agent: tally.AgentClaude}),
+		batch("m1", "st", 9, 10, tally.Record{Agent: claude.Agent}),
 	} {
 		if _, err := s.Ingest(ctx, bad); tally.ErrorCode(err) != tally.CodeInvalid {
 			t.Errorf("Ingest(%+v): %v, want invalid", bad, err)
@@ -334,13 +336,13 @@ func testPushGap(t *testing.T, open Opener) {
 func testPushOrigin(t *testing.T, open Opener) {
 	s := openTeam(t, open)
 	ctx := context.Background()
-	commit(t, s, tally.Batch{Sessions: []tally.Record{fullRecord("server-own", tally.AgentClaude, "/srv", at(1))}})
-	ana := fullRecord("ana-1", tally.AgentClaude, "/home/ana/api", at(2))
+	commit(t, s, tally.Batch{Sessions: []tally.Record{fullRecord("server-own", claude.Agent, "/srv", at(1))}})
+	ana := fullRecord("ana-1", claude.Agent, "/home/ana/api", at(2))
 	ana.Machine, ana.User = "spoofed", "spoofed" // the batch says where it came from, not the record
-	push(t, s, batch("ana-laptop", "s", 0, 1, ana, fullRecord("ana-2", tally.AgentCodex, "/home/ana/web", at(3))))
+	push(t, s, batch("ana-laptop", "s", 0, 1, ana, fullRecord("ana-2", codex.Agent, "/home/ana/web", at(3))))
 	push(t, s, tally.PushBatch{Machine: "build-box", User: "ana", Stream: "s", To: 1,
-		Sessions: []tally.Record{fullRecord("ci-1", tally.AgentClaude, "/ci", at(4))}})
-	push(t, s, batch("bo-desk", "s", 0, 1, fullRecord("bo-1", tally.AgentClaude, "/home/bo/api", at(5))))
+		Sessions: []tally.Record{fullRecord("ci-1", claude.Agent, "/ci", at(4))}})
+	push(t, s, batch("bo-desk", "s", 0, 1, fullRecord("bo-1", claude.Agent, "/home/bo/api", at(5))))
 
 	r, err := s.Record(ctx, "ana-1")
 	if err != nil || r.Machine != "ana-laptop" || r.User != "u-ana-laptop" {
@@ -359,7 +361,7 @@ func testPushOrigin(t *testing.T, open Opener) {
 	}{
 		{"machine", tally.SessionFilter{Machine: "ana-laptop"}, []string{"ana-2", "ana-1"}},
 		{"user", tally.SessionFilter{User: "ana"}, []string{"ci-1"}},
-		{"machine and agent", tally.SessionFilter{Machine: "ana-laptop", Agent: tally.AgentClaude}, []string{"ana-1"}},
+		{"machine and agent", tally.SessionFilter{Machine: "ana-laptop", Agent: claude.Agent}, []string{"ana-1"}},
 		{"machine and project", tally.SessionFilter{Machine: "bo-desk", Project: "api"}, []string{"bo-1"}},
 		{"machine, limit", tally.SessionFilter{Machine: "ana-laptop", Limit: 1}, []string{"ana-2"}},
 		{"machine and since", tally.SessionFilter{Machine: "ana-laptop", Since: at(3)}, []string{"ana-2"}},
@@ -381,9 +383,9 @@ func testPushOtherOrigin(t *testing.T, open Opener) {
 	if _, err := s2.UpdateTaskList(ctx, "team", func(l *tasks.List) error { return createTask(l, "shared work") }); err != nil {
 		t.Fatal(err)
 	}
-	push(t, s, batch("m1", "s", 0, 1, fullRecord("dup", tally.AgentClaude, "/p", at(1))))
+	push(t, s, batch("m1", "s", 0, 1, fullRecord("dup", claude.Agent, "/p", at(1))))
 	fake := tally.Record{ID: "tally:team", Agent: tally.AgentTally, LastActivity: at(9)}
-	ack := push(t, s, batch("m2", "s", 0, 1, fullRecord("dup", tally.AgentClaude, "/q", at(2)), fake, fullRecord("ok", tally.AgentClaude, "/q", at(3))))
+	ack := push(t, s, batch("m2", "s", 0, 1, fullRecord("dup", claude.Agent, "/q", at(2)), fake, fullRecord("ok", claude.Agent, "/q", at(3))))
 	if ack.Applied != 1 || ack.Acked != 1 {
 		t.Errorf("ack %+v, want 1 applied", ack)
 	}
@@ -446,7 +448,7 @@ func testChangedLimit(t *testing.T, open Opener) {
 	s := openTeam(t, open)
 	ctx := context.Background()
 	for i := range 5 {
-		commit(t, s, tally.Batch{Sessions: []tally.Record{fullRecord(fmt.Sprint("r", i), tally.AgentClaude, "/p", at(i))}})
+		commit(t, s, tally.Batch{Sessions: []tally.Record{fullRecord(fmt.Sprint("r", i), claude.Agent, "/p", at(i))}})
 	}
 	var got []string
 	var mark int64
@@ -468,7 +470,7 @@ func testChangedLimit(t *testing.T, open Opener) {
 		got = append(got, ids(recs)...)
 		if page == 0 {
 			// r0 changes again while the pages are read.
-			commit(t, s, tally.Batch{Sessions: []tally.Record{fullRecord("r0", tally.AgentClaude, "/p", at(9))}})
+			commit(t, s, tally.Batch{Sessions: []tally.Record{fullRecord("r0", claude.Agent, "/p", at(9))}})
 		}
 	}
 	equal(t, "pages", got, []string{"r0", "r1", "r2", "r3", "r4", "r0"})

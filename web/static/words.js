@@ -131,15 +131,25 @@ export function titleOf(s) {
   return t || '(untitled)';
 }
 
-// Fixed hues for the agents Tally knows; others get one from their name.
-const AGENT_HUES = {
-  claude: 24, codex: 152, gemini: 212, hermes: 275, acp: 330,
-  opencode: 185, crush: 300, tally: 48,
-};
+// The agents Tally knows, by name ({label, hue}), as the server's page
+// carries them in its data block: each agent's own descriptor decides.
+const AGENTS = readAgents();
 
+function readAgents() {
+  const el = document.getElementById('agents');
+  try {
+    const v = el ? JSON.parse(el.textContent) : null;
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+// agentHue is the hue of an agent Tally knows; another gets one from its
+// name.
 export function agentHue(agent) {
   const a = String(agent || '');
-  if (Object.hasOwn(AGENT_HUES, a)) return AGENT_HUES[a];
+  if (Object.hasOwn(AGENTS, a)) return AGENTS[a].hue;
   let x = 0;
   for (const ch of a) x = (x * 31 + ch.codePointAt(0)) >>> 0;
   return x % 360;

@@ -1,0 +1,33 @@
+package gemini
+
+import (
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
+	"github.com/tallyhq/tally/hook"
+	"github.com/tallyhq/tally/setup"
+)
+
+// Agent is the name sessions read by this adapter are shown under.
+const Agent tally.Agent = "gemini"
+
+// Descriptor is Gemini CLI as Tally knows it. It takes GEMINI_CLI_HOME as
+// the home folder that holds .gemini, not as .gemini itself.
+var Descriptor = adapter.Descriptor{
+	Agent: Agent, Label: "Gemini CLI", Color: 33 /* blue */, Hue: 212,
+	Homes: []adapter.Home{
+		{What: "Gemini CLI's .gemini directory", Flag: "gemini-home",
+			From: []adapter.Place{{Var: "GEMINI_CLI_HOME", Path: ".gemini"}, {Under: adapter.UnderHome, Path: ".gemini"}}},
+	},
+	New:       func(d adapter.Dirs) tally.Adapter { return New(Options{Home: d.Get("")}) },
+	EventType: "google-gemini",
+	// Gemini CLI writes a model call's message once as it streams and
+	// again once its tool calls ran, so a turn that calls tools counts
+	// twice towards a reminder.
+	Hooks: &hook.Spec{
+		Format:       hook.GeminiFormat{},
+		OwnReminders: true,
+		ResumeLater:  true,
+		Turn:         []byte(`"type":"gemini"`),
+	},
+	Setup: func(d adapter.Dirs) setup.Target { return setup.Gemini(d.Get("")) },
+}
