@@ -2,11 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/gemini/geminitest"
 )
 
 const geminiCaptured = "../testdata/fixtures/captured/gemini-cli-0.61.0"
@@ -29,5 +31,31 @@ func TestRun_geminiSessionHasItsFullID(t *testing.T) {
 	code, out, errOut := run(t, st, nil, "show", "1564209c")
 	if code != ExitOK || !strings.Contains(out, "session "+full) {
 		t.Errorf("show by the file name's 8 characters: exit %d, %s\n%s", code, errOut, out)
+	}
+}
+
+// A legacy Gemini CLI record (a JSON document rewritten whole) over the
+// line limit is read as a stream by tally scan, as by the adapter: one
+// session with its list, not "over the line limit; skipped".
+func TestRun_scanReadsALegacyRecordOverTheLineLimit(t *testing.T) {
+	st := newStore(t)
+	home := t.TempDir()
+	dir := filepath.Join(home, "tmp", "0f0f", "chats")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const sid = "legacy00-0000-4000-8000-000000000006"
+	// 19.6 MiB, the size of the record the bug was found with.
+	if err := geminitest.LegacyRecord(filepath.Join(dir, "session-2026-11-23T10-00-legacy00.json"), sid, 19_600<<10); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := run(t, st, nil, "scan", "--gemini-home", home)
+	if code != ExitOK || strings.Contains(errOut, "line limit") {
+		t.Fatalf("scan: exit %d: %s", code, errOut)
+	}
+	_, out, _ := run(t, st, nil, "sessions", "--json")
+	var list []tally.Session
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 1 || list[0].ID != sid || list[0].Progress.Total != len(geminitest.LegacyTodos) {
+		t.Fatalf("sessions --json: %v, want session %s with its %d items\n%s", err, sid, len(geminitest.LegacyTodos), out)
 	}
 }

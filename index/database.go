@@ -27,14 +27,11 @@ func (ix *Indexer) readDatabase(ctx context.Context, j job, db tally.DatabaseRea
 	res.partMarkers = make(map[string][]readMarker)
 	for id, events := range sessions {
 		st := &tally.FileState{Path: tally.PartPath(e.st.Path, id), Database: e.st.Path, Agent: e.st.Agent, Session: id, Identity: j.file.Identity, Now: ix.o.Now}
-		w := ix.watch(st, "")
+		seen := ix.observe(st, "", true)
 		for _, ev := range events {
 			st.Apply(ev)
-			if ev.Kind == tally.EventMarker {
-				res.partMarkers[id] = append(res.partMarkers[id], readMarker{list: ev.List, m: ev.Marker})
-			}
 		}
-		w.unwatch(st)
+		res.partMarkers[id] = seen.done(st)
 		if d, ok := st.TakeRepairs(0); ok {
 			d.Path = e.st.Path // the file on disk, for the session named in the message
 			d.Msg = "session " + id + ": " + d.Msg

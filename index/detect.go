@@ -10,6 +10,60 @@ import (
 	"github.com/tallyhq/tally/detect"
 )
 
+// reading is what the indexer observes of a file while a worker folds it,
+// as the fold's Observer: every event the fold applies passes here, from
+// whichever reader (line by line, a whole document, a database, a
+// directory) and whichever decoder, so nothing is learnt by wrapping a
+// decoder (which would hide what else it can do). It keeps the progress
+// markers the file gave and, for a file detection follows, detection's
+// State.
+type reading struct {
+	// detect is nil for a file detection does not follow (a list kept as
+	// a directory: what it holds now, not a history).
+	detect  *watcher
+	markers []readMarker
+}
+
+var _ tally.Observer = (*reading)(nil)
+
+// observe attaches a reading to st, with detection (resuming from its
+// saved State) when watch is set. done must follow.
+func (ix *Indexer) observe(st *tally.FileState, list string, watch bool) *reading {
+	r := &reading{}
+	if watch {
+		r.detect = ix.watch(st, list)
+	}
+	st.Observer = r
+	return r
+}
+
+// done detaches r from st, saves detection's State in it and returns the
+// markers read.
+func (r *reading) done(st *tally.FileState) []readMarker {
+	st.Observer = nil
+	if r.detect != nil {
+		r.detect.save(st)
+	}
+	return r.markers
+}
+
+func (r *reading) Observe(f *tally.FileState, ev tally.Event, changed bool) {
+	if ev.Kind == tally.EventMarker {
+		r.markers = append(r.markers, readMarker{list: ev.List, m: ev.Marker})
+	}
+	if r.detect != nil {
+		r.detect.Observe(f, ev, changed)
+	}
+}
+
+// Reset forgets what detection folded: the file is folded again from its
+// start. The markers read stay: the store records each key once.
+func (r *reading) Reset() {
+	if r.detect != nil {
+		r.detect.Reset()
+	}
+}
+
 // watcher folds one file's events into detection's State while a worker
 // reads the file. The State lives in the file's state (FileState.Detect)
 // between reads, saved with the offset it was folded up to, so a restart
@@ -22,22 +76,18 @@ type watcher struct {
 	st   detect.State
 }
 
-var _ tally.Observer = (*watcher)(nil)
-
-// watch attaches a watcher to st, resuming from its saved State; a saved
-// State that cannot be read starts over. unwatch must follow.
+// watch makes a watcher of st, resuming from its saved State; a saved
+// State that cannot be read starts over.
 func (ix *Indexer) watch(st *tally.FileState, list string) *watcher {
 	w := &watcher{rules: ix.o.Detect, list: list}
 	if len(st.Detect) > 0 && json.Unmarshal(st.Detect, &w.st) != nil {
 		w.st = detect.State{}
 	}
-	st.Observer = w
 	return w
 }
 
-// unwatch saves the watcher's State in st and detaches it.
-func (w *watcher) unwatch(st *tally.FileState) {
-	st.Observer = nil
+// save keeps the watcher's State in st.
+func (w *watcher) save(st *tally.FileState) {
 	b, err := json.Marshal(w.st)
 	if err != nil {
 		return // a State always marshals; keep what was saved

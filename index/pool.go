@@ -264,17 +264,14 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 			return nil, err
 		}
 		window(d)
-		return newTap(d), nil
+		return d, nil
 	}
-	if t, ok := e.dec.(*tap); ok {
-		window(t.Decoder)
+	if e.dec != nil {
+		window(e.dec)
 	}
-	w := ix.watch(e.st, info.List)
+	seen := ix.observe(e.st, info.List, true)
 	e.dec, res.changed, res.diags, res.unreadable = r.Sync(e.st, j.file, info.Layout.Rewritten(), e.dec, newDec)
-	w.unwatch(e.st)
-	if t, ok := e.dec.(*tap); ok {
-		res.markers = t.take()
-	}
+	res.markers = seen.done(e.st)
 	// The offset moved even when no list did: save it either way.
 	res.changed = res.changed || e.st.Stats.Bytes != res.before.Bytes || e.st.Stats.Resets != res.before.Resets
 	// A decoder holds parse buffers as big as the longest line it met:
