@@ -84,8 +84,8 @@ type MarkerResult struct {
 	At      time.Time     `json:"at"`
 }
 
-// MarkerStore is a Store that keeps the progress markers the indexer reads
-// until they are applied to their plans (Batch.Markers are recorded as
+// MarkerStore keeps the progress markers the indexer reads until they are
+// applied to their plans (Batch.Markers are recorded as
 // pending in the commit that saves their offsets, so a crash between the
 // commit and the plan's write loses none), and what became of each.
 type MarkerStore interface {

@@ -8,15 +8,22 @@ import (
 )
 
 // Store keeps what the indexer folded: every file's state with its offset,
-// and every session's Record. store/sqlite (embedded, the default) and
+// and every session's Record. It is the core of the stores' contract
+// (package store composes the whole of it from this and the small
+// interfaces beside it: markers, the hooks' memory, tokens, pushed
+// batches, task lists); store/sqlite (embedded, the default) and
 // store/postgres (a team's database, shared by several processes)
-// implement it; store/storetest is the suite every implementation passes.
+// implement all of it, and store/storetest is the suite every
+// implementation passes.
 type Store interface {
 	// FileMarks returns what the indexer keeps in memory of every saved
 	// file: enough to tell whether it changed, not what it folded to.
 	FileMarks(ctx context.Context) ([]FileMark, error)
 	// File returns one file's saved state; none is CodeNotFound.
 	File(ctx context.Context, path string) (*FileState, error)
+	// SessionFiles returns the saved states of the files of a session
+	// (none: an empty list).
+	SessionFiles(ctx context.Context, session string) ([]*FileState, error)
 	// Commit writes a batch in one transaction: either every file state,
 	// its offset and the session records land, or none does. A crash in
 	// the middle of a scan therefore resumes from a consistent point. An
@@ -36,6 +43,11 @@ type Store interface {
 	// processes show here too: it is how a server learns of a list that
 	// `tally mcp`, another process, changed.
 	Changed(ctx context.Context, since int64) ([]Record, int64, error)
+	// ChangedLimit is Changed for at most limit records (0: no limit): the
+	// oldest changes first, and the mark of the last returned, from which
+	// the next read goes on (tally push reads a long history a page at a
+	// time).
+	ChangedLimit(ctx context.Context, since int64, limit int) ([]Record, int64, error)
 	// ChangeMark is the newest change mark, for a reader that starts
 	// from now rather than from every record ever written.
 	ChangeMark(ctx context.Context) (int64, error)
@@ -55,9 +67,8 @@ type Batch struct {
 	// Removed names files (paths) and sessions (ids) that no longer exist.
 	RemovedFiles    []string
 	RemovedSessions []string
-	// Markers are the progress markers the batch's files gave. A
-	// MarkerStore records each key once, pending, with the files; another
-	// store leaves them to the caller.
+	// Markers are the progress markers the batch's files gave: recorded
+	// pending, each key once, with the files (MarkerStore).
 	Markers []FoundMarker
 }
 

@@ -5,9 +5,11 @@ import (
 	"time"
 )
 
-// The capabilities below are what a store may offer beyond Store. Both
-// stores (store/sqlite, store/postgres) offer all three; store/storetest
-// checks each. A caller finds one with a type assertion.
+// The small interfaces below are parts of the stores' contract beside
+// Store (package store composes them): both stores (store/sqlite,
+// store/postgres) implement every one, the compiler checks it, and
+// store/storetest checks what each promises. Only Elector is a store's
+// option: only PostgreSQL, shared by several processes, elects.
 
 // HookKeeper keeps what agents' hooks remember between calls, and the
 // needs-input marks they set. A mark shows in the session's record at
@@ -23,8 +25,6 @@ type HookKeeper interface {
 	// such a mark, SignalNone says nothing. An error of fn writes nothing
 	// and is returned as is.
 	UpdateHook(ctx context.Context, session string, at time.Time, fn func(saved []byte) ([]byte, Signal, error)) error
-	// SessionFiles returns the saved states of the files of a session.
-	SessionFiles(ctx context.Context, session string) ([]*FileState, error)
 }
 
 // Scope is what a token lets its bearer do.
@@ -219,7 +219,9 @@ func CheckPush(b *PushBatch) error {
 
 // Elector is a store shared by several processes (replicas of tally serve)
 // that can elect one of them for a role, such as sending notifications,
-// so the team gets each once rather than once per replica.
+// so the team gets each once rather than once per replica. It is the one
+// part a store may lack (store/postgres has it): a caller asks with a type
+// assertion, and a store without it is one process's, which leads always.
 type Elector interface {
 	// Lead campaigns for role until ctx ends. At most one process leads a
 	// role at a time; when the leader dies another takes over.

@@ -15,12 +15,13 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/internal/version"
+	"github.com/tallyhq/tally/store"
 )
 
 const captured = "../testdata/fixtures/captured/claude-code-2.1.330"
 
 // run runs tally once against st and returns its exit code and streams.
-func run(t *testing.T, st tally.Store, env map[string]string, args ...string) (ExitCode, string, string) {
+func run(t *testing.T, st store.Store, env map[string]string, args ...string) (ExitCode, string, string) {
 	t.Helper()
 	var out, errOut syncBuffer
 	code := Run(context.Background(), testEnv(st, &out, &errOut, env), args)
@@ -135,7 +136,7 @@ func TestRun_exitCodes(t *testing.T) {
 	t.Run("store unavailable", func(t *testing.T) {
 		var out, errOut syncBuffer
 		env := testEnv(st, &out, &errOut, nil)
-		env.OpenStore = func(context.Context, string) (tally.Store, error) { return nil, errors.New("disk on fire") }
+		env.OpenStore = func(context.Context, string) (store.Store, error) { return nil, errors.New("disk on fire") }
 		if code := Run(context.Background(), env, []string{"sessions"}); code != ExitUnavailable || !strings.Contains(errOut.String(), "disk on fire") {
 			t.Errorf("exit %d, stderr %q", code, errOut.String())
 		}
@@ -294,7 +295,7 @@ func TestRun_errorsInTheUsersWords(t *testing.T) {
 	}
 	var out, errOut syncBuffer
 	env := testEnv(st, &out, &errOut, nil)
-	env.OpenStore = func(context.Context, string) (tally.Store, error) { return nil, errors.New("permission denied") }
+	env.OpenStore = func(context.Context, string) (store.Store, error) { return nil, errors.New("permission denied") }
 	Run(context.Background(), env, []string{"sessions", "--db", "/var/tally.db"})
 	if got := errOut.String(); got != "tally: cannot open the index /var/tally.db: permission denied\n" {
 		t.Errorf("store that cannot be opened: %q", got)

@@ -12,14 +12,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tallyhq/tally/store"
 	"golang.org/x/term"
-
-	"github.com/tallyhq/tally"
 )
 
 // OpenStore opens the store at path. The command wiring passes the real
 // one (store/sqlite); tests pass an in-memory store.
-type OpenStore func(ctx context.Context, path string) (tally.Store, error)
+type OpenStore func(ctx context.Context, path string) (store.Store, error)
 
 // Env is everything a command takes from the process. Nothing else in Tally
 // reads the environment, the home directory or the working directory:

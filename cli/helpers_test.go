@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/store/sqlite"
 )
 
@@ -85,14 +85,14 @@ func (s *syncBuffer) String() string {
 const testHome = "/nonexistent/home/dev"
 
 // testEnv is a pipe-like Env (no terminal) over st with a fixed clock.
-func testEnv(st tally.Store, out, errOut *syncBuffer, env map[string]string) Env {
+func testEnv(st store.Store, out, errOut *syncBuffer, env map[string]string) Env {
 	return Env{
 		Out: out, Err: errOut,
 		Getenv:    func(k string) string { return env[k] },
 		Now:       func() time.Time { return fixedNow },
 		Home:      testHome,
 		Dir:       testHome + "/src/tally",
-		OpenStore: func(context.Context, string) (tally.Store, error) { return st, nil },
+		OpenStore: func(context.Context, string) (store.Store, error) { return st, nil },
 		DefaultDB: func() (string, error) { return "mem", nil },
 		Resolver:  testHosts,
 	}

@@ -14,17 +14,16 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/hook"
 	"github.com/tallyhq/tally/internal/safefile"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/tail"
 	"github.com/tallyhq/tally/tasks"
 )
 
-// hookStore is what tally hook needs of the store; store/sqlite has it.
+// hookStore is what tally hook needs of the store.
 type hookStore interface {
-	File(ctx context.Context, path string) (*tally.FileState, error)
-	Commit(ctx context.Context, b tally.Batch) error
-	SessionFiles(ctx context.Context, session string) ([]*tally.FileState, error)
+	tally.Store
+	tally.HookKeeper
 	TaskList(ctx context.Context, name string) (tasks.List, error)
-	UpdateHook(ctx context.Context, session string, at time.Time, fn func(saved []byte) ([]byte, tally.Signal, error)) error
 }
 
 // openHookStore opens the store, or returns nil (logged) when it cannot:
@@ -40,7 +39,7 @@ type hookStore interface {
 // whole deadline: past it the hook answers from the transcript alone.
 func (o *hookOptions) openHookStore(ctx context.Context, log *hookLogger) hookStore {
 	type opened struct {
-		st  tally.Store
+		st  store.Store
 		err error
 	}
 	octx, cancel := context.WithTimeout(ctx, hookStoreWait)
@@ -50,26 +49,18 @@ func (o *hookOptions) openHookStore(ctx context.Context, log *hookLogger) hookSt
 		st, err := o.openStore(octx)
 		done <- opened{st, err}
 	}()
-	var st tally.Store
 	select {
 	case r := <-done:
-		st = r.st
 		if r.err != nil {
 			log.printf("no store (%v): answering from the transcript alone", r.err)
 			return nil
 		}
+		return r.st
 	case <-octx.Done():
 		// The open goes on unwatched; the process ends with the answer.
 		log.printf("the store did not answer within %v: answering from the transcript alone", hookStoreWait)
 		return nil
 	}
-	hs, ok := st.(hookStore)
-	if !ok {
-		st.Close()
-		log.printf("this store cannot keep the hooks' memory: answering from the transcript alone")
-		return nil
-	}
-	return hs
 }
 
 // hookStoreWait bounds opening the store and each read of it in a hook:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store"
 )
 
 // geminiHookRec holds the payloads and the chat record the real Gemini
@@ -57,7 +58,7 @@ func (gs *geminiSession) payload(t *testing.T, name string) []byte {
 }
 
 // scan runs `tally scan` over the session's .gemini directory.
-func (gs *geminiSession) scan(t *testing.T, st tally.Store) {
+func (gs *geminiSession) scan(t *testing.T, st store.Store) {
 	t.Helper()
 	var out, errOut syncBuffer
 	env := testEnv(st, &out, &errOut, map[string]string{"XDG_STATE_HOME": gs.state})
@@ -69,7 +70,7 @@ func (gs *geminiSession) scan(t *testing.T, st tally.Store) {
 
 // run runs `tally hook gemini` with payload on stdin, as its own process
 // would; it returns what it printed and what it logged.
-func (gs *geminiSession) run(t *testing.T, st tally.Store, payload []byte, args ...string) (string, string) {
+func (gs *geminiSession) run(t *testing.T, st store.Store, payload []byte, args ...string) (string, string) {
 	t.Helper()
 	var out, errOut syncBuffer
 	env := testEnv(st, &out, &errOut, map[string]string{"XDG_STATE_HOME": gs.state})

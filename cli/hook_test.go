@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/hook"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/tasks"
 )
 
@@ -81,7 +82,7 @@ var hookNow = time.Date(2026, 11, 23, 16, 49, 0, 0, time.UTC)
 // cmd runs tally with args over the session's config dir and state dir,
 // at its clock, stdin holding in; it returns the exit status and what it
 // printed.
-func (hs *hookSession) cmd(t *testing.T, st tally.Store, in []byte, args ...string) (ExitCode, string) {
+func (hs *hookSession) cmd(t *testing.T, st store.Store, in []byte, args ...string) (ExitCode, string) {
 	t.Helper()
 	var out, errOut syncBuffer
 	env := testEnv(st, &out, &errOut, map[string]string{"XDG_STATE_HOME": hs.state})
@@ -96,7 +97,7 @@ func (hs *hookSession) cmd(t *testing.T, st tally.Store, in []byte, args ...stri
 
 // run runs `tally hook claude` with payload on stdin; it returns the exit
 // status, what it printed and what it logged.
-func (hs *hookSession) run(t *testing.T, st tally.Store, payload []byte, args ...string) (ExitCode, string, string) {
+func (hs *hookSession) run(t *testing.T, st store.Store, payload []byte, args ...string) (ExitCode, string, string) {
 	t.Helper()
 	code, out := hs.cmd(t, st, payload, append([]string{"hook", "claude"}, args...)...)
 	logged, _ := os.ReadFile(filepath.Join(hs.state, "tally", "tally.log"))
@@ -480,7 +481,7 @@ func TestHook_aStoreThatNeverAnswersLeavesTimeToAnswer(t *testing.T) {
 	env := testEnv(nil, &out, &errOut, map[string]string{"XDG_STATE_HOME": hs.state})
 	env.Now = func() time.Time { return hs.now }
 	env.In = bytes.NewReader(hs.payload(t, "todo", "SessionStart-compact"))
-	env.OpenStore = func(ctx context.Context, _ string) (tally.Store, error) {
+	env.OpenStore = func(ctx context.Context, _ string) (store.Store, error) {
 		<-ctx.Done() // connected, and nothing more
 		return nil, ctx.Err()
 	}

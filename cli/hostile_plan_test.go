@@ -12,9 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"strconv"
+
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/plan"
-	"strconv"
+	"github.com/tallyhq/tally/store"
 )
 
 // hostilePlan is a plan folder a cloned repository (or an agent) shaped
@@ -308,7 +310,7 @@ func sameSnapshot(a, b map[string]string) bool {
 
 // runBounded runs tally, failing the test if it has not ended within a
 // few seconds (a command frozen on a FIFO would never end).
-func runBounded(t *testing.T, st tally.Store, env map[string]string, stdin string, args ...string) (ExitCode, string, string) {
+func runBounded(t *testing.T, st store.Store, env map[string]string, stdin string, args ...string) (ExitCode, string, string) {
 	t.Helper()
 	var out, errOut syncBuffer
 	e := testEnv(st, &out, &errOut, env)
@@ -329,7 +331,7 @@ func runBounded(t *testing.T, st tally.Store, env map[string]string, stdin strin
 // boardView is the plan line the board shows for project, read as serve
 // reads it (the planner, with its cache), failing the test if that does
 // not end within a few seconds.
-func boardView(t *testing.T, st tally.Store, env map[string]string, project string) string {
+func boardView(t *testing.T, st store.Store, env map[string]string, project string) string {
 	t.Helper()
 	var out, errOut syncBuffer
 	a := &app{env: testEnv(st, &out, &errOut, env)}

@@ -6,6 +6,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/broker"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/store"
 )
 
 // changeBuffer is how many changes may wait for a slow terminal before the
@@ -21,7 +22,7 @@ const changeBuffer = 1024
 // A scan that failed is reported and the command goes on live, as Run does
 // with its own scans: the files that failed are retried by the next
 // catch-up scan.
-func (a *app) catchUp(ctx context.Context, st tally.Store) (*index.Indexer, *diagnostics, error) {
+func (a *app) catchUp(ctx context.Context, st store.Store) (*index.Indexer, *diagnostics, error) {
 	diags := &diagnostics{}
 	b := a.newBar()
 	ix, err := a.newIndexer(ctx, st, b.update, diags)
@@ -60,7 +61,7 @@ type follower struct {
 // followLive catches up, then follows the agents' homes until stop.
 // caughtUp, when set, runs between the two: what it subscribes to the
 // indexer is news from then on.
-func (a *app) followLive(ctx context.Context, st tally.Store, caughtUp func(*index.Indexer) error) (*follower, error) {
+func (a *app) followLive(ctx context.Context, st store.Store, caughtUp func(*index.Indexer) error) (*follower, error) {
 	ix, _, err := a.catchUp(ctx, st)
 	if err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func (f *follower) stop() error {
 // print them as they come. Ready is closed once the catch-up scan is done.
 // subscribe, when set, runs before the indexer does: what it subscribes
 // sees every commit, the catch-up's too.
-func (a *app) followNow(ctx context.Context, st tally.Store, progress func(index.ScanProgress), diags *diagnostics, subscribe func(*index.Indexer) error) (f *follower, ready <-chan struct{}, err error) {
+func (a *app) followNow(ctx context.Context, st store.Store, progress func(index.ScanProgress), diags *diagnostics, subscribe func(*index.Indexer) error) (f *follower, ready <-chan struct{}, err error) {
 	ix, err := a.newIndexer(ctx, st, progress, diags)
 	if err != nil {
 		return nil, nil, err

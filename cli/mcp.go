@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/internal/version"
 	"github.com/tallyhq/tally/mcp"
 	"github.com/tallyhq/tally/tasks"
@@ -46,24 +45,13 @@ else one list per MCP session.`,
 	return cmd
 }
 
-// taskStore is what the task commands need of the store.
-type taskStore interface {
-	mcp.Store
-	TaskLists(ctx context.Context) ([]tasks.List, error)
-}
-
-// openTaskStore opens the store and checks it keeps task lists.
-func (a *app) openTaskStore(ctx context.Context) (taskStore, func(), error) {
+// openTaskStore opens the store, which keeps the task lists.
+func (a *app) openTaskStore(ctx context.Context) (tasks.Store, func(), error) {
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	ts, ok := st.(taskStore)
-	if !ok {
-		st.Close()
-		return nil, nil, tally.Errorf(tally.CodeUnavailable, "tasks", "this store cannot keep task lists (the SQLite and PostgreSQL stores can)")
-	}
-	return ts, func() { st.Close() }, nil
+	return st, func() { st.Close() }, nil
 }
 
 func runMCP(ctx context.Context, o *mcpOptions) error {
@@ -90,11 +78,6 @@ func runMCP(ctx context.Context, o *mcpOptions) error {
 
 // mcpExtra is what tally serve mounts besides the dashboard: the same task
 // tools over streamable HTTP at /mcp, behind the server's token check.
-// A store that cannot keep task lists gets no /mcp.
-func mcpExtra(st tally.Store, env *Env) map[string]http.Handler {
-	ts, ok := st.(mcp.Store)
-	if !ok {
-		return nil
-	}
-	return map[string]http.Handler{"/mcp": mcp.NewHTTPHandler(mcp.Options{Store: ts, Project: env.Dir, Now: env.Now, Version: version.String()})}
+func mcpExtra(st mcp.Store, env *Env) map[string]http.Handler {
+	return map[string]http.Handler{"/mcp": mcp.NewHTTPHandler(mcp.Options{Store: st, Project: env.Dir, Now: env.Now, Version: version.String()})}
 }

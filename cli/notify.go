@@ -13,6 +13,7 @@ import (
 	"github.com/tallyhq/tally/detect"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/notify"
+	"github.com/tallyhq/tally/store"
 )
 
 // changeSource is what a notifier follows: the indexer's committed
@@ -44,7 +45,7 @@ type notifying struct {
 // share (a tally.Elector), only the replica elected for it notifies, so a
 // team is told once, not once per replica; another takes over when it
 // dies.
-func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Writer, ix changeSource, st tally.Store, skipped func(string)) (*notifying, error) {
+func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Writer, ix changeSource, st store.Store, skipped func(string)) (*notifying, error) {
 	opts, notMade, err := notifyOptions(cfg, term, a.env.Now)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/tallyhq/tally/notify"
 	"github.com/tallyhq/tally/plan"
 	"github.com/tallyhq/tally/planner"
+	"github.com/tallyhq/tally/store"
 )
 
 // planFolderOf is the rule every command finds a project's plan folder
@@ -32,7 +33,7 @@ func planFolderOf(c *config.Config) func(dir string) plan.Folder {
 // newPlanner builds what applies the markers an indexer reads to the
 // plans of their projects, reporting problems to diags, and their news to
 // the notifier a live command starts (runLive).
-func (a *app) newPlanner(c *config.Config, st tally.Store, diags *diagnostics) *planner.Planner {
+func (a *app) newPlanner(c *config.Config, st store.Store, diags *diagnostics) *planner.Planner {
 	return planner.New(planner.Options{Folder: planFolderOf(c), Store: st, Now: a.env.Now, OnDiagnostic: diags.add,
 		OnEvent: func(e planner.Event) {
 			if n := a.notices.Load(); n != nil {

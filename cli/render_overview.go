@@ -8,6 +8,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/projectname"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/termstyle"
 )
 
@@ -26,7 +27,7 @@ type overviewView struct {
 	Roots []agentRoot
 }
 
-func (o *overviewOptions) overview(ctx context.Context, st tally.Store) (overviewView, error) {
+func (o *overviewOptions) overview(ctx context.Context, st store.Store) (overviewView, error) {
 	var v overviewView
 	var err error
 	now := o.now()

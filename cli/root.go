@@ -18,6 +18,7 @@ import (
 	"github.com/tallyhq/tally/internal/version"
 	"github.com/tallyhq/tally/notify"
 	"github.com/tallyhq/tally/planner"
+	"github.com/tallyhq/tally/store"
 )
 
 // globalOptions are the flags every command takes.
@@ -144,7 +145,7 @@ none is active, the most recent ones).`,
 
 // openStore opens the store named by --db. A store that cannot be opened
 // is "unavailable" unless the store said otherwise.
-func (a *app) openStore(ctx context.Context) (tally.Store, error) {
+func (a *app) openStore(ctx context.Context) (store.Store, error) {
 	if a.g.DB == "" && a.dbErr != nil {
 		return nil, a.dbErr
 	}
@@ -174,7 +175,7 @@ func storeName(db string) string {
 // newIndexer builds an indexer over every agent home onto st, with the
 // planner that applies the markers it reads (a.plans, built here unless
 // the command built it first).
-func (a *app) newIndexer(ctx context.Context, st tally.Store, progress func(index.ScanProgress), diags *diagnostics) (*index.Indexer, error) {
+func (a *app) newIndexer(ctx context.Context, st store.Store, progress func(index.ScanProgress), diags *diagnostics) (*index.Indexer, error) {
 	cfg, err := a.settings()
 	if err != nil {
 		return nil, err

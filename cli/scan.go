@@ -10,6 +10,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/store"
 )
 
 type scanOptions struct {
@@ -71,7 +72,7 @@ func runScan(ctx context.Context, o *scanOptions) error {
 // explainNothingFound says, on stderr, where the scan looked when the index
 // holds no session after it: finding nothing is the first thing a new user
 // must be able to act on.
-func (o *scanOptions) explainNothingFound(ctx context.Context, st tally.Store) error {
+func (o *scanOptions) explainNothingFound(ctx context.Context, st store.Store) error {
 	some, err := st.Records(ctx, tally.SessionFilter{Limit: 1})
 	if err != nil || len(some) > 0 {
 		return err
@@ -81,7 +82,7 @@ func (o *scanOptions) explainNothingFound(ctx context.Context, st tally.Store) e
 
 // scanOnce brings the store up to date with every agent home, with a
 // progress bar on a terminal, and reports the problems it met on stderr.
-func (a *app) scanOnce(ctx context.Context, st tally.Store) (index.Summary, error) {
+func (a *app) scanOnce(ctx context.Context, st store.Store) (index.Summary, error) {
 	diags := &diagnostics{}
 	bar := a.newBar()
 	ix, err := a.newIndexer(ctx, st, bar.update, diags)

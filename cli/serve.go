@@ -17,7 +17,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
-	"github.com/tallyhq/tally/tasks"
 	"github.com/tallyhq/tally/web"
 )
 
@@ -108,15 +107,11 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	defer st.Close()
 	// A store that holds tokens makes every request need one, from start
 	// to end of this run, whatever is revoked meanwhile.
-	keeper, _ := st.(tally.TokenKeeper)
-	requireToken := false
-	if keeper != nil {
-		list, err := keeper.Tokens(ctx)
-		if err != nil {
-			return err
-		}
-		requireToken = len(list) > 0
+	list, err := st.Tokens(ctx)
+	if err != nil {
+		return err
 	}
+	requireToken := len(list) > 0
 	bind, err := bindAddress(ctx, o.env.Resolver, o.Addr, o.Token != "" || requireToken)
 	if err != nil {
 		return err
@@ -139,14 +134,10 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	}
 	defer nf.stop()
 
-	lists, _ := st.(tasks.Updater) // a store that keeps no task lists has no plans to approve
-	ingest, _ := st.(tally.Ingester)
-	wo := web.Options{Indexer: ix, Store: st, Token: o.Token, Tokens: keeper, RequireToken: requireToken, Ingest: ingest, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
+	wo := web.Options{Indexer: ix, Store: st, Token: o.Token, Tokens: st, RequireToken: requireToken, Ingest: st, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
 		ErrorLog: log.New(o.env.Err, "tally serve: ", log.LstdFlags),
-		Lists:    lists, Extra: mcpExtra(st, &o.env), Plans: o.plans}
-	if hs, ok := st.(hookStore); ok { // a store that cannot keep the hooks' memory answers no hooks
-		wo.Hooks = hookServer{o: &hookOptions{app: o.app, opts: hookOptionsOf(cfg.Hooks, false), store: hs}}
-	}
+		Lists:    st, Extra: mcpExtra(st, &o.env), Plans: o.plans,
+		Hooks: hookServer{o: &hookOptions{app: o.app, opts: hookOptionsOf(cfg.Hooks, false), store: st}}}
 	srv := web.New(wo)
 	hs := srv.HTTPServer()
 	runCtx, cancel := context.WithCancel(ctx)

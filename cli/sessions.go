@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store"
 )
 
 type sessionsOptions struct {
@@ -102,7 +103,7 @@ func (a *app) renderTable(list []tally.Session) error {
 // explainEmpty says why nothing was listed, on stderr so that a pipe
 // still reads an empty list: an empty index is not the same as a filter
 // that matched nothing.
-func (a *app) explainEmpty(ctx context.Context, st tally.Store) error {
+func (a *app) explainEmpty(ctx context.Context, st store.Store) error {
 	some, err := st.Records(ctx, tally.SessionFilter{Limit: 1})
 	if err != nil {
 		return err
@@ -122,7 +123,7 @@ type sessionQuery struct {
 	Active bool
 }
 
-func (q sessionQuery) run(ctx context.Context, st tally.Store, now time.Time) ([]tally.Session, error) {
+func (q sessionQuery) run(ctx context.Context, st store.Store, now time.Time) ([]tally.Session, error) {
 	f := q.Filter
 	if q.Active {
 		// Anything silent longer than EndedAfter has ended; the store can

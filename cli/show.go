@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tallyhq/tally"
 )
 
 type showOptions struct {
@@ -65,10 +63,8 @@ func runShow(ctx context.Context, o *showOptions) error {
 	}
 	so := ShowOptions{Full: o.Full, Width: width, Now: o.now(), Home: o.env.Home, Color: o.env.color(),
 		Plan: o.planLines(s.LocalProject())[s.LocalProject()]}
-	if ms, ok := st.(tally.MarkerStore); ok {
-		if so.Markers, err = ms.SessionMarkers(ctx, s.ID); err != nil {
-			return err
-		}
+	if so.Markers, err = st.SessionMarkers(ctx, s.ID); err != nil {
+		return err
 	}
 	return RenderShow(o.env.Out, s, so)
 }

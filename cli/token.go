@@ -31,18 +31,13 @@ once, when it is created.`,
 	return cmd
 }
 
-// openTokens opens the store and checks it keeps tokens.
+// openTokens opens the store, which keeps the tokens.
 func (a *app) openTokens(ctx context.Context) (tally.TokenKeeper, func(), error) {
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	k, ok := st.(tally.TokenKeeper)
-	if !ok {
-		st.Close()
-		return nil, nil, tally.Errorf(tally.CodeUnavailable, "token", "this store cannot keep tokens (the SQLite and PostgreSQL stores can)")
-	}
-	return k, func() { st.Close() }, nil
+	return st, func() { st.Close() }, nil
 }
 
 func (a *app) tokenCreateCommand() *cobra.Command {

@@ -12,6 +12,7 @@ import (
 	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/projectname"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/tasks"
 	"github.com/tallyhq/tally/termstyle"
 	"github.com/tallyhq/tally/tui"
@@ -105,7 +106,7 @@ func runTUI(ctx context.Context, a *app) error {
 // drawn.
 type liveTUI struct {
 	a     *app
-	st    tally.Store
+	st    store.Store
 	cfg   *config.Config
 	diags *diagnostics
 	p     *tea.Program
@@ -177,14 +178,9 @@ func (l *liveTUI) end() error {
 }
 
 // approver is what A calls: tasks.SwitchMode, as `tally tasks approve`.
-// A store that keeps no task lists approves nothing.
-func (a *app) approver(st tally.Store) func(context.Context, string) error {
-	ts, ok := st.(taskStore)
-	if !ok {
-		return nil
-	}
+func (a *app) approver(st tasks.Updater) func(context.Context, string) error {
 	return func(ctx context.Context, list string) error {
-		_, err := tasks.SwitchMode(ctx, ts, list, tasks.ModeExecution, a.now())
+		_, err := tasks.SwitchMode(ctx, st, list, tasks.ModeExecution, a.now())
 		return err
 	}
 }

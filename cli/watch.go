@@ -7,6 +7,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/index"
+	"github.com/tallyhq/tally/store"
 )
 
 type watchOptions struct {
@@ -102,7 +103,7 @@ func runWatch(ctx context.Context, o *watchOptions) error {
 
 // remember takes the active sessions as the first lines' "before": a
 // change to one of them names its items.
-func (o *watchOptions) remember(ctx context.Context, st tally.Store) error {
+func (o *watchOptions) remember(ctx context.Context, st store.Store) error {
 	o.last, o.projects = make(map[string]tally.Session), make(map[string]bool)
 	if o.JSON {
 		return nil

@@ -1,9 +1,7 @@
 package planner
 
 import (
-	"cmp"
 	"context"
-	"slices"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -25,11 +23,11 @@ func (p *Planner) ApplyPending(ctx context.Context) error {
 		if err != nil || len(ms) == 0 {
 			return err
 		}
-		results, wait := p.applyAll(ms)
-		if err := p.settle(ctx, results, wait); err != nil {
+		results := p.applyAll(ms)
+		if err := p.settle(ctx, results); err != nil {
 			return err
 		}
-		if len(results) == 0 || p.ms == nil || len(ms) < maxRound {
+		if len(results) == 0 || len(ms) < maxRound {
 			return nil
 		}
 	}
@@ -37,40 +35,22 @@ func (p *Planner) ApplyPending(ctx context.Context) error {
 
 // pending is what waits to be applied, oldest first.
 func (p *Planner) pending(ctx context.Context) ([]tally.FoundMarker, error) {
-	if p.ms != nil {
-		return p.ms.PendingMarkers(ctx, maxRound)
-	}
-	p.mu.Lock()
-	ms := p.queue
-	p.queue = nil
-	p.mu.Unlock()
-	slices.SortStableFunc(ms, func(a, b tally.FoundMarker) int {
-		return cmp.Or(a.Marker.At.Compare(b.Marker.At), cmp.Compare(a.Key, b.Key))
-	})
-	return ms, nil
+	return p.o.Store.PendingMarkers(ctx, maxRound)
 }
 
 // settleTimeout bounds how long recording the results of markers already
 // applied may outlast the command's end.
 const settleTimeout = 5 * time.Second
 
-// settle records the results; markers still waiting go back to the queue
-// when there is no store to keep them. The results of markers the plans
-// took are recorded even as the command ends: left pending, they would be
-// judged again by the next start (which finds them in the ledger, so
-// nothing is applied twice, but why repeat it).
-func (p *Planner) settle(ctx context.Context, results []tally.MarkerResult, wait []tally.FoundMarker) error {
-	if p.ms != nil {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
-		defer cancel()
-		return p.ms.SettleMarkers(sctx, results)
-	}
-	if len(wait) > 0 {
-		p.mu.Lock()
-		p.queue = append(wait, p.queue...)
-		p.mu.Unlock()
-	}
-	return nil
+// settle records the results; markers still waiting stay pending in the
+// store. The results of markers the plans took are recorded even as the
+// command ends: left pending, they would be judged again by the next
+// start (which finds them in the ledger, so nothing is applied twice, but
+// why repeat it).
+func (p *Planner) settle(ctx context.Context, results []tally.MarkerResult) error {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+	defer cancel()
+	return p.o.Store.SettleMarkers(sctx, results)
 }
 
 // group is the markers of one round bound for one plan folder.
@@ -82,9 +62,8 @@ type group struct {
 }
 
 // applyAll applies ms, each plan's markers in one write, and returns the
-// results and the markers that must wait (their plan could not be
-// written).
-func (p *Planner) applyAll(ms []tally.FoundMarker) (results []tally.MarkerResult, wait []tally.FoundMarker) {
+// results; markers whose plan could not be written have none, and wait.
+func (p *Planner) applyAll(ms []tally.FoundMarker) (results []tally.MarkerResult) {
 	var groups []*group
 	byDir := map[string]*group{}
 	for _, m := range ms {
@@ -119,14 +98,13 @@ func (p *Planner) applyAll(ms []tally.FoundMarker) (results []tally.MarkerResult
 				p.refused.Add(int64(len(g.markers)))
 				results = appendAll(results, g.markers, tally.MarkerResult{Verdict: tally.MarkerRejected,
 					Reason: "the plan folder is refused: " + tally.UserMessage(err), Plan: g.dir, At: now})
-			case err != nil:
-				wait = append(wait, g.markers...)
+			case err != nil: // they wait, pending
 			default:
 				results = append(results, rs...)
 			}
 		}
 	}
-	return results, wait
+	return results
 }
 
 func appendAll(rs []tally.MarkerResult, ms []tally.FoundMarker, r tally.MarkerResult) []tally.MarkerResult {

@@ -14,6 +14,7 @@ import (
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/plan"
 	"github.com/tallyhq/tally/planner"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/store/sqlite"
 )
 
@@ -80,7 +81,7 @@ func openStore(t *testing.T, path string) *sqlite.Store {
 }
 
 // commit stores markers as the indexer's commit does: pending.
-func commit(t *testing.T, st tally.Store, ms []tally.FoundMarker) {
+func commit(t *testing.T, st store.Store, ms []tally.FoundMarker) {
 	t.Helper()
 	if err := st.Commit(context.Background(), tally.Batch{Markers: ms}); err != nil {
 		t.Fatal(err)
@@ -118,7 +119,7 @@ func (r *recorder) eventTexts() string {
 	return strings.Join(out, "\n")
 }
 
-func newPlanner(st tally.Store, r *recorder) *planner.Planner {
+func newPlanner(st store.Store, r *recorder) *planner.Planner {
 	return planner.New(planner.Options{
 		Folder: func(p string) plan.Folder { return plan.Folder{Root: p, Dir: filepath.Join(p, "docs", "por")} },
 		Store:  st, Now: func() time.Time { return now },

@@ -19,10 +19,9 @@ type Options struct {
 	// lie inside; a zero Folder (Dir "") for a project Tally must not look
 	// for a plan in (a path that is not absolute).
 	Folder func(project string) plan.Folder
-	// Store, when it is a tally.MarkerStore, holds the markers until they
-	// are applied and their results after; with another store they wait
-	// in memory, and a crash before they are applied loses them.
-	Store tally.Store
+	// Store holds the markers until they are applied, and their results
+	// after: a crash before they are applied loses none.
+	Store tally.MarkerStore
 	// Now dates what markers do not (nil: time.Now).
 	Now func() time.Time
 	// Poll is how often the plans Planner follows are looked at for
@@ -42,12 +41,10 @@ const maxFollowed = 256
 // Planner applies markers and keeps the surfaces' view of plans.
 type Planner struct {
 	o      Options
-	ms     tally.MarkerStore // nil: markers wait in queue
 	wake   chan struct{}
 	broker *broker.Broker[Change]
 
-	mu    sync.Mutex
-	queue []tally.FoundMarker // markers waiting, when there is no MarkerStore
+	mu sync.Mutex
 	// followed are the plan folders Planner has met, by folder path.
 	followed map[string]*followed
 	// failed says, by folder, the last error reported, so it is said once.
@@ -86,7 +83,6 @@ func New(o Options) *Planner {
 	}
 	p := &Planner{o: o, wake: make(chan struct{}, 1), broker: broker.New[Change](),
 		followed: map[string]*followed{}, failed: map[string]string{}}
-	p.ms, _ = o.Store.(tally.MarkerStore)
 	return p
 }
 
@@ -147,16 +143,11 @@ func isDir(path string) bool {
 }
 
 // Committed hands over the markers of a round the indexer committed. It
-// never blocks: with a MarkerStore the markers are already in the store
-// and Planner is only woken; without one they are queued.
+// never blocks: the markers are already in the store, and Planner is only
+// woken.
 func (p *Planner) Committed(ms []tally.FoundMarker) {
 	if len(ms) == 0 {
 		return
-	}
-	if p.ms == nil {
-		p.mu.Lock()
-		p.queue = append(p.queue, ms...)
-		p.mu.Unlock()
 	}
 	select {
 	case p.wake <- struct{}{}:

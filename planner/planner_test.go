@@ -237,26 +237,6 @@ func TestPlanner_refusedPlanSettlesItsMarkers(t *testing.T) {
 	}
 }
 
-// plainStore is a store that keeps no markers.
-type plainStore struct{ tally.Store }
-
-// With a store that keeps no markers they wait in memory, oldest first
-// across sessions, and are applied just the same.
-func TestPlanner_withoutAMarkerStore(t *testing.T) {
-	dir := project(t)
-	ms := found(t, dir)
-	p := newPlanner(plainStore{openStore(t, filepath.Join(t.TempDir(), "tally.db"))}, &recorder{})
-	// Handed over in two rounds, the second holding an older marker
-	// first: each round is applied in time order.
-	p.Committed([]tally.FoundMarker{ms[1], ms[0]})
-	if err := p.ApplyPending(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if v, _, _ := p.ViewFor(dir); v.Line != "0/2 → T001 [S2]" {
-		t.Fatalf("view %q", v.Line)
-	}
-}
-
 // Files agents write between markers reach the surfaces: a new task
 // folder is a change, and the scope follows it once the plan is under
 // way.

@@ -29,12 +29,6 @@ const (
 	maxLineCounts = 100_000
 )
 
-// Pager is a store that reads its changes a page at a time (both stores
-// are); with another store the pusher reads them all at once.
-type Pager interface {
-	ChangedLimit(ctx context.Context, since int64, limit int) ([]tally.Record, int64, error)
-}
-
 // Options configure a Pusher. Store, Server, Token, Machine and StateFile
 // are required.
 type Options struct {
@@ -249,10 +243,7 @@ func (p *Pusher) drain(ctx context.Context) (bool, error) {
 // page reads the records changed since the acknowledged mark, at most
 // limit of them, and the mark they run to.
 func (p *Pusher) page(ctx context.Context, limit int) ([]tally.Record, int64, error) {
-	if pg, ok := p.o.Store.(Pager); ok {
-		return pg.ChangedLimit(ctx, p.st.Acked, limit)
-	}
-	return p.o.Store.Changed(ctx, p.st.Acked)
+	return p.o.Store.ChangedLimit(ctx, p.st.Acked, limit)
 }
 
 // batch makes the batch of a page, leaving out Tally's own task lists (a

@@ -14,6 +14,19 @@ type Updater interface {
 	UpdateTaskList(ctx context.Context, name string, fn func(*List) error) (List, error)
 }
 
+// Store keeps Tally's own task lists: the part of the stores' contract
+// (package store) the task tools, tally tasks and the board's approval
+// use.
+type Store interface {
+	Updater
+	// TaskList reads a list; CodeNotFound if it was never written.
+	TaskList(ctx context.Context, name string) (List, error)
+	// TaskLists lists the lists, the most recently changed first.
+	TaskLists(ctx context.Context) ([]List, error)
+	// ArchivedTaskLists are the finished rounds of a list, oldest first.
+	ArchivedTaskLists(ctx context.Context, name string) ([]List, error)
+}
+
 // Switched is what SwitchMode did.
 type Switched struct {
 	// List is the list as committed.

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/store/postgres"
 	"github.com/tallyhq/tally/store/sqlite"
 )
@@ -12,7 +12,7 @@ import (
 // postgresql:// URL is a team's PostgreSQL database, anything else the
 // path of an embedded SQLite file. It returns a nil interface on error,
 // not a nil store inside a non-nil one.
-func openStore(ctx context.Context, db string) (tally.Store, error) {
+func openStore(ctx context.Context, db string) (store.Store, error) {
 	if postgres.IsURL(db) {
 		s, err := postgres.Open(ctx, db)
 		if err != nil {

@@ -14,11 +14,11 @@ import (
 
 	_ "modernc.org/sqlite"
 
-	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter"
 	"github.com/tallyhq/tally/agents"
 	"github.com/tallyhq/tally/cli"
 	"github.com/tallyhq/tally/internal/testhome"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/store/sqlite"
 )
 
@@ -232,7 +232,7 @@ func index(home string) error {
 			return ""
 		},
 		Now: time.Now, Home: home, Dir: filepath.Join(home, "src", "api"),
-		OpenStore: func(ctx context.Context, path string) (tally.Store, error) {
+		OpenStore: func(ctx context.Context, path string) (store.Store, error) {
 			s, err := sqlite.Open(ctx, path)
 			if err != nil {
 				return nil, err

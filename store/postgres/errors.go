@@ -11,20 +11,13 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
 
 // wrap turns a driver error into a *tally.Error whose message names the
 // database. An error that already is a *tally.Error keeps its code.
 func (s *Store) wrap(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var te *tally.Error
-	if errors.As(err, &te) {
-		return err
-	}
-	code, hint := classify(err)
-	return tally.Errorf(code, op, "database %s: %w%s", s.name, err, hint)
+	return column.Wrap(op, "database "+s.name, err, classify)
 }
 
 // classify maps what PostgreSQL or the connection reported to a code, with

@@ -12,8 +12,6 @@ import (
 	"github.com/tallyhq/tally/store/internal/column"
 )
 
-var _ tally.HookKeeper = (*Store)(nil)
-
 // HookStateAge is how long a session's hook state is kept after its last
 // hook call: past it the session is long over.
 const HookStateAge = 30 * 24 * time.Hour
@@ -113,14 +111,9 @@ func (s *Store) resignal(ctx context.Context, tx pgx.Tx, top int64, session stri
 	if err != nil {
 		return err
 	}
-	var rec tally.Record
-	if err := json.Unmarshal(js, &rec); err != nil {
-		s.skip("sessions", session, err)
-		return nil // the indexer rewrites a damaged record; the mark waits for it
-	}
-	rec.Signal = sig
-	if at.After(rec.LastActivity) {
-		rec.LastActivity = at
+	rec, ok := column.Resignal(session, js, sig, at, s.skip)
+	if !ok {
+		return nil
 	}
 	out, err := json.Marshal(&rec)
 	if err != nil {
@@ -156,19 +149,19 @@ func applyMarks(c *recordCols, marks map[string]int64) (gone []string, err error
 	}
 	for i, rec := range c.recs {
 		at, ok := marks[rec.ID]
-		switch {
-		case !ok:
-		case column.Time(rec.LastActivity) > at:
-			gone = append(gone, rec.ID)
-		default:
-			waiting := *rec
-			waiting.Signal, waiting.LastActivity = tally.SignalAsking, time.Unix(0, at)
-			js, err := json.Marshal(&waiting)
-			if err != nil {
-				return nil, err
-			}
-			c.recs[i], c.record[i], c.last[i] = &waiting, string(js), at
+		if !ok {
+			continue
 		}
+		waiting, ended := column.Waiting(rec, at)
+		if ended {
+			gone = append(gone, rec.ID)
+			continue
+		}
+		js, err := json.Marshal(waiting)
+		if err != nil {
+			return nil, err
+		}
+		c.recs[i], c.record[i], c.last[i] = waiting, string(js), at
 	}
 	return gone, nil
 }

@@ -2,14 +2,12 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 )
-
-var _ tally.Ingester = (*Store)(nil)
 
 // Ingest applies a batch a machine's tally push sent, in one transaction
 // that holds the lock of the stream's push_streams row from its read of
@@ -33,33 +31,19 @@ func (s *Store) Ingest(ctx context.Context, b tally.PushBatch) (tally.PushAck, e
 			return tally.PushAck{}, tally.Errorf(tally.CodeInvalid, op, "%v; nothing was written", err)
 		}
 	}
-	var recs recordCols
-	var refused []string
-	last := map[string]int{}
-	for i := range b.Sessions {
-		last[b.Sessions[i].ID] = i
+	pushed, js, refused, err := column.Pushed(op, &b, func(id string) bool { return storable("session id", id) != nil })
+	if err != nil {
+		return tally.PushAck{}, err
 	}
-	for i := range b.Sessions {
-		rec := &b.Sessions[i]
-		if last[rec.ID] != i {
-			continue // a record sent twice: the later wins
-		}
-		if rec.Agent == tally.AgentTally || storable("session id", rec.ID) != nil {
-			refused = append(refused, rec.ID)
-			continue
-		}
-		rec.Machine, rec.User = b.Machine, b.User
-		js, err := json.Marshal(rec)
-		if err != nil {
-			return tally.PushAck{}, tally.Errorf(tally.CodeInvalid, op, "session %s cannot be stored (%v); nothing was written", rec.ID, err)
-		}
-		recs.add(rec, js)
+	var recs recordCols
+	for i := range pushed {
+		recs.add(pushed[i], js[i])
 	}
 	var ack tally.PushAck
 	// Three round trips and the commit: the stream's mark (which decides
 	// whether to write), the change marks with the needs-input marks read
 	// under their lock, then every write at once.
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		ack = tally.PushAck{}
 		var mark int64
 		if err := tx.QueryRow(ctx, q.streamLock, b.Machine, b.Stream, textCol(b.User)).Scan(&mark); err != nil {

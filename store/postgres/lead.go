@@ -12,8 +12,6 @@ import (
 	"github.com/tallyhq/tally"
 )
 
-var _ tally.Elector = (*Store)(nil)
-
 // The leader lease's timing.
 const (
 	// campaignEvery is how often a process that does not lead tries the

@@ -5,15 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/store/internal/column"
 )
-
-var _ tally.MarkerStore = (*Store)(nil)
 
 // markerCols are a batch's markers encoded as the column arrays the insert
 // unnests, before the transaction begins.
@@ -66,20 +63,8 @@ func (s *Store) PendingMarkers(ctx context.Context, limit int) ([]tally.FoundMar
 		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
-	var out []tally.FoundMarker
-	for rows.Next() {
-		var m tally.FoundMarker
-		var js []byte
-		if err := rows.Scan(&m.Key, &m.Session, &m.Project, &js); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		if err := json.Unmarshal(js, &m.Marker); err != nil {
-			s.skip("plan_markers", m.Key, err)
-			continue
-		}
-		out = append(out, m)
-	}
-	return out, s.wrap(op, rows.Err())
+	out, err := column.FoundMarkers(rows, s.skip)
+	return out, s.wrap(op, err)
 }
 
 // SettleMarkers records results in one transaction; a key settled before,
@@ -128,28 +113,6 @@ func (s *Store) SessionMarkers(ctx context.Context, session string) ([]tally.Mar
 		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
-	var out []tally.MarkerState
-	for rows.Next() {
-		var m tally.MarkerState
-		var js []byte
-		var verdict string
-		var settled *int64
-		if err := rows.Scan(&m.Key, &m.Session, &m.Project, &js, &verdict, &m.Result.Reason, &m.Result.Plan, &settled); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		if err := json.Unmarshal(js, &m.Marker); err != nil {
-			s.skip("plan_markers", m.Key, err)
-			continue
-		}
-		if err := m.Result.Verdict.UnmarshalText([]byte(verdict)); err != nil {
-			s.skip("plan_markers", m.Key, err)
-			continue
-		}
-		m.Result.Key = m.Key
-		if settled != nil {
-			m.Result.At = time.Unix(0, *settled)
-		}
-		out = append(out, m)
-	}
-	return out, s.wrap(op, rows.Err())
+	out, err := column.MarkerStates(rows, s.skip)
+	return out, s.wrap(op, err)
 }

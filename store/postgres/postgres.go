@@ -9,10 +9,17 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/internal/redact"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/store/internal/column"
 )
 
-var _ tally.Store = (*Store)(nil)
+// Store is the whole of the stores' contract (a store that lacks part of
+// it does not build), and elects (tally.Elector), which only a store
+// several processes share can.
+var (
+	_ store.Store   = (*Store)(nil)
+	_ tally.Elector = (*Store)(nil)
+)
 
 // connectTimeout bounds connecting when the URL sets no connect_timeout:
 // a server that does not answer is reported, not waited on for ever.

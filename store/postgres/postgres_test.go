@@ -16,6 +16,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/store/postgres/pgtest"
 	"github.com/tallyhq/tally/store/storetest"
 )
@@ -24,13 +25,13 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // TestStore runs every conformance suite the embedded store runs.
 func TestStore(t *testing.T) {
-	fresh := func(t *testing.T) tally.Store { return openTemp(t, pgtest.DB(t)) }
+	fresh := func(t *testing.T) store.Store { return openTemp(t, pgtest.DB(t)) }
 	storetest.Run(t, fresh)
 	storetest.RunTasks(t, fresh)
 	storetest.RunMarkers(t, fresh)
 	shared := func(t *testing.T) storetest.Opener {
 		url := pgtest.DB(t)
-		return func(t *testing.T) tally.Store { return openTemp(t, url) }
+		return func(t *testing.T) store.Store { return openTemp(t, url) }
 	}
 	storetest.RunShared(t, shared)
 	storetest.RunSharedMarkers(t, shared)

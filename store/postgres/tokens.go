@@ -3,16 +3,14 @@ package postgres
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 	"github.com/tallyhq/tally/token"
 )
-
-var _ tally.TokenKeeper = (*Store)(nil)
 
 // AddToken stores a token's id, name, scope and the hash of its secret.
 func (s *Store) AddToken(ctx context.Context, t tally.Token, hash []byte) error {
@@ -48,15 +46,7 @@ func (s *Store) Tokens(ctx context.Context) ([]tally.Token, error) {
 	return out, s.wrap(op, err)
 }
 
-func scanToken(row pgx.CollectableRow) (tally.Token, error) {
-	var t tally.Token
-	var scope string
-	var created int64
-	err := row.Scan(&t.ID, &t.Name, &scope, &created, &t.Machine, &t.User)
-	t.Scope, _ = tally.ParseScope(scope) // an unknown word allows nothing
-	t.Created = time.Unix(0, created).UTC()
-	return t, err
-}
+func scanToken(row pgx.CollectableRow) (tally.Token, error) { return column.Token(row.Scan, nil) }
 
 // TokenHash returns a token and the hash of its secret.
 func (s *Store) TokenHash(ctx context.Context, id string) (tally.Token, []byte, error) {
@@ -64,19 +54,14 @@ func (s *Store) TokenHash(ctx context.Context, id string) (tally.Token, []byte, 
 	if storable("id", id) != nil {
 		return tally.Token{}, nil, tally.Errorf(tally.CodeNotFound, op, "no token %q", id)
 	}
-	var t tally.Token
-	var scope string
-	var created int64
 	var hash []byte
-	err := s.pool.QueryRow(ctx, q.tokenByID, id).Scan(&t.ID, &t.Name, &scope, &created, &t.Machine, &t.User, &hash)
+	t, err := column.Token(s.pool.QueryRow(ctx, q.tokenByID, id).Scan, &hash)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return tally.Token{}, nil, tally.Errorf(tally.CodeNotFound, op, "no token %q", id)
 	}
 	if err != nil {
 		return tally.Token{}, nil, s.wrap(op, err)
 	}
-	t.Scope, _ = tally.ParseScope(scope)
-	t.Created = time.Unix(0, created).UTC()
 	return t, hash, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -13,15 +14,7 @@ import (
 // database file, so "database is locked" says which database. An error
 // that already is a *tally.Error keeps its code.
 func (s *Store) wrap(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var te *tally.Error
-	if errors.As(err, &te) {
-		return err
-	}
-	code, hint := classify(err)
-	return tally.Errorf(code, op, "store %s: %w%s", s.path, err, hint)
+	return column.Wrap(op, "store "+s.path, err, classify)
 }
 
 // classify maps what SQLite reported to a code, with a hint for the

@@ -102,14 +102,9 @@ func (s *Store) resignal(ctx context.Context, tx *sql.Tx, session string, sig ta
 	if err != nil {
 		return err
 	}
-	var rec tally.Record
-	if err := json.Unmarshal(js, &rec); err != nil {
-		s.skip("sessions", session, err)
-		return nil // the indexer rewrites a damaged record; the mark waits for it
-	}
-	rec.Signal = sig
-	if at.After(rec.LastActivity) {
-		rec.LastActivity = at
+	rec, ok := column.Resignal(session, js, sig, at, s.skip)
+	if !ok {
+		return nil
 	}
 	return s.upsertRecord(ctx, tx, &rec)
 }
@@ -144,19 +139,18 @@ func (s *Store) keepWaiting(ctx context.Context, tx *sql.Tx, rows []sessionRow) 
 		if !ok {
 			continue
 		}
-		if column.Time(r.rec.LastActivity) > at {
+		rec, ended := column.Waiting(r.rec, at)
+		if ended {
 			if _, err := tx.ExecContext(ctx, hookSQL.markDelete, r.rec.ID); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		rec := *r.rec
-		rec.Signal, rec.LastActivity = tally.SignalAsking, time.Unix(0, at)
-		js, err := json.Marshal(&rec)
+		js, err := json.Marshal(rec)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = sessionRow{rec: &rec, json: string(js)}
+		out[i] = sessionRow{rec: rec, json: string(js)}
 	}
 	return out, nil
 }

@@ -3,15 +3,12 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/store/internal/column"
 )
-
-var _ tally.Ingester = (*Store)(nil)
 
 // Queries of pushed batches and tokens run as text, like the hook ones:
 // they are a team server's, off the indexer's hot path.
@@ -42,27 +39,13 @@ func (s *Store) Ingest(ctx context.Context, b tally.PushBatch) (tally.PushAck, e
 	if err := tally.CheckPush(&b); err != nil {
 		return tally.PushAck{}, err
 	}
-	var rows []sessionRow
-	var refused []string
-	last := map[string]int{}
-	for i := range b.Sessions {
-		last[b.Sessions[i].ID] = i
+	recs, js, refused, err := column.Pushed(op, &b, nil)
+	if err != nil {
+		return tally.PushAck{}, err
 	}
-	for i := range b.Sessions {
-		rec := &b.Sessions[i]
-		if last[rec.ID] != i {
-			continue // a record sent twice: the later wins
-		}
-		if rec.Agent == tally.AgentTally {
-			refused = append(refused, rec.ID)
-			continue
-		}
-		rec.Machine, rec.User = b.Machine, b.User
-		js, err := json.Marshal(rec)
-		if err != nil {
-			return tally.PushAck{}, tally.Errorf(tally.CodeInvalid, op, "session %s cannot be stored (%v); nothing was written", rec.ID, err)
-		}
-		rows = append(rows, sessionRow{rec: rec, json: string(js)})
+	rows := make([]sessionRow, len(recs))
+	for i := range recs {
+		rows[i] = sessionRow{rec: recs[i], json: string(js[i])}
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {

@@ -4,13 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/store/internal/column"
 )
-
-var _ tally.MarkerStore = (*Store)(nil)
 
 // Marker queries run as text: markers are rare, and statements.go belongs
 // to the indexer's hot path.
@@ -74,20 +71,8 @@ func (s *Store) PendingMarkers(ctx context.Context, limit int) ([]tally.FoundMar
 		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
-	var out []tally.FoundMarker
-	for rows.Next() {
-		var m tally.FoundMarker
-		var js string
-		if err := rows.Scan(&m.Key, &m.Session, &m.Project, &js); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		if err := json.Unmarshal([]byte(js), &m.Marker); err != nil {
-			s.skip("plan_markers", m.Key, err)
-			continue
-		}
-		out = append(out, m)
-	}
-	return out, s.wrap(op, rows.Err())
+	out, err := column.FoundMarkers(rows, s.skip)
+	return out, s.wrap(op, err)
 }
 
 // SettleMarkers records results in one transaction; a key settled before
@@ -127,27 +112,6 @@ func (s *Store) SessionMarkers(ctx context.Context, session string) ([]tally.Mar
 		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
-	var out []tally.MarkerState
-	for rows.Next() {
-		var m tally.MarkerState
-		var js, verdict string
-		var settled int64
-		if err := rows.Scan(&m.Key, &m.Session, &m.Project, &js, &verdict, &m.Result.Reason, &m.Result.Plan, &settled); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		if err := json.Unmarshal([]byte(js), &m.Marker); err != nil {
-			s.skip("plan_markers", m.Key, err)
-			continue
-		}
-		if err := m.Result.Verdict.UnmarshalText([]byte(verdict)); err != nil {
-			s.skip("plan_markers", m.Key, err)
-			continue
-		}
-		m.Result.Key = m.Key
-		if settled != 0 {
-			m.Result.At = time.Unix(0, settled)
-		}
-		out = append(out, m)
-	}
-	return out, s.wrap(op, rows.Err())
+	out, err := column.MarkerStates(rows, s.skip)
+	return out, s.wrap(op, err)
 }

@@ -210,24 +210,8 @@ func (s *Store) ChangedLimit(ctx context.Context, since int64, limit int) ([]tal
 		return nil, since, s.wrap(op, err)
 	}
 	defer rows.Close()
-	var out []tally.Record
-	next := since
-	for rows.Next() {
-		var id string
-		var js []byte
-		var seq int64
-		if err := rows.Scan(&id, &js, &seq); err != nil {
-			return nil, since, s.wrap(op, err)
-		}
-		next = max(next, seq)
-		var rec tally.Record
-		if err := json.Unmarshal(js, &rec); err != nil {
-			s.skip("sessions", id, err)
-			continue
-		}
-		out = append(out, rec)
-	}
-	return out, next, s.wrap(op, rows.Err())
+	out, next, err := column.Changed(rows, since, s.skip)
+	return out, next, s.wrap(op, err)
 }
 
 // ChangeMark is the newest change mark (an index lookup: sessions_seq).

@@ -12,14 +12,14 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/store/internal/column"
 	"modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
-var (
-	_ tally.Store      = (*Store)(nil)
-	_ tally.HookKeeper = (*Store)(nil)
-)
+// Store is the whole of the stores' contract: a store that lacks part of
+// it does not build.
+var _ store.Store = (*Store)(nil)
 
 // BusyTimeout is how long a statement waits for another connection or
 // process holding the write lock before it fails with CodeUnavailable.

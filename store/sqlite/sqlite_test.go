@@ -13,11 +13,12 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/store/storetest"
 )
 
 func TestStore(t *testing.T) {
-	temp := func(t *testing.T) tally.Store {
+	temp := func(t *testing.T) store.Store {
 		return openTemp(t, filepath.Join(t.TempDir(), "tally.db"))
 	}
 	storetest.Run(t, temp)
@@ -25,7 +26,7 @@ func TestStore(t *testing.T) {
 	storetest.RunMarkers(t, temp)
 	shared := func(t *testing.T) storetest.Opener {
 		path := filepath.Join(t.TempDir(), "tally.db")
-		return func(t *testing.T) tally.Store { return openTemp(t, path) }
+		return func(t *testing.T) store.Store { return openTemp(t, path) }
 	}
 	storetest.RunShared(t, shared)
 	storetest.RunSharedMarkers(t, shared)

@@ -5,13 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store/internal/column"
 	"github.com/tallyhq/tally/token"
 )
-
-var _ tally.TokenKeeper = (*Store)(nil)
 
 // AddToken stores a token's id, name, scope and the hash of its secret.
 func (s *Store) AddToken(ctx context.Context, t tally.Token, hash []byte) error {
@@ -39,37 +37,20 @@ func (s *Store) Tokens(ctx context.Context) ([]tally.Token, error) {
 
 func scanTokens(rows *sql.Rows) ([]tally.Token, error) {
 	defer rows.Close()
-	var out []tally.Token
-	for rows.Next() {
-		var t tally.Token
-		var scope string
-		var created int64
-		if err := rows.Scan(&t.ID, &t.Name, &scope, &created, &t.Machine, &t.User); err != nil {
-			return nil, err
-		}
-		t.Scope, _ = tally.ParseScope(scope) // an unknown word allows nothing
-		t.Created = time.Unix(0, created).UTC()
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return column.Tokens(rows)
 }
 
 // TokenHash returns a token and the hash of its secret.
 func (s *Store) TokenHash(ctx context.Context, id string) (tally.Token, []byte, error) {
 	const op = "sqlite.TokenHash"
-	var t tally.Token
-	var scope string
-	var created int64
 	var hash []byte
-	err := s.r.QueryRowContext(ctx, teamSQL.tokenByID, id).Scan(&t.ID, &t.Name, &scope, &created, &t.Machine, &t.User, &hash)
+	t, err := column.Token(s.r.QueryRowContext(ctx, teamSQL.tokenByID, id).Scan, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return tally.Token{}, nil, tally.Errorf(tally.CodeNotFound, op, "no token %q", id)
 	}
 	if err != nil {
 		return tally.Token{}, nil, s.wrap(op, err)
 	}
-	t.Scope, _ = tally.ParseScope(scope)
-	t.Created = time.Unix(0, created).UTC()
 	return t, hash, nil
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/tallyhq/tally/adapter/codex"
 )
 
-func testUpsert(t *testing.T, open Opener) {
+func testUpsert(t *testing.T, open CoreOpener) {
 	s := openStore(t, open)
 	commit(t, s, tally.Batch{
 		Files:    []*tally.FileState{fullFile("/logs/a.jsonl", "sess-a", 1)},
@@ -36,7 +36,7 @@ func testUpsert(t *testing.T, open Opener) {
 	}
 }
 
-func testRemoval(t *testing.T, open Opener) {
+func testRemoval(t *testing.T, open CoreOpener) {
 	s := openStore(t, open)
 	commit(t, s, tally.Batch{
 		Files: []*tally.FileState{
@@ -62,7 +62,7 @@ func testRemoval(t *testing.T, open Opener) {
 // testAtomic commits a good batch, then batches that must fail as a whole,
 // each with valid elements before the bad one, and checks that every read
 // still shows the first batch.
-func testAtomic(t *testing.T, open Opener) {
+func testAtomic(t *testing.T, open CoreOpener) {
 	s := openStore(t, open)
 	good := tally.Batch{
 		Files:    []*tally.FileState{fullFile("/logs/a.jsonl", "sess-a", 1)},

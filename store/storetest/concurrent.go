@@ -15,7 +15,7 @@ import (
 // stamping them with the commit's generation, while readers list them: a
 // reader must see one generation whole — never some rows of one commit and
 // some of the next. Run it with -race.
-func testConcurrentReaders(t *testing.T, open Opener) {
+func testConcurrentReaders(t *testing.T, open CoreOpener) {
 	const (
 		nFiles      = 40
 		generations = 25

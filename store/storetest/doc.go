@@ -1,7 +1,10 @@
-// Package storetest is the suite every tally.Store passes — the embedded
-// SQLite store and the PostgreSQL one alike — so the indexer and the
-// surfaces can rely on one contract whichever store they are given (the
-// litestream pattern: one contract, one suite, many backends).
+// Package storetest is the suite every store passes — the embedded SQLite
+// store and the PostgreSQL one alike — so the indexer and the surfaces can
+// rely on one contract whichever store they are given (the litestream
+// pattern: one contract, one suite, many backends). Run checks the core,
+// tally.Store, which a store that keeps nothing but files and records
+// passes; the other suites take a whole store (store.Store), which the
+// compiler has already checked has every method.
 //
 // Run checks what a user would notice if a store got it wrong: state that
 // does not come back exactly as saved (a restart would resume at the wrong
@@ -19,8 +22,8 @@
 // RunMarkers and RunSharedMarkers check the progress markers a
 // tally.MarkerStore keeps: pending from the commit that saved their lines,
 // each key recorded once and settled once, through one handle or two.
-// RunTeam and RunTeamShared check the team capabilities. Both stores run
-// every suite.
+// RunTeam and RunTeamShared check the team's parts: the hooks' memory and
+// needs-input marks, tokens, pushed batches. Both stores run every suite.
 //
 // A failed batch is provoked in ways every store must handle the same,
 // with no hook into the store: an element the contract forbids (a record

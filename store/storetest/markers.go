@@ -26,12 +26,8 @@ func RunSharedMarkers(t *testing.T, db Database) {
 
 func openMarkers(t *testing.T, open Opener) (tally.Store, tally.MarkerStore) {
 	t.Helper()
-	s := openStore(t, open)
-	ms, ok := s.(tally.MarkerStore)
-	if !ok {
-		t.Fatalf("%T keeps no markers", s)
-	}
-	return s, ms
+	s := openFull(t, open)
+	return s, s
 }
 
 var markerT0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -148,8 +144,8 @@ func testMarkersAtomic(t *testing.T, open Opener) {
 
 func testMarkersShared(t *testing.T, db Database) {
 	open := db(t)
-	a, b := openStore(t, open), openStore(t, open)
-	ms := []tally.MarkerStore{a.(tally.MarkerStore), b.(tally.MarkerStore)}
+	a, b := openFull(t, open), openFull(t, open)
+	ms := []tally.MarkerStore{a, b}
 	ctx := context.Background()
 	m := found("s", 500, 0, markerT0, "T001", "S1", "done")
 	var wg sync.WaitGroup

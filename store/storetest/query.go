@@ -11,7 +11,7 @@ import (
 	"github.com/tallyhq/tally/adapter/gemini"
 )
 
-func testFilters(t *testing.T, open Opener) {
+func testFilters(t *testing.T, open CoreOpener) {
 	s := openStore(t, open)
 	// Committed out of order, over two batches: the store sorts.
 	commit(t, s, tally.Batch{Sessions: []tally.Record{
@@ -56,7 +56,7 @@ func testFilters(t *testing.T, open Opener) {
 	}
 }
 
-func testLookup(t *testing.T, open Opener) {
+func testLookup(t *testing.T, open CoreOpener) {
 	s := openStore(t, open)
 	commit(t, s, tally.Batch{Sessions: []tally.Record{
 		fullRecord("0195a1b2-aaaa", claude.Agent, "/p", at(1)),

@@ -11,7 +11,7 @@ import (
 	"github.com/tallyhq/tally/adapter/hermes"
 )
 
-func testFileRoundTrip(t *testing.T, open Opener) {
+func testFileRoundTrip(t *testing.T, open CoreOpener) {
 	s := openStore(t, open)
 	full := fullFile("/logs/a.jsonl", "sess-a", 5)
 	// A file that has produced nothing yet: zero times, no lists.
@@ -32,7 +32,7 @@ func testFileRoundTrip(t *testing.T, open Opener) {
 	}
 }
 
-func testRecordRoundTrip(t *testing.T, open Opener) {
+func testRecordRoundTrip(t *testing.T, open CoreOpener) {
 	s := openStore(t, open)
 	rec := fullRecord("0195a1b2-c3d4-7e8f-9a0b-123456789abc", gemini.Agent, "/home/ana/src/tally", at(3))
 	// Times in another zone come back as the same instant.
@@ -55,7 +55,7 @@ func testRecordRoundTrip(t *testing.T, open Opener) {
 	}
 }
 
-func testEmpty(t *testing.T, open Opener) {
+func testEmpty(t *testing.T, open CoreOpener) {
 	s := openStore(t, open)
 	ctx := context.Background()
 	commit(t, s, tally.Batch{})

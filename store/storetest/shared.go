@@ -10,6 +10,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/tasks"
 )
 
@@ -22,7 +23,7 @@ type Database func(t *testing.T) Opener
 // RunShared checks what processes sharing one database rely on: each
 // sees the others' commits, a reader following Changed misses none of
 // them however they interleave, and task-list calls through different
-// handles never lose an update. The handles' stores must be TaskStores.
+// handles never lose an update.
 func RunShared(t *testing.T, db Database) {
 	t.Run("another process's commits show in Changed", func(t *testing.T) { testSharedChanged(t, db) })
 	t.Run("a reader following Changed misses no concurrent commit", func(t *testing.T) { testNoMissedCommit(t, db) })
@@ -31,7 +32,7 @@ func RunShared(t *testing.T, db Database) {
 
 func testSharedChanged(t *testing.T, db Database) {
 	open := db(t)
-	a, b := openStore(t, open), openStore(t, open)
+	a, b := openFull(t, open), openFull(t, open)
 	ctx := context.Background()
 	mark, err := b.ChangeMark(ctx)
 	if err != nil {
@@ -54,10 +55,10 @@ func testSharedChanged(t *testing.T, db Database) {
 func testNoMissedCommit(t *testing.T, db Database) {
 	const writers, commits = 3, 40
 	open := db(t)
-	reader := openStore(t, open)
+	reader := openFull(t, open)
 	ws := make([]tally.Store, writers)
 	for i := range ws {
-		ws[i] = openStore(t, open)
+		ws[i] = openFull(t, open)
 	}
 	ctx := context.Background()
 	mark, err := reader.ChangeMark(ctx)
@@ -121,7 +122,7 @@ func testNoMissedCommit(t *testing.T, db Database) {
 func testSharedTasks(t *testing.T, db Database) {
 	const handles, clients, calls = 2, 3, 15
 	open := db(t)
-	stores := make([]TaskStore, handles)
+	stores := make([]store.Store, handles)
 	for i := range stores {
 		stores[i] = openTasks(t, open)
 	}

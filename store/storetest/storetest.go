@@ -2,18 +2,28 @@ package storetest
 
 import (
 	"context"
+	"io"
 	"reflect"
 	"sort"
 	"testing"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store"
 )
 
-// Opener returns a new, empty store for one subtest. Run closes it.
-type Opener func(t *testing.T) tally.Store
+// Opener returns a new, empty store for one subtest, a whole one (see
+// package store). The suites close it.
+type Opener func(t *testing.T) store.Store
 
-// Run checks a tally.Store implementation against the contract.
-func Run(t *testing.T, open Opener) {
+// CoreOpener returns a new, empty store of the core contract, tally.Store,
+// for one subtest. Run closes it.
+type CoreOpener func(t *testing.T) tally.Store
+
+// Run checks the core of a store, tally.Store, against the contract: the
+// part the indexer relies on, which a store needs nothing but to keep
+// files and records to pass.
+func Run[S tally.Store](t *testing.T, opener func(t *testing.T) S) {
+	open := CoreOpener(func(t *testing.T) tally.Store { return opener(t) })
 	t.Run("FileState round-trips exactly", func(t *testing.T) { testFileRoundTrip(t, open) })
 	t.Run("Record round-trips exactly", func(t *testing.T) { testRecordRoundTrip(t, open) })
 	t.Run("empty store and empty batch", func(t *testing.T) { testEmpty(t, open) })
@@ -24,17 +34,31 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Session by id or prefix", func(t *testing.T) { testLookup(t, open) })
 	t.Run("readers see whole commits", func(t *testing.T) { testConcurrentReaders(t, open) })
 	t.Run("Changed since a mark", func(t *testing.T) { testChanged(t, open) })
+	t.Run("ChangedLimit reads the changes a page at a time", func(t *testing.T) { testChangedLimit(t, open) })
+	t.Run("SessionFiles", func(t *testing.T) { testSessionFiles(t, open) })
 }
 
-func openStore(t *testing.T, open Opener) tally.Store {
+func openStore(t *testing.T, open CoreOpener) tally.Store {
 	t.Helper()
 	s := open(t)
+	closeAtEnd(t, s)
+	return s
+}
+
+// openFull is openStore for a whole store.
+func openFull(t *testing.T, open Opener) store.Store {
+	t.Helper()
+	s := open(t)
+	closeAtEnd(t, s)
+	return s
+}
+
+func closeAtEnd(t *testing.T, s io.Closer) {
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	return s
 }
 
 func commit(t *testing.T, s tally.Store, b tally.Batch) {

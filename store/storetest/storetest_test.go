@@ -36,7 +36,11 @@ func (m *memStore) ChangeMark(context.Context) (int64, error) {
 	return m.mark, nil
 }
 
-func (m *memStore) Changed(_ context.Context, since int64) ([]tally.Record, int64, error) {
+func (m *memStore) Changed(ctx context.Context, since int64) ([]tally.Record, int64, error) {
+	return m.ChangedLimit(ctx, since, 0)
+}
+
+func (m *memStore) ChangedLimit(_ context.Context, since int64, limit int) ([]tally.Record, int64, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	type kv struct {
@@ -52,6 +56,9 @@ func (m *memStore) Changed(_ context.Context, since int64) ([]tally.Record, int6
 	sort.Slice(rows, func(i, j int) bool { return rows[i].seq < rows[j].seq })
 	var out []tally.Record
 	next := since
+	if limit > 0 && len(rows) > limit {
+		rows = rows[:limit]
+	}
 	for _, r := range rows {
 		var rec tally.Record
 		if err := json.Unmarshal(r.js, &rec); err != nil {
@@ -73,6 +80,22 @@ func (m *memStore) FileMarks(context.Context) ([]tally.FileMark, error) {
 			return nil, err
 		}
 		out = append(out, st.Mark())
+	}
+	return out, nil
+}
+
+func (m *memStore) SessionFiles(_ context.Context, session string) ([]*tally.FileState, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var out []*tally.FileState
+	for _, js := range m.files {
+		st := new(tally.FileState)
+		if err := json.Unmarshal(js, st); err != nil {
+			return nil, err
+		}
+		if st.Session == session {
+			out = append(out, st)
+		}
 	}
 	return out, nil
 }

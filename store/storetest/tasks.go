@@ -7,20 +7,11 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/tasks"
 )
 
-// TaskStore is a store that also keeps the task lists of the MCP tools.
-type TaskStore interface {
-	tally.Store
-	UpdateTaskList(ctx context.Context, name string, fn func(*tasks.List) error) (tasks.List, error)
-	TaskList(ctx context.Context, name string) (tasks.List, error)
-	TaskLists(ctx context.Context) ([]tasks.List, error)
-	ArchivedTaskLists(ctx context.Context, name string) ([]tasks.List, error)
-}
-
-// RunTasks checks the task-list half of a store: open must return a
-// TaskStore.
+// RunTasks checks the task-list part of a store (tasks.Store).
 func RunTasks(t *testing.T, open Opener) {
 	t.Run("a tool call commits the list and its session", func(t *testing.T) { testTaskCommit(t, open) })
 	t.Run("a refused call writes nothing", func(t *testing.T) { testTaskRefused(t, open) })
@@ -31,14 +22,9 @@ func RunTasks(t *testing.T, open Opener) {
 
 var taskNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
-func openTasks(t *testing.T, open Opener) TaskStore {
+func openTasks(t *testing.T, open Opener) store.Store {
 	t.Helper()
-	s := openStore(t, open)
-	ts, ok := s.(TaskStore)
-	if !ok {
-		t.Fatalf("%T keeps no task lists", s)
-	}
-	return ts
+	return openFull(t, open)
 }
 
 func createTask(l *tasks.List, subject string) error {
@@ -46,7 +32,7 @@ func createTask(l *tasks.List, subject string) error {
 	return err
 }
 
-func update(t *testing.T, s TaskStore, name string, fn func(*tasks.List) error) tasks.List {
+func update(t *testing.T, s tasks.Store, name string, fn func(*tasks.List) error) tasks.List {
 	t.Helper()
 	l, err := s.UpdateTaskList(context.Background(), name, fn)
 	if err != nil {

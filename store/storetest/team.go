@@ -13,22 +13,13 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/tasks"
 	"github.com/tallyhq/tally/token"
 )
 
-// TeamStore is a store that can be a team's server: it keeps the hooks'
-// memory and needs-input marks, access tokens and pushed batches.
-type TeamStore interface {
-	TaskStore
-	tally.HookKeeper
-	tally.TokenKeeper
-	tally.Ingester
-	ChangedLimit(ctx context.Context, since int64, limit int) ([]tally.Record, int64, error)
-}
-
-// RunTeam checks the capabilities a team's server needs of its store:
-// open must return a TeamStore.
+// RunTeam checks what a team's server needs of its store: the hooks'
+// memory, tokens, pushed batches, changes read a page at a time.
 func RunTeam(t *testing.T, open Opener) {
 	t.Run("hook state round-trips, nil keeps it, an error writes nothing", func(t *testing.T) { testHookState(t, open) })
 	t.Run("needs input holds until newer activity, committed or pushed", func(t *testing.T) { testNeedsInput(t, open) })
@@ -38,7 +29,6 @@ func RunTeam(t *testing.T, open Opener) {
 	t.Run("a batch past the stream's mark asks for a resend", func(t *testing.T) { testPushGap(t, open) })
 	t.Run("pushed records carry their origin and are filtered by it", func(t *testing.T) { testPushOrigin(t, open) })
 	t.Run("a push never replaces a session of another origin", func(t *testing.T) { testPushOtherOrigin(t, open) })
-	t.Run("ChangedLimit reads the changes a page at a time", func(t *testing.T) { testChangedLimit(t, open) })
 }
 
 // RunTeamShared checks what several processes sharing a team's database
@@ -47,14 +37,9 @@ func RunTeamShared(t *testing.T, db Database) {
 	t.Run("hook calls through several processes lose no update", func(t *testing.T) { testSharedHooks(t, db) })
 }
 
-func openTeam(t *testing.T, open Opener) TeamStore {
+func openTeam(t *testing.T, open Opener) store.Store {
 	t.Helper()
-	s := openStore(t, open)
-	ts, ok := s.(TeamStore)
-	if !ok {
-		t.Fatalf("%T cannot be a team's store", s)
-	}
-	return ts
+	return openFull(t, open)
 }
 
 func hookCall(t *testing.T, s tally.HookKeeper, session string, at time.Time, state []byte, sig tally.Signal) {
@@ -102,13 +87,6 @@ func testHookState(t *testing.T, open Opener) {
 	if err := s.UpdateHook(context.Background(), "", t0, func([]byte) ([]byte, tally.Signal, error) { return nil, 0, nil }); tally.ErrorCode(err) != tally.CodeInvalid {
 		t.Errorf("UpdateHook without a session: %v, want invalid", err)
 	}
-	f := fullFile("/logs/a.jsonl", "s1", 1)
-	commit(t, s, tally.Batch{Files: []*tally.FileState{f, fullFile("/logs/b.jsonl", "other", 1)}})
-	got, err := s.SessionFiles(context.Background(), "s1")
-	if err != nil || len(got) != 1 {
-		t.Fatalf("SessionFiles = %d files, %v", len(got), err)
-	}
-	equal(t, "SessionFiles", got[0], f)
 }
 
 func activityOf(t *testing.T, s tally.Store, id string, now time.Time) tally.Activity {
@@ -376,11 +354,7 @@ func testPushOrigin(t *testing.T, open Opener) {
 func testPushOtherOrigin(t *testing.T, open Opener) {
 	s := openTeam(t, open)
 	ctx := context.Background()
-	s2, ok := any(s).(TaskStore)
-	if !ok {
-		t.Fatal("no task lists")
-	}
-	if _, err := s2.UpdateTaskList(ctx, "team", func(l *tasks.List) error { return createTask(l, "shared work") }); err != nil {
+	if _, err := s.UpdateTaskList(ctx, "team", func(l *tasks.List) error { return createTask(l, "shared work") }); err != nil {
 		t.Fatal(err)
 	}
 	push(t, s, batch("m1", "s", 0, 1, fullRecord("dup", claude.Agent, "/p", at(1))))
@@ -393,7 +367,7 @@ func testPushOtherOrigin(t *testing.T, open Opener) {
 	if r, _ := s.Record(ctx, "dup"); r.Machine != "m1" || r.Project != "/p" {
 		t.Errorf("another machine's push replaced m1's session: %+v", r.Machine)
 	}
-	if l, _ := s2.TaskList(ctx, "team"); len(l.Tasks) != 1 {
+	if l, _ := s.TaskList(ctx, "team"); len(l.Tasks) != 1 {
 		t.Errorf("the team's list after a push of its id: %+v", l)
 	}
 	if r, _ := s.Record(ctx, "tally:team"); r.Agent != tally.AgentTally || r.Machine != "" {
@@ -414,7 +388,7 @@ func setOf(xs []string) map[string]bool {
 func testSharedHooks(t *testing.T, db Database) {
 	const handles, calls = 2, 20
 	open := db(t)
-	var stores []TeamStore
+	var stores []store.Store
 	for range handles {
 		stores = append(stores, openTeam(t, open))
 	}
@@ -438,43 +412,5 @@ func testSharedHooks(t *testing.T, db Database) {
 	wg.Wait()
 	if got := string(savedHook(t, stores[0], "count")); got != fmt.Sprint(handles*calls) {
 		t.Errorf("count %s, want %d: hook calls lost updates", got, handles*calls)
-	}
-}
-
-// testChangedLimit: pages of Changed, read on from each page's mark, give
-// every change once, in order, and a record changed meanwhile comes again
-// later rather than being lost.
-func testChangedLimit(t *testing.T, open Opener) {
-	s := openTeam(t, open)
-	ctx := context.Background()
-	for i := range 5 {
-		commit(t, s, tally.Batch{Sessions: []tally.Record{fullRecord(fmt.Sprint("r", i), claude.Agent, "/p", at(i))}})
-	}
-	var got []string
-	var mark int64
-	for page := 0; ; page++ {
-		recs, next, err := s.ChangedLimit(ctx, mark, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(recs) == 0 {
-			if next != mark {
-				t.Errorf("an empty page moved the mark from %d to %d", mark, next)
-			}
-			break
-		}
-		if len(recs) > 2 {
-			t.Fatalf("a page of 2 holds %d", len(recs))
-		}
-		mark = next
-		got = append(got, ids(recs)...)
-		if page == 0 {
-			// r0 changes again while the pages are read.
-			commit(t, s, tally.Batch{Sessions: []tally.Record{fullRecord("r0", claude.Agent, "/p", at(9))}})
-		}
-	}
-	equal(t, "pages", got, []string{"r0", "r1", "r2", "r3", "r4", "r0"})
-	if all, _, _ := s.Changed(ctx, 0); len(all) != 5 {
-		t.Errorf("Changed(0) = %d records, want each of 5 once", len(all))
 	}
 }
