@@ -17,7 +17,9 @@ import (
 	"github.com/tallyhq/tally/adapter"
 	"github.com/tallyhq/tally/agents"
 	"github.com/tallyhq/tally/config"
+	"github.com/tallyhq/tally/detect"
 	"github.com/tallyhq/tally/hook"
+	"github.com/tallyhq/tally/index"
 )
 
 // hookDeadline is how long a hook call may take, from the start of the
@@ -77,6 +79,9 @@ func hookAgentNames() []string {
 type hookOptions struct {
 	*app
 	opts hook.Options
+	// detect are the rules of detection, which a fold the hook commits
+	// carries as the indexer's do.
+	detect detect.Rules
 	// store, when set, is the store calls are answered with (serve's);
 	// else each call opens it.
 	store hookStore
@@ -113,7 +118,7 @@ guard), for agents whose hooks can post to a URL.`,
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: hookAgentNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.opts = o.hookSettings(cmd.Flags(), o.hookLog(args[0]))
+			o.opts, o.detect = o.hookSettings(cmd.Flags(), o.hookLog(args[0]))
 			runHook(cmd.Context(), o, args[0])
 			return nil
 		},
@@ -146,7 +151,7 @@ func (a *app) hookMisused(args []string, err error) {
 // hookSettings are the rules' options: [hooks] from the settings file,
 // then the flags given. A settings file that cannot be read is logged and
 // the defaults used: a broken setting must not break the agent.
-func (o *hookOptions) hookSettings(flags *pflag.FlagSet, log *hookLogger) hook.Options {
+func (o *hookOptions) hookSettings(flags *pflag.FlagSet, log *hookLogger) (hook.Options, detect.Rules) {
 	opts := hook.Options{GuardStop: o.opts.GuardStop}
 	c, err := o.loadConfig(settingFlags{})
 	if err != nil {
@@ -166,7 +171,7 @@ func (o *hookOptions) hookSettings(flags *pflag.FlagSet, log *hookLogger) hook.O
 			opts.RemindAfter = -1
 		}
 	}
-	return opts
+	return opts, detectRules(c)
 }
 
 // hookOptionsOf are the rules' options [hooks] gives (0 reminders: none).
@@ -280,7 +285,12 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 	if st == nil {
 		st = o.openHookStore(ctx, log)
 	}
-	fold, err := foldTranscript(ctx, st, ag.d.New(o.dirs(ag.d)).(tally.LineReader), ev)
+	lr := ag.d.New(o.dirs(ag.d)).(tally.LineReader)
+	ixo := index.Options{Adapters: []tally.Adapter{lr}, Detect: o.detect, Now: o.env.Now}
+	if st != nil {
+		ixo.Store = st
+	}
+	fold, err := foldTranscript(ctx, st, ixo, lr, ev)
 	if err != nil {
 		log.printf("%v", err)
 		return
@@ -310,10 +320,10 @@ func answerHook(ctx context.Context, o *hookOptions, ag hookAgent, start time.Ti
 		opts.Protocol = o.planProtocol(ev.Cwd)
 	}
 	answer(ag.Format.Encode(ev, decideHook(ctx, st, ev, sess, fold, ag.Turn, opts, log)))
-	if st != nil && fold.read >= writeBackAfter {
+	if st != nil && fold.fold != nil && fold.read >= writeBackAfter {
 		wctx, cancel := context.WithTimeout(ctx, hookLockWait)
 		defer cancel()
-		if err := writeBack(wctx, st, fold.state); err != nil {
+		if err := fold.fold.Commit(wctx); err != nil {
 			log.printf("saving the fold of %s: %v", ev.TranscriptPath, err)
 		}
 	}

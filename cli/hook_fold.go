@@ -13,6 +13,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/hook"
+	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/internal/safefile"
 	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/tail"
@@ -71,7 +72,8 @@ const hookStoreWait = 250 * time.Millisecond
 // Bounds of a hook's read of a transcript. A hook folds from where the
 // store left off; more unread bytes than maxFold cannot be folded within
 // the deadline, and the call is answered with nothing. A fold that read
-// writeBackAfter or more is saved, so the next call starts after it.
+// writeBackAfter or more is committed, as the indexer commits it
+// (index.Fold.Commit), so the next call starts after it.
 const (
 	maxFold        = 128 << 20
 	writeBackAfter = 1 << 20
@@ -81,6 +83,8 @@ const (
 )
 
 type foldResult struct {
+	// fold is the transcript folded, nil when it was not read.
+	fold  *index.Fold
 	state *tally.FileState
 	// size is the transcript's size when it was read; read is how many
 	// bytes this call folded.
@@ -90,91 +94,69 @@ type foldResult struct {
 	refused string
 }
 
-// foldTranscript brings the transcript's saved state up to date. A call
-// that names no transcript, or one that does not exist, has no own list;
-// so has one naming a file that is not its session's transcript (see
-// transcriptOf), which is also said in refused.
-func foldTranscript(ctx context.Context, st hookStore, dm tally.LineReader, ev hook.Event) (foldResult, error) {
+// foldTranscript brings the transcript's saved state up to date, by the
+// indexer's own read (index.FoldFile): o are the indexer's options, lr
+// the agent's adapter. A call that names no transcript, or one that does
+// not exist, has no own list; so has one naming a file that is not its
+// session's transcript (see transcriptOf), which is also said in refused.
+func foldTranscript(ctx context.Context, st hookStore, o index.Options, lr tally.LineReader, ev hook.Event) (foldResult, error) {
 	path := ev.TranscriptPath
-	info := tally.FileInfo{Path: path, Session: ev.SessionID}
-	fresh := &tally.FileState{Path: path, Session: ev.SessionID, Agent: dm.Agent()}
+	none := foldResult{state: &tally.FileState{Path: path, Session: ev.SessionID, Agent: lr.Agent()}}
 	if path == "" {
-		return foldResult{state: fresh}, nil
+		return none, nil
 	}
-	if why := transcriptOf(dm, path, ev.SessionID); why != "" {
-		return foldResult{state: &tally.FileState{Session: ev.SessionID, Agent: fresh.Agent}, refused: why}, nil
+	found, why := transcriptOf(lr, path, ev.SessionID)
+	if why != "" {
+		return foldResult{state: &tally.FileState{Session: ev.SessionID, Agent: lr.Agent()}, refused: why}, nil
 	}
-	f, err := tail.Stat(path, false)
+	f, err := tail.Stat(path, found.Info.Layout.Rewritten())
 	if errors.Is(err, fs.ErrNotExist) {
-		return foldResult{state: fresh}, nil
+		return none, nil
 	}
 	if err != nil {
 		return foldResult{}, fmt.Errorf("transcript %s: %w", path, err)
 	}
-	state := fresh
+	var saved *tally.FileState
 	if st != nil {
 		sctx, cancel := context.WithTimeout(ctx, hookStoreWait)
-		saved, err := st.File(sctx, path)
+		s, err := st.File(sctx, path)
 		cancel()
-		switch {
-		case err == nil && saved.Session == ev.SessionID:
-			state = saved
-		case err != nil && tally.ErrorCode(err) != tally.CodeNotFound:
-			// Out of reach: folded from the start instead, slower but
-			// an answer.
+		// Out of reach, or another session's: folded from the start
+		// instead, slower but an answer.
+		if err == nil && s.Session == ev.SessionID {
+			saved = s
 		}
 	}
-	if unread := f.Size - state.Offset; unread > maxFold {
+	unread := f.Size
+	if saved != nil {
+		unread -= saved.Offset
+	}
+	if unread > maxFold {
 		return foldResult{}, fmt.Errorf("transcript %s has %d MB unread, more than a hook reads in time; a running tally (or tally scan) indexes it", path, unread>>20)
 	}
-	newDec := func() (tally.Decoder, error) { return dm.NewDecoder(info, nil) }
-	dec, err := dm.NewDecoder(info, state.Decoder)
+	fold, err := index.FoldFile(o, found, saved, f)
 	if err != nil {
-		state, dec = fresh, nil // a damaged saved state: fold from the start
-	}
-	before := state.Offset
-	if _, _, _, err := tail.NewReader().Sync(state, f, false, dec, newDec); err != nil {
 		return foldResult{}, fmt.Errorf("reading transcript %s: %w", path, err)
 	}
-	read := state.Offset - before
-	if read < 0 {
-		read = state.Offset // the file was replaced and folded again
-	}
-	return foldResult{state: state, size: f.Size, read: read}, ctx.Err()
+	return foldResult{fold: fold, state: fold.State(), size: f.Size, read: fold.Read}, ctx.Err()
 }
 
-// transcriptOf says why path is not the transcript of session for the
-// agent dm reads ("" when it is): it must be one of the session logs the
-// agent keeps under its home, as Tally indexes them (tail.Claim), and
-// hold that session. A hook's call — over HTTP, from anyone with a write
-// token — names any path it likes: read, it would show another file of
-// the server; folded and saved as that session's, it would move another
+// transcriptOf is path as the agent a reads it, or why it is not the
+// transcript of session: it must be one of the session logs the agent
+// keeps under its home, as Tally indexes them (tail.Claim), and hold that
+// session. A hook's call — over HTTP, from anyone with a write token —
+// names any path it likes: read, it would show another file of the
+// server; folded and saved as that session's, it would move another
 // session's transcript to a session the call made up.
-func transcriptOf(a tally.Adapter, path, session string) string {
+func transcriptOf(a tally.Adapter, path, session string) (tail.Found, string) {
 	f, ok := tail.Claim([]tally.Adapter{a}, path)
 	switch {
 	case !ok || !filepath.IsAbs(path) || filepath.Clean(path) != path || f.Info.Layout != tally.LayoutLog && f.Info.Layout != tally.LayoutWhole:
-		return fmt.Sprintf("%s is not one of the agent's session logs under %s", path, strings.Join(a.Roots(), ", "))
+		return tail.Found{}, fmt.Sprintf("%s is not one of the agent's session logs under %s", path, strings.Join(a.Roots(), ", "))
 	case f.Info.Session != session || f.Info.List != "":
-		return fmt.Sprintf("%s is the transcript of session %s, not of %s", path, f.Info.Session, session)
+		return tail.Found{}, fmt.Sprintf("%s is the transcript of session %s, not of %s", path, f.Info.Session, session)
 	}
-	return ""
-}
-
-// writeBack saves a fold with the session's record, merged as the indexer
-// merges it: with the saved states of the session's other files.
-func writeBack(ctx context.Context, st hookStore, fold *tally.FileState) error {
-	files, err := st.SessionFiles(ctx, fold.Session)
-	if err != nil {
-		return err
-	}
-	states := []*tally.FileState{fold}
-	for _, f := range files {
-		if f.Path != fold.Path {
-			states = append(states, f)
-		}
-	}
-	return st.Commit(ctx, tally.Batch{Files: []*tally.FileState{fold}, Sessions: []tally.Record{tally.Merge(states)}})
+	return f, ""
 }
 
 // countTurns counts the model calls recorded in the transcript's complete

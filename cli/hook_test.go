@@ -491,3 +491,68 @@ func TestHook_aStoreThatNeverAnswersLeavesTimeToAnswer(t *testing.T) {
 		t.Fatalf("exit %d, answer %q, log %s", code, out.String(), logged)
 	}
 }
+
+// appendMarker appends to a Claude Code transcript a reply of the model's
+// saying a progress marker, then so many lines after it that a hook's fold
+// of them is committed.
+func appendMarker(t *testing.T, transcript string) {
+	t.Helper()
+	reply, err := json.Marshal(map[string]any{
+		"parentUuid": nil, "isSidechain": false, "type": "assistant", "uuid": "c0ffee00-0000-4000-8000-000000000001",
+		"timestamp": "2026-11-23T16:48:30.000Z", "sessionId": strings.TrimSuffix(filepath.Base(transcript), ".jsonl"), "cwd": "/work",
+		"message": map[string]any{"id": "msg_marker", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+			"content": []map[string]any{{"type": "text", "text": "Planned.\nprogress: T001 start"}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(transcript, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(append(reply, '\n'))
+	filler := []byte(`{"type":"progress","data":"` + strings.Repeat("x", 1000) + `"}` + "\n")
+	for range 2 * writeBackAfter / len(filler) {
+		f.Write(filler)
+	}
+}
+
+// A hook that folds a long transcript commits the fold as the indexer
+// does, being the indexer's: the progress marker it read waits, pending,
+// for the planner (the indexer goes on after those bytes and never reads
+// it again), and detection's state is saved with the offset — what a scan
+// of the same transcript saves, flags and stall time alike.
+func TestHook_aFoldItCommitsCarriesMarkersAndDetection(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t)
+	hs := newHookSession(t, "todo")
+	appendMarker(t, hs.transcript)
+	if code, _, logged := hs.run(t, st, hs.payload(t, "todo", "UserPromptSubmit")); code != ExitOK || logged != "" {
+		t.Fatalf("exit %d, log %q", code, logged)
+	}
+	pending, err := st.PendingMarkers(ctx, 10)
+	if err != nil || len(pending) != 1 || pending[0].Session != hs.id || pending[0].Marker.Task != "T001" || pending[0].Marker.Verb != "start" {
+		t.Fatalf("pending markers after the hook: %+v, %v; want T001 start of %s", pending, err, hs.id)
+	}
+	scanned := newStore(t)
+	if code, _ := hs.cmd(t, scanned, nil, "scan"); code != ExitOK {
+		t.Fatalf("scan: exit %d", code)
+	}
+	got, err := st.File(ctx, hs.transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := scanned.File(ctx, hs.transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Offset != want.Offset || len(want.Detect) == 0 || !bytes.Equal(got.Detect, want.Detect) {
+		t.Errorf("the hook saved offset %d, detection %s; a scan saves offset %d, detection %s", got.Offset, got.Detect, want.Offset, want.Detect)
+	}
+	rec, _ := st.Record(ctx, hs.id)
+	wrec, _ := scanned.Record(ctx, hs.id)
+	if rec.Flags != wrec.Flags || !rec.StallAt.Equal(wrec.StallAt) {
+		t.Errorf("the hook's record: flags %v, stall at %v; a scan's: %v, %v", rec.Flags, rec.StallAt, wrec.Flags, wrec.StallAt)
+	}
+}

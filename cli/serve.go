@@ -137,7 +137,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	wo := web.Options{Indexer: ix, Store: st, Token: o.Token, Tokens: st, RequireToken: requireToken, Ingest: st, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
 		ErrorLog: log.New(o.env.Err, "tally serve: ", log.LstdFlags),
 		Lists:    st, Extra: mcpExtra(st, &o.env), Plans: o.plans,
-		Hooks: hookServer{o: &hookOptions{app: o.app, opts: hookOptionsOf(cfg.Hooks, false), store: st}}}
+		Hooks: hookServer{o: &hookOptions{app: o.app, opts: hookOptionsOf(cfg.Hooks, false), detect: detectRules(cfg), store: st}}}
 	srv := web.New(wo)
 	hs := srv.HTTPServer()
 	runCtx, cancel := context.WithCancel(ctx)

@@ -140,33 +140,13 @@ type entry struct {
 // Run, so a server that shows a snapshot of the store before Run starts
 // still sends what changed after it.
 func New(ctx context.Context, o Options) (*Indexer, error) {
-	if o.Workers <= 0 {
-		o.Workers = runtime.GOMAXPROCS(0)
-	}
-	if o.Rescan <= 0 {
-		o.Rescan = 5 * time.Second
-	}
-	if o.CommitEvery <= 0 {
-		o.CommitEvery = 2 * time.Second
-	}
-	if o.PollStore <= 0 {
-		o.PollStore = 250 * time.Millisecond
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Detect == (detect.Rules{}) {
-		o.Detect = detect.DefaultRules()
-	}
-	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change](), ready: make(chan struct{}), unsaved: make(map[string]*entry),
-		lists: newLists(), shown: make(map[string]shown), due: make(map[string]time.Time)}
+	ix := newIndexer(o)
+	o = ix.o
 	mark, err := o.Store.ChangeMark(ctx)
 	if err != nil {
 		return nil, err
 	}
 	ix.mark = mark
-	ix.readers.New = func() any { return tail.NewReader() }
-	ix.names = tail.NewNames()
 	marks, err := o.Store.FileMarks(ctx)
 	if err != nil {
 		return nil, err
@@ -187,6 +167,32 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 		ix.link(st)
 	}
 	return ix, nil
+}
+
+// newIndexer is an Indexer with o's defaults that knows no file yet.
+func newIndexer(o Options) *Indexer {
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Rescan <= 0 {
+		o.Rescan = 5 * time.Second
+	}
+	if o.CommitEvery <= 0 {
+		o.CommitEvery = 2 * time.Second
+	}
+	if o.PollStore <= 0 {
+		o.PollStore = 250 * time.Millisecond
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Detect == (detect.Rules{}) {
+		o.Detect = detect.DefaultRules()
+	}
+	ix := &Indexer{o: o, files: make(map[string]*entry), bySess: make(map[string]map[string]bool), broker: broker.New[Change](), ready: make(chan struct{}), unsaved: make(map[string]*entry),
+		lists: newLists(), shown: make(map[string]shown), due: make(map[string]time.Time), names: tail.NewNames()}
+	ix.readers.New = func() any { return tail.NewReader() }
+	return ix
 }
 
 // newEntry starts following a file an adapter claimed.

@@ -250,6 +250,14 @@ func (ix *Indexer) sync(ctx context.Context, r *tail.Reader, j job) result {
 		res.err = tally.Errorf(tally.CodeInternal, "index", "the %s adapter matched a %s file it cannot read", e.found.Adapter.Agent(), info.Layout)
 		return res
 	}
+	return ix.readLines(r, j, lr, res)
+}
+
+// readLines reads a log from its offset on, or a document whole, with
+// the file's decoder (e.dec, made by lr when there is none), detection
+// watching and the markers collected.
+func (ix *Indexer) readLines(r *tail.Reader, j job, lr tally.LineReader, res result) result {
+	e, info := j.e, j.e.found.Info
 	// Tool calls of sessions over by the clock tell nothing any more: the
 	// decoder passes them over unread (a cold scan is mostly history).
 	from := ix.o.Now().Add(-tally.EndedAfter)
