@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/gemini/geminitest"
+	"github.com/tallyhq/tally/hookservice"
 	"github.com/tallyhq/tally/store"
+	"github.com/tallyhq/tally/tail"
 )
 
 // geminiHookRec holds the payloads and the chat record the real Gemini
@@ -186,8 +189,8 @@ func TestHook_aTranscriptCutBelowTheStoresOffsetIsFoldedAgain(t *testing.T) {
 			}
 			start := time.Now()
 			out, logged := run(tc.payload)
-			if took := time.Since(start); took > hookDeadline {
-				t.Errorf("took %v, the deadline is %v", took, hookDeadline)
+			if took := time.Since(start); took > hookservice.Deadline {
+				t.Errorf("took %v, the deadline is %v", took, hookservice.Deadline)
 			}
 			if !strings.Contains(out, tc.want) || logged != "" {
 				t.Errorf("answer %s\nlog %q", out, logged)
@@ -196,5 +199,36 @@ func TestHook_aTranscriptCutBelowTheStoresOffsetIsFoldedAgain(t *testing.T) {
 				t.Errorf("the agent got invalid JSON: %q", out)
 			}
 		})
+	}
+}
+
+// A legacy Gemini CLI record (a JSON document rewritten whole) over the
+// line limit, indexed as a stream, is the hooks' as the index holds it:
+// after a /compress its list comes back at the next prompt. (A hook read
+// it as a log, its one line over the limit: no list.)
+func TestHookGemini_aLegacyRecordOverTheLineLimitIsRead(t *testing.T) {
+	st := newStore(t)
+	gs := newGeminiSession(t)
+	const sid = "legacy00-0000-4000-8000-000000000006"
+	gs.transcript = filepath.Join(filepath.Dir(gs.transcript), "session-2026-11-23T10-00-legacy00.json")
+	if err := geminitest.LegacyRecord(gs.transcript, sid, tail.MaxLine+(1<<20)); err != nil {
+		t.Fatal(err)
+	}
+	gs.scan(t, st)
+	payload := func(name string) []byte {
+		var m map[string]any
+		json.Unmarshal(gs.payload(t, name), &m)
+		m["session_id"] = sid
+		b, _ := json.Marshal(m)
+		return b
+	}
+	if out, logged := gs.run(t, st, payload("PreCompress-manual")); out != "" || logged != "" {
+		t.Fatalf("PreCompress printed %q, logged %q", out, logged)
+	}
+	out, logged := gs.run(t, st, payload("BeforeAgent-compress"))
+	for _, item := range geminitest.LegacyTodos {
+		if !strings.Contains(out, item) || logged != "" {
+			t.Fatalf("the list is not given back (no %q):\n%s\nlog %q", item, out, logged)
+		}
 	}
 }

@@ -12,9 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/pflag"
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/hook"
+	"github.com/tallyhq/tally/hookservice"
 	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/tasks"
 )
@@ -120,8 +122,7 @@ func TestHook_compactionGivesBackTheUnfinishedItems(t *testing.T) {
 func TestHook_theSessionsTallyList(t *testing.T) {
 	st := newStore(t)
 	hs := newHookSession(t, "todo")
-	ag, _ := hookAgentOf("claude")
-	name := ag.listOf(hs.id)
+	name := hook.SessionList(claude.Agent, hs.id)
 	if name != "claude-"+hs.id {
 		t.Fatalf("list name %q", name)
 	}
@@ -248,7 +249,7 @@ func TestHook_faults(t *testing.T) {
 		start := time.Now()
 		code := Run(context.Background(), env, []string{"hook", "claude"})
 		logged, _ := os.ReadFile(filepath.Join(hs.state, "tally", "tally.log"))
-		if code != ExitOK || out.String() != "" || time.Since(start) > 2*hookDeadline || !strings.Contains(string(logged), "no answer within") {
+		if code != ExitOK || out.String() != "" || time.Since(start) > 2*hookservice.Deadline || !strings.Contains(string(logged), "no answer within") {
 			t.Errorf("exit %d, out %q, log %q", code, out.String(), logged)
 		}
 	})
@@ -306,14 +307,14 @@ func TestHook_aLongTranscriptIsFoldedOnce(t *testing.T) {
 	data, _ := os.ReadFile(hs.transcript)
 	filler := []byte(`{"type":"progress","data":"` + strings.Repeat("x", 1000) + `"}` + "\n")
 	f, _ := os.OpenFile(hs.transcript, os.O_APPEND|os.O_WRONLY, 0)
-	for range 2 * writeBackAfter / len(filler) {
+	for range 2 * hookservice.CommitAfter / len(filler) {
 		f.Write(filler)
 	}
 	f.Close()
 	hs.run(t, st, hs.payload(t, "todo", "UserPromptSubmit"))
 	saved, err := st.File(context.Background(), hs.transcript)
 	fi, _ := os.Stat(hs.transcript)
-	if err != nil || saved.Offset != fi.Size() || fi.Size() < int64(len(data))+writeBackAfter {
+	if err != nil || saved.Offset != fi.Size() || fi.Size() < int64(len(data))+hookservice.CommitAfter {
 		t.Fatalf("saved fold: %v, %+v", err, saved)
 	}
 	rec, err := st.Record(context.Background(), hs.id)
@@ -427,23 +428,33 @@ func TestHook_aTranscriptOutsideTheAgentsHomeIsNotRead(t *testing.T) {
 	for _, path := range []string{outside, filepath.Join(hs.claudeDir, "projects", "-work", "..", "..", "..", filepath.Base(filepath.Dir(outside)), hs.id+".jsonl"), "relative/" + hs.id + ".jsonl"} {
 		st := newStore(t)
 		payload := hs.payload(t, "todo", "SessionStart-compact", func(m map[string]any) { m["transcript_path"] = path })
-		answer, known := hookServer{o: &hookOptions{app: &app{env: testEnv(st, &syncBuffer{}, &syncBuffer{},
-			map[string]string{"XDG_STATE_HOME": hs.state})}, store: st}}.answer(t, hs, payload)
+		answer := hs.served(t, st, payload)
 		logged, _ := os.ReadFile(filepath.Join(hs.state, "tally", "tally.log"))
-		if !known || strings.Contains(string(answer), "Write greeting module") || !strings.Contains(string(logged), "is not one of the agent's session logs") {
+		if strings.Contains(string(answer), "Write greeting module") || !strings.Contains(string(logged), "is not one of the agent's session logs") {
 			t.Fatalf("%s: answer %s\nlog %s", path, answer, logged)
 		}
 	}
 }
 
-// answer is serve's answer to a hook call over HTTP, with the session's
-// Claude home.
-func (h hookServer) answer(t *testing.T, hs *hookSession, payload []byte) ([]byte, bool) {
+// served is serve's answer to a hook call over HTTP (the hook service as
+// serve builds it, over its store), with the session's Claude home.
+func (hs *hookSession) served(t *testing.T, st store.Store, payload []byte) []byte {
 	t.Helper()
-	h.o.g.Homes.add(pflag.NewFlagSet("", pflag.ContinueOnError))
-	*h.o.g.Homes.one["claude-dir"] = hs.claudeDir
-	h.o.env.Now = func() time.Time { return hs.now }
-	return h.AnswerHook(context.Background(), "claude", false, payload)
+	a := &app{env: testEnv(st, &syncBuffer{}, &syncBuffer{}, map[string]string{"XDG_STATE_HOME": hs.state})}
+	a.env.Now = func() time.Time { return hs.now }
+	if err := a.rootCommand().PersistentFlags().Parse([]string{"--claude-dir", hs.claudeDir}); err != nil {
+		t.Fatal(err)
+	}
+	svc := a.hookService(hookOptionsOf(config.Default().Hooks), config.Default(),
+		func(context.Context) (hookservice.Store, error) { return st, nil })
+	if !svc.Knows("claude") {
+		t.Fatal("the service answers no claude hooks")
+	}
+	var answer []byte
+	svc.Answer(context.Background(), hookservice.Call{Agent: "claude", Start: hs.now,
+		Read:  func() ([]byte, error) { return payload, nil },
+		Reply: func(out []byte) error { answer = out; return nil }})
+	return answer
 }
 
 // A hook whose session_id is not its transcript's does not fold that
@@ -454,7 +465,7 @@ func TestHook_aSessionIDNotTheTranscriptsMovesNothing(t *testing.T) {
 	hs := newHookSession(t, "todo")
 	filler := []byte(`{"type":"progress","data":"` + strings.Repeat("x", 1000) + `"}` + "\n")
 	f, _ := os.OpenFile(hs.transcript, os.O_APPEND|os.O_WRONLY, 0)
-	for range 2 * writeBackAfter / len(filler) { // long enough that a fold is saved
+	for range 2 * hookservice.CommitAfter / len(filler) { // long enough that a fold is saved
 		f.Write(filler)
 	}
 	f.Close()
@@ -513,7 +524,7 @@ func appendMarker(t *testing.T, transcript string) {
 	defer f.Close()
 	f.Write(append(reply, '\n'))
 	filler := []byte(`{"type":"progress","data":"` + strings.Repeat("x", 1000) + `"}` + "\n")
-	for range 2 * writeBackAfter / len(filler) {
+	for range 2 * hookservice.CommitAfter / len(filler) {
 		f.Write(filler)
 	}
 }

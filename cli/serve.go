@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/hookservice"
 	"github.com/tallyhq/tally/web"
 )
 
@@ -137,7 +138,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	wo := web.Options{Indexer: ix, Store: st, Token: o.Token, Tokens: st, RequireToken: requireToken, Ingest: st, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
 		ErrorLog: log.New(o.env.Err, "tally serve: ", log.LstdFlags),
 		Lists:    st, Extra: mcpExtra(st, &o.env), Plans: o.plans,
-		Hooks: hookServer{o: &hookOptions{app: o.app, opts: hookOptionsOf(cfg.Hooks, false), detect: detectRules(cfg), store: st}}}
+		Hooks: o.hookService(hookOptionsOf(cfg.Hooks), cfg, func(context.Context) (hookservice.Store, error) { return st, nil })}
 	srv := web.New(wo)
 	hs := srv.HTTPServer()
 	runCtx, cancel := context.WithCancel(ctx)

@@ -8,7 +8,7 @@
 // Decide is a pure function from one hook call (Event), what the session's
 // lists hold (Session) and the little the hooks remember between calls
 // (State) to the Answer. Everything that touches a file, the store or a
-// clock is the caller's (tally hook, in package cli), so every rule here is
+// clock is the caller's (package hookservice), so every rule here is
 // tested with recorded payloads and nothing else.
 //
 // What it promises:

@@ -49,12 +49,16 @@ func FoldFile(o Options, found tail.Found, saved *tally.FileState, file tail.Fil
 	ix.files[e.st.Path] = e
 	ix.link(e.st)
 	before := e.st.Offset
+	f := &Fold{ix: ix, e: e, Size: file.Size}
+	if !tail.Changed(e.st, file, found.Info.Layout.Rewritten()) {
+		return f, nil // as saved: a document rewritten whole is not read again
+	}
 	res := ix.readLines(tail.NewReader(), job{e: e, file: file}, lr, result{e: e, before: e.st.Stats, file: file})
 	if res.unreadable != nil {
 		return nil, res.unreadable
 	}
 	e.markers = res.markers
-	f := &Fold{ix: ix, e: e, Size: file.Size, Read: e.st.Offset - before}
+	f.Read = e.st.Offset - before
 	if f.Read < 0 {
 		f.Read = e.st.Offset // the file was replaced and folded again
 	}

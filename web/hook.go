@@ -4,14 +4,17 @@ import (
 	"context"
 	"io"
 	"net/http"
+
+	"github.com/tallyhq/tally/hookservice"
 )
 
-// Hooks answers an agent's hook call: the call's JSON in, the answer in
-// the agent's hook format out (nil: nothing to say). known is false for
-// an agent Tally has no hooks for. It answers within about a second
+// Hooks answers agents' hook calls (*hookservice.Service, the service
+// tally hook runs): the call's JSON in, the answer in the agent's hook
+// format out, or nothing to say. It answers within about a second
 // whatever happens, as a hook must.
 type Hooks interface {
-	AnswerHook(ctx context.Context, agent string, guardStop bool, payload []byte) (answer []byte, known bool)
+	Knows(agent string) bool
+	Answer(ctx context.Context, c hookservice.Call)
 }
 
 // hook is POST /api/hook/{agent}: an agent's hook delivered over HTTP
@@ -26,12 +29,18 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusRequestEntityTooLarge, "the hook call is too large or was cut short: "+err.Error())
 		return
 	}
-	guard := r.URL.Query().Get("guard-stop")
-	answer, known := s.o.Hooks.AnswerHook(r.Context(), r.PathValue("agent"), guard == "1" || guard == "true", payload)
-	if !known {
-		writeError(w, http.StatusNotFound, "no hooks for agent "+r.PathValue("agent"))
+	agent := r.PathValue("agent")
+	if !s.o.Hooks.Knows(agent) {
+		writeError(w, http.StatusNotFound, "no hooks for agent "+agent)
 		return
 	}
+	guard := r.URL.Query().Get("guard-stop")
+	var answer []byte
+	s.o.Hooks.Answer(r.Context(), hookservice.Call{
+		Agent: agent, GuardStop: guard == "1" || guard == "true", Start: s.o.Now(),
+		Read:  func() ([]byte, error) { return payload, nil },
+		Reply: func(out []byte) error { answer = out; return nil },
+	})
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	if len(answer) == 0 {

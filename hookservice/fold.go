@@ -1,4 +1,4 @@
-package cli
+package hookservice
 
 import (
 	"bytes"
@@ -9,74 +9,23 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/hook"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/internal/safefile"
-	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/tail"
-	"github.com/tallyhq/tally/tasks"
 )
-
-// hookStore is what tally hook needs of the store.
-type hookStore interface {
-	tally.Store
-	tally.HookKeeper
-	TaskList(ctx context.Context, name string) (tasks.List, error)
-}
-
-// openHookStore opens the store, or returns nil (logged) when it cannot:
-// a hook then answers from the transcript alone.
-//
-// The store is not closed: the process ends as soon as the answer is out,
-// and closing the last connection to a database in WAL mode checkpoints
-// the WAL into it, which costs more than the whole answer. Ending without
-// it is what any exit does; the next connection carries on from the WAL.
-//
-// A store that does not answer (a database server that accepts and says
-// nothing, a file another process holds) is given hookStoreWait, not the
-// whole deadline: past it the hook answers from the transcript alone.
-func (o *hookOptions) openHookStore(ctx context.Context, log *hookLogger) hookStore {
-	type opened struct {
-		st  store.Store
-		err error
-	}
-	octx, cancel := context.WithTimeout(ctx, hookStoreWait)
-	defer cancel()
-	done := make(chan opened, 1)
-	go func() {
-		st, err := o.openStore(octx)
-		done <- opened{st, err}
-	}()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			log.printf("no store (%v): answering from the transcript alone", r.err)
-			return nil
-		}
-		return r.st
-	case <-octx.Done():
-		// The open goes on unwatched; the process ends with the answer.
-		log.printf("the store did not answer within %v: answering from the transcript alone", hookStoreWait)
-		return nil
-	}
-}
-
-// hookStoreWait bounds opening the store and each read of it in a hook:
-// well within hookDeadline, so a store that does not answer leaves time to
-// answer from the transcript.
-const hookStoreWait = 250 * time.Millisecond
 
 // Bounds of a hook's read of a transcript. A hook folds from where the
 // store left off; more unread bytes than maxFold cannot be folded within
 // the deadline, and the call is answered with nothing. A fold that read
-// writeBackAfter or more is committed, as the indexer commits it
+// CommitAfter or more is committed, as the indexer commits it
 // (index.Fold.Commit), so the next call starts after it.
 const (
-	maxFold        = 128 << 20
-	writeBackAfter = 1 << 20
+	maxFold = 128 << 20
+	// CommitAfter is how many bytes a fold reads before it is committed.
+	CommitAfter = 1 << 20
 	// maxCount bounds the bytes read to count turns; a hook further
 	// behind starts counting from the end.
 	maxCount = 8 << 20
@@ -99,7 +48,7 @@ type foldResult struct {
 // the agent's adapter. A call that names no transcript, or one that does
 // not exist, has no own list; so has one naming a file that is not its
 // session's transcript (see transcriptOf), which is also said in refused.
-func foldTranscript(ctx context.Context, st hookStore, o index.Options, lr tally.LineReader, ev hook.Event) (foldResult, error) {
+func foldTranscript(ctx context.Context, st Store, o index.Options, lr tally.LineReader, ev hook.Event) (foldResult, error) {
 	path := ev.TranscriptPath
 	none := foldResult{state: &tally.FileState{Path: path, Session: ev.SessionID, Agent: lr.Agent()}}
 	if path == "" {
@@ -118,7 +67,7 @@ func foldTranscript(ctx context.Context, st hookStore, o index.Options, lr tally
 	}
 	var saved *tally.FileState
 	if st != nil {
-		sctx, cancel := context.WithTimeout(ctx, hookStoreWait)
+		sctx, cancel := context.WithTimeout(ctx, StoreWait)
 		s, err := st.File(sctx, path)
 		cancel()
 		// Out of reach, or another session's: folded from the start

@@ -1,0 +1,72 @@
+package hookservice
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/hook"
+)
+
+// responder answers one call whose session, lists and fold are gathered.
+type responder func(ctx context.Context, k *call) hook.Answer
+
+// respond is the responder of an event: the rules, for every event Tally
+// answers today. An event whose answer comes from elsewhere (a decision
+// the board waits for) gets a responder of its own here.
+func respond(hook.Event) responder { return decide }
+
+// savedHook is what the store keeps for a session's hooks: the rules'
+// memory, and how far into the transcript turns were counted.
+type savedHook struct {
+	State hook.State `json:"state"`
+	Seen  int64      `json:"seen"`
+}
+
+// decide runs the rules inside the store's hook transaction, so the hook
+// processes of a session see each other's memory. Without the store, it
+// decides with no memory, which blocks and reminds of nothing.
+func decide(ctx context.Context, k *call) hook.Answer {
+	var ans hook.Answer
+	decided := false
+	if k.st != nil {
+		lctx, cancel := context.WithTimeout(ctx, LockWait)
+		defer cancel()
+		err := k.st.UpdateHook(lctx, k.ev.SessionID, k.opts.Now, func(raw []byte) ([]byte, tally.Signal, error) {
+			var saved savedHook
+			if len(raw) > 0 {
+				if err := json.Unmarshal(raw, &saved); err != nil {
+					k.log.printf("the saved hook state is damaged (%v); starting afresh", err)
+					saved = savedHook{}
+				}
+			}
+			s := k.sess
+			s.NewTurns, saved.Seen = countTurns(k.fold.state.Path, saved.Seen, k.fold.size, k.agent.Spec.Turn)
+			var next hook.State
+			ans, next = hook.Decide(k.ev, s, saved.State, k.opts)
+			saved.State = next
+			js, err := json.Marshal(saved)
+			decided = true
+			return js, signalOf(ans), err
+		})
+		if err != nil {
+			k.log.printf("the hooks' memory is out of reach (%v): answering without it", err)
+			decided = false
+		}
+	}
+	if !decided {
+		ans, _ = hook.Decide(k.ev, k.sess, hook.State{Unavailable: true}, k.opts)
+	}
+	return ans
+}
+
+// signalOf is what an answer tells the store about the session.
+func signalOf(a hook.Answer) tally.Signal {
+	switch {
+	case a.NeedsInput:
+		return tally.SignalAsking
+	case a.Active:
+		return tally.SignalWorking
+	}
+	return tally.SignalNone
+}

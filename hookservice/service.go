@@ -1,0 +1,154 @@
+package hookservice
+
+import (
+	"context"
+	"time"
+
+	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/detect"
+	"github.com/tallyhq/tally/hook"
+	"github.com/tallyhq/tally/tasks"
+)
+
+// Deadline is how long a hook call may take, from its start to its answer.
+// Agents wait for their hooks; past this Tally answers nothing rather than
+// late.
+const Deadline = 900 * time.Millisecond
+
+// StoreWait bounds opening the store and each read of it: well within
+// Deadline, so a store that does not answer leaves time to answer from the
+// transcript.
+const StoreWait = 250 * time.Millisecond
+
+// LockWait bounds each wait for the store's write lock: another process
+// may hold it (an indexer's commit, a long transaction), and the answer
+// must still come in time.
+const LockWait = 250 * time.Millisecond
+
+// Agent is an agent whose hooks are answered: its hook facts, and its
+// adapter over the homes Tally indexes.
+type Agent struct {
+	Spec    *hook.Spec
+	Adapter tally.LineReader
+}
+
+// Store is what answering a hook needs of the store.
+type Store interface {
+	// The transcript's saved state, and the commit of a long fold.
+	tally.Store
+	// The hooks' memory, in one transaction per call.
+	tally.HookKeeper
+	// The session's Tally list.
+	TaskList(ctx context.Context, name string) (tasks.List, error)
+}
+
+// Options configure a Service.
+type Options struct {
+	// Agent finds the agent a call names; false for one Tally answers no
+	// hooks of.
+	Agent func(name string) (Agent, bool)
+	// Store opens the store a call is answered with (nil: none). It is
+	// not closed: the command line's process ends with the answer, and
+	// closing the last connection to a database in WAL mode checkpoints
+	// it, which costs more than the whole answer; a server passes its own
+	// store.
+	Store func(ctx context.Context) (Store, error)
+	// Rules are the rules' options for every call: [hooks] of the
+	// settings, then the command's flags.
+	Rules hook.Options
+	// Detect are detection's rules, which a fold the service commits
+	// carries as the indexer's do.
+	Detect detect.Rules
+	// Protocol is how an agent working in dir keeps its project's plan
+	// (planner.Protocol), "" where the project keeps none.
+	Protocol func(dir string) string
+	Now      func() time.Time
+	// Log writes one line to Tally's log.
+	Log func(line string)
+}
+
+// Service answers hook calls. It holds no state of its own between calls:
+// what the hooks remember is in the store.
+type Service struct {
+	o Options
+}
+
+// New makes a Service.
+func New(o Options) *Service {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = func(string) {}
+	}
+	if o.Protocol == nil {
+		o.Protocol = func(string) string { return "" }
+	}
+	return &Service{o: o}
+}
+
+// Call is one hook call.
+type Call struct {
+	// Agent is the agent's name, as `tally hook AGENT` and the URL give it.
+	Agent string
+	// Read reads the call's JSON (standard input, a request's body).
+	Read func() ([]byte, error)
+	// Reply gives the agent the answer; it is not called when there is
+	// nothing to say.
+	Reply func(answer []byte) error
+	// GuardStop turns the stop guard on for this call.
+	GuardStop bool
+	// Start is when the call began: the deadline counts from it, and the
+	// rules decide as of it.
+	Start time.Time
+}
+
+// Knows tells whether the service answers the hooks of agent.
+func (s *Service) Knows(agent string) bool {
+	_, ok := s.o.Agent(agent)
+	return ok
+}
+
+// Answer answers one call: it reads it, decides as of c.Start, replies
+// within Deadline (nothing when there is nothing to say or anything
+// failed), then lets a long fold be committed in what is left of the
+// deadline. Failures go to the log.
+func (s *Service) Answer(ctx context.Context, c Call) {
+	log := s.logger(c.Agent)
+	ag, ok := s.o.Agent(c.Agent)
+	if !ok {
+		log.printf("no hooks for agent %q", c.Agent)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, Deadline)
+	defer cancel()
+	answers := make(chan []byte, 1)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		s.answer(ctx, ag, c, log, func(out []byte) { answers <- out })
+	}()
+	var out []byte
+	select {
+	case out = <-answers:
+	case <-finished:
+		select {
+		case out = <-answers:
+		default: // nothing to answer
+		}
+	case <-ctx.Done():
+		log.printf("no answer within %v: answered nothing", Deadline)
+		return
+	}
+	if len(out) > 0 {
+		if err := c.Reply(out); err != nil {
+			log.printf("writing the answer: %v", err)
+		}
+	}
+	// What is left (committing a long fold) may use the rest of the
+	// deadline.
+	select {
+	case <-finished:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,124 @@
+package hookservice_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/hookservice"
+	"github.com/tallyhq/tally/store/sqlite"
+)
+
+const rec = "../hook/testdata/claude-2.1.330/todo"
+
+// session copies the recorded session's transcript into a Claude home of
+// the test's own and returns the home and the payload of a SessionStart
+// after a compaction that names it.
+func session(t *testing.T) (home string, payload []byte) {
+	t.Helper()
+	home = t.TempDir()
+	b, err := os.ReadFile(filepath.Join(rec, "payloads", "SessionStart-compact.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	transcript := filepath.Join(home, "projects", "-work", m["session_id"].(string)+".jsonl")
+	data, err := os.ReadFile(filepath.Join(rec, "transcript.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(transcript), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(transcript, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m["transcript_path"] = transcript
+	payload, _ = json.Marshal(m)
+	return home, payload
+}
+
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) add(line string) { l.mu.Lock(); l.lines = append(l.lines, line); l.mu.Unlock() }
+func (l *logLines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
+}
+
+func service(home string, open func(context.Context) (hookservice.Store, error), log *logLines) *hookservice.Service {
+	return hookservice.New(hookservice.Options{
+		Agent: func(name string) (hookservice.Agent, bool) {
+			if name != "claude" {
+				return hookservice.Agent{}, false
+			}
+			return hookservice.Agent{Spec: claude.Descriptor.Hooks, Adapter: claude.New(claude.Options{ConfigDir: home})}, true
+		},
+		Store: open, Log: log.add,
+		Now: func() time.Time { return time.Date(2026, 11, 23, 16, 49, 0, 0, time.UTC) },
+	})
+}
+
+func answer(svc *hookservice.Service, payload []byte) string {
+	var out []byte
+	svc.Answer(context.Background(), hookservice.Call{Agent: "claude", Start: time.Date(2026, 11, 23, 16, 49, 0, 0, time.UTC),
+		Read:  func() ([]byte, error) { return payload, nil },
+		Reply: func(b []byte) error { out = b; return nil }})
+	return string(out)
+}
+
+// The service answers a compaction with the unfinished items, with its
+// store or, when the store cannot be opened, from the transcript alone,
+// saying so in the log: a broken store never costs the agent its answer.
+func TestService_Answer(t *testing.T) {
+	home, payload := session(t)
+	want, err := os.ReadFile("../hook/testdata/golden/compact-todo.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var log logLines
+	withStore := service(home, func(context.Context) (hookservice.Store, error) { return st, nil }, &log)
+	if got := answer(withStore, payload); got != string(want) || log.String() != "" {
+		t.Errorf("with the store: %s\nwant %s\nlog %s", got, want, log.String())
+	}
+	broken := service(home, func(context.Context) (hookservice.Store, error) { return nil, errors.New("disk on fire") }, &log)
+	if got := answer(broken, payload); got != string(want) || !strings.Contains(log.String(), "no store (disk on fire): answering from the transcript alone") {
+		t.Errorf("without the store: %s\nlog %s", got, log.String())
+	}
+}
+
+// Knows is the agents the service answers; a call for another is logged
+// and answered with nothing.
+func TestService_Knows(t *testing.T) {
+	home, payload := session(t)
+	var log logLines
+	svc := service(home, nil, &log)
+	if !svc.Knows("claude") || svc.Knows("nosuch") {
+		t.Errorf("Knows: claude %v, nosuch %v", svc.Knows("claude"), svc.Knows("nosuch"))
+	}
+	var called bool
+	svc.Answer(context.Background(), hookservice.Call{Agent: "nosuch", Read: func() ([]byte, error) { return payload, nil },
+		Reply: func([]byte) error { called = true; return nil }})
+	if called || !strings.Contains(log.String(), `no hooks for agent "nosuch"`) {
+		t.Errorf("answered %v, log %s", called, log.String())
+	}
+}
