@@ -166,6 +166,19 @@ type Recenter interface {
 	Recent(line []byte, emit func(Event)) bool
 }
 
+// Turner is implemented by decoders of agents whose hooks count the
+// model's turns (package hookservice): Turn is what a line that records
+// one model call holds within its first TurnHead bytes. The fold counts
+// such lines as it reads them (FileState.Turns), so the turns are counted
+// by the one read that folds the file, never by reading it again.
+type Turner interface {
+	Turn() []byte
+}
+
+// TurnHead is how far into a line the mark of a model call (Turner) may
+// be.
+const TurnHead = 120
+
 // CallWindow is implemented by decoders that emit EventToolCall: tool calls
 // made before from are history and not wanted, and are passed over without
 // being read. Fingerprinting every call of every log costs what reading the

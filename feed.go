@@ -60,6 +60,10 @@ func (f *FileState) FeedLines(dec Decoder, chunk []byte) (changed bool, diags []
 		before := pc.Parsed()
 		defer func() { f.Stats.Parsed += pc.Parsed() - before }()
 	}
+	var turn []byte
+	if t, ok := dec.(Turner); ok {
+		turn = t.Turn()
+	}
 	emit := func(ev Event) {
 		if f.Apply(ev) {
 			changed = true
@@ -77,6 +81,9 @@ func (f *FileState) FeedLines(dec Decoder, chunk []byte) (changed bool, diags []
 			continue
 		}
 		f.Stats.Lines++
+		if turn != nil && bytes.Contains(line[:min(len(line), TurnHead)], turn) {
+			f.Turns++
+		}
 		if err := dec.Line(line, off, emit); err != nil {
 			f.Stats.Malformed++
 			if len(diags) < MaxDiagnostics {

@@ -42,6 +42,9 @@ type FileState struct {
 	// Decoder is the adapter decoder's own state (Decoder.State).
 	Decoder []byte `json:"decoder,omitempty"`
 	Stats   Stats  `json:"stats"`
+	// Turns counts the lines recording a model call the fold has read
+	// (Turner), from the file's start or from when it was first counted.
+	Turns int64 `json:"turns,omitempty"`
 
 	// Current marks the state of files that hold a list as it is now
 	// rather than its history (a LayoutDirectory of task files). See

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -565,5 +566,42 @@ func TestHook_aFoldItCommitsCarriesMarkersAndDetection(t *testing.T) {
 	wrec, _ := scanned.Record(ctx, hs.id)
 	if rec.Flags != wrec.Flags || !rec.StallAt.Equal(wrec.StallAt) {
 		t.Errorf("the hook's record: flags %v, stall at %v; a scan's: %v, %v", rec.Flags, rec.StallAt, wrec.Flags, wrec.StallAt)
+	}
+}
+
+// The turns between list updates are the model calls the transcript's
+// fold counts (tally.Turner), one read for the list and the count: after
+// --remind-after of them with the session's Tally list unchanged and
+// unfinished, the next prompt is reminded of it; a first call counts
+// nothing.
+func TestHook_aReminderComesAfterTheTurnsTheFoldCounted(t *testing.T) {
+	st := newStore(t)
+	hs := newHookSession(t, "todo")
+	if _, err := st.UpdateTaskList(context.Background(), hook.SessionList(claude.Agent, hs.id), func(l *tasks.List) error {
+		_, err := l.Create(tasks.CreateArgs{Subject: "Tag the release"}, fixedNow)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	prompt := hs.payload(t, "todo", "UserPromptSubmit")
+	if _, out, logged := hs.run(t, st, prompt, "--remind-after", "3"); out != "" || logged != "" {
+		t.Fatalf("a first call reminded: %q, log %q", out, logged)
+	}
+	f, err := os.OpenFile(hs.transcript, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		fmt.Fprintf(f, `{"type":"api-request","sessionId":%q,"timestamp":"2026-11-23T16:48:%02d.000Z"}`+"\n", hs.id, 10+i)
+		if i == 1 {
+			if _, out, _ := hs.run(t, st, prompt, "--remind-after", "3"); out != "" {
+				t.Fatalf("reminded after 2 turns: %s", out)
+			}
+		}
+	}
+	f.Close()
+	_, out, logged := hs.run(t, st, prompt, "--remind-after", "3")
+	if !strings.Contains(out, "have not changed for 3 turns") || !strings.Contains(out, "Tag the release") || logged != "" {
+		t.Errorf("after 3 turns: %s\nlog %q", out, logged)
 	}
 }

@@ -18,7 +18,4 @@ type Spec struct {
 	// ResumeLater: the agent writes a resumed session's record back only
 	// after its SessionStart hooks ran (Options.ResumeLater).
 	ResumeLater bool
-	// Turn is what a transcript line that records one model call holds
-	// near its start: the hooks count the turns between list updates by it.
-	Turn []byte
 }

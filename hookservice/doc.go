@@ -23,6 +23,9 @@
 //     is committed by the indexer's own commit (markers, detection), after
 //     the answer, in what is left of the deadline. The hooks never write a
 //     file's state any other way.
+//   - The model's turns between list updates are counted by that same
+//     read (tally.Turner, FileState.Turns), never by reading the
+//     transcript again: the hooks remember the count, not an offset.
 //
 // Why it is shaped so: the store, the agents and the log are given as
 // small interfaces and functions (Options), so the command line opens the

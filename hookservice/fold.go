@@ -1,11 +1,9 @@
 package hookservice
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -13,7 +11,6 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/hook"
 	"github.com/tallyhq/tally/index"
-	"github.com/tallyhq/tally/internal/safefile"
 	"github.com/tallyhq/tally/tail"
 )
 
@@ -26,9 +23,6 @@ const (
 	maxFold = 128 << 20
 	// CommitAfter is how many bytes a fold reads before it is committed.
 	CommitAfter = 1 << 20
-	// maxCount bounds the bytes read to count turns; a hook further
-	// behind starts counting from the end.
-	maxCount = 8 << 20
 )
 
 type foldResult struct {
@@ -106,51 +100,4 @@ func transcriptOf(a tally.Adapter, path, session string) (tail.Found, string) {
 		return tail.Found{}, fmt.Sprintf("%s is the transcript of session %s, not of %s", path, f.Info.Session, session)
 	}
 	return f, ""
-}
-
-// countTurns counts the model calls recorded in the transcript's complete
-// lines from offset seen to size, and returns where counting stopped. A
-// first call, or one too far behind, counts nothing and starts from size.
-func countTurns(path string, seen, size int64, turn []byte) (int, int64) {
-	if path == "" || seen <= 0 || seen > size || size-seen > maxCount {
-		return 0, size
-	}
-	fh, err := safefile.OpenRegular(path) // replaced by a FIFO since it was read: never wait
-	if err != nil {
-		return 0, size
-	}
-	defer fh.Close()
-	buf := make([]byte, size-seen)
-	n, err := fh.ReadAt(buf, seen)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return 0, size
-	}
-	buf = buf[:n]
-	end := bytes.LastIndexByte(buf, '\n') + 1
-	return countLines(buf[:end], turn), seen + int64(end)
-}
-
-// turnHead is how far into a line the mark of a model call may be.
-const turnHead = 120
-
-// countLines counts the lines of data that hold mark within their first
-// turnHead bytes.
-func countLines(data, mark []byte) int {
-	n := 0
-	for len(data) > 0 {
-		i := bytes.Index(data, mark)
-		if i < 0 {
-			break
-		}
-		start := bytes.LastIndexByte(data[:i], '\n') + 1
-		if i-start < turnHead {
-			n++
-		}
-		next := bytes.IndexByte(data[i:], '\n')
-		if next < 0 {
-			break
-		}
-		data = data[i+next+1:]
-	}
-	return n
 }

@@ -17,10 +17,12 @@ type responder func(ctx context.Context, k *call) hook.Answer
 func respond(hook.Event) responder { return decide }
 
 // savedHook is what the store keeps for a session's hooks: the rules'
-// memory, and how far into the transcript turns were counted.
+// memory, and how many turns the transcript's fold had counted
+// (tally.FileState.Turns) at the last call; nil at a first call, or
+// after a call that read no transcript.
 type savedHook struct {
 	State hook.State `json:"state"`
-	Seen  int64      `json:"seen"`
+	Turns *int64     `json:"turns,omitempty"`
 }
 
 // decide runs the rules inside the store's hook transaction, so the hook
@@ -41,7 +43,7 @@ func decide(ctx context.Context, k *call) hook.Answer {
 				}
 			}
 			s := k.sess
-			s.NewTurns, saved.Seen = countTurns(k.fold.state.Path, saved.Seen, k.fold.size, k.agent.Spec.Turn)
+			s.NewTurns, saved.Turns = newTurns(saved.Turns, k.fold)
 			var next hook.State
 			ans, next = hook.Decide(k.ev, s, saved.State, k.opts)
 			saved.State = next
@@ -69,4 +71,19 @@ func signalOf(a hook.Answer) tally.Signal {
 		return tally.SignalWorking
 	}
 	return tally.SignalNone
+}
+
+// newTurns are the model's turns since the last call counted them, with
+// what to remember: the fold's count. A first call counts nothing, and so
+// does a call whose fold counts fewer than remembered (the transcript was
+// replaced, or another call read further): counting starts again from it.
+func newTurns(seen *int64, f foldResult) (int, *int64) {
+	if f.fold == nil {
+		return 0, nil
+	}
+	now := f.state.Turns
+	if seen == nil || *seen > now {
+		return 0, &now
+	}
+	return int(now - *seen), &now
 }

@@ -28,7 +28,6 @@ var Descriptor = adapter.Descriptor{
 	Hooks: &hook.Spec{
 		Format:     hook.ClaudeFormat{},
 		SessionEnv: "CLAUDE_CODE_SESSION_ID",
-		Turn:       []byte(`{"type":"api-request"`),
 	},
 	Setup: func(d adapter.Dirs) setup.Target { return setup.Claude(d.Get(""), d.Get("userconfig")) },
 }

@@ -23,7 +23,6 @@ var Descriptor = adapter.Descriptor{
 	Hooks: &hook.Spec{
 		Format:       hook.ClaudeFormat{},
 		OwnReminders: true,
-		Turn:         []byte(`"type":"token_usage_record"`),
 	},
 	Setup: func(d adapter.Dirs) setup.Target { return setup.Codex(d.Get("")) },
 }

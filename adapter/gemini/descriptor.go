@@ -20,14 +20,10 @@ var Descriptor = adapter.Descriptor{
 	},
 	New:       func(d adapter.Dirs) tally.Adapter { return New(Options{Home: d.Get("")}) },
 	EventType: "google-gemini",
-	// Gemini CLI writes a model call's message once as it streams and
-	// again once its tool calls ran, so a turn that calls tools counts
-	// twice towards a reminder.
 	Hooks: &hook.Spec{
 		Format:       hook.GeminiFormat{},
 		OwnReminders: true,
 		ResumeLater:  true,
-		Turn:         []byte(`"type":"gemini"`),
 	},
 	Setup: func(d adapter.Dirs) setup.Target { return setup.Gemini(d.Get("")) },
 }
