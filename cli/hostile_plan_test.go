@@ -335,11 +335,11 @@ func boardView(t *testing.T, st store.Store, env map[string]string, project stri
 	t.Helper()
 	var out, errOut syncBuffer
 	a := &app{env: testEnv(st, &out, &errOut, env)}
-	c, err := a.loadConfig(settingFlags{})
+	l, err := a.newLive(context.Background(), st, liveOptions{})
 	if err != nil {
 		return err.Error()
 	}
-	p := a.newPlanner(c, st, &diagnostics{})
+	p := l.plans
 	done := make(chan string, 1)
 	go func() {
 		v, ok, err := p.ViewFor(project)

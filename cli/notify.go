@@ -3,86 +3,107 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
-	"sync"
 	"time"
 
 	"github.com/tallyhq/tally"
-	"github.com/tallyhq/tally/broker"
 	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/detect"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/notify"
-	"github.com/tallyhq/tally/store"
+	"github.com/tallyhq/tally/planner"
 )
 
-// changeSource is what a notifier follows: the indexer's committed
-// changes.
-type changeSource interface {
-	Subscribe(buf int) *broker.Subscription[index.Change]
-}
-
-// notifying is a long-running command's notifier: it follows the
-// indexer's changes from the moment it starts, so that what the catch-up
-// scan read is history, and hands each session's state to notify, which
-// decides what is news.
-type notifying struct {
-	a    *app
-	sub  *broker.Subscription[index.Change]
-	n    *notify.Notifier
-	done chan struct{}
-	once sync.Once
-}
-
-// startNotifying starts notifying from the settings (see notifyOptions).
-// It tells skipped which sinks the person asked for that it could not
-// make ("desktop: …") — not the desktop sink on only by default, whose
-// absence on a machine without notify-send is no news at every start
-// (`tally config` still lists it); with no sink it follows nothing and
-// stop does nothing. term is where the desktop sink writes the terminal's
-// notification sequence when there is no notify-send (nil: nowhere). On a
-// store several replicas
-// share (a tally.Elector), only the replica elected for it notifies, so a
-// team is told once, not once per replica; another takes over when it
-// dies.
-func (a *app) startNotifying(ctx context.Context, cfg *config.Config, term io.Writer, ix changeSource, st store.Store, skipped func(string)) (*notifying, error) {
-	opts, notMade, err := notifyOptions(cfg, term, a.env.Now)
-	if err != nil {
-		return nil, err
+// newNotifier is the notifier of a live command, from the settings, nil
+// when it has nothing to tell. A command that notifies of sessions tells
+// skipped which sinks the person asked for that it could not make
+// ("desktop: …") — not the desktop sink on only by default, whose absence
+// on a machine without notify-send is no news at every start (`tally
+// config` still lists it); broken notify settings are its error. A
+// command that tells only plan news makes a notifier when the settings
+// ask for plan news and name somewhere to send it; broken settings are a
+// problem it reports, not its failure.
+func (a *app) newNotifier(ctx context.Context, cfg *config.Config, o liveOptions) (*notify.Notifier, error) {
+	if o.notify == notifyNothing {
+		return nil, nil
 	}
-	for _, s := range notMade {
-		if s.asked {
-			skipped(s.why)
+	opts, notMade, err := notifyOptions(cfg, o.term, a.env.Now)
+	switch {
+	case err != nil && o.notify == notifySessions:
+		return nil, err
+	case err != nil:
+		fmt.Fprintf(a.env.Err, "tally: plan notifications: %s\n", tally.UserMessage(err))
+		return nil, nil
+	}
+	if o.notify == notifySessions {
+		for _, s := range notMade {
+			if s.asked && o.skipped != nil {
+				o.skipped(s.why)
+			}
 		}
+	} else {
+		wanted := false
+		for _, k := range planKinds {
+			wanted = wanted || opts.Kinds.Has(k)
+		}
+		if !wanted {
+			return nil, nil
+		}
+	}
+	if len(opts.Sinks) == 0 {
+		return nil, nil
 	}
 	opts.OnFailure = a.logNotifyFailure
-	nf := &notifying{done: make(chan struct{})}
-	if len(opts.Sinks) == 0 {
-		close(nf.done)
-		return nf, nil
-	}
-	nf.n = notify.New(ctx, opts)
-	// Plan news (a step blocked, a task complete) go through the same
-	// notifier, under the same limits (runLive).
-	a.notices.Store(nf.n)
-	nf.a = a
-	var lease tally.Lease
-	if e, ok := st.(tally.Elector); ok {
-		lease = e.Lead(ctx, "notify")
-	}
-	nf.sub = ix.Subscribe(changeBuffer)
-	go func() {
-		defer close(nf.done)
-		for ch := range nf.sub.C {
-			if lease != nil && !lease.Leading() {
-				continue
-			}
-			if ch.Kind == index.SessionUpdated {
-				nf.n.Publish(updateOf(&ch.Record, a.now()))
-			}
+	return notify.New(ctx, opts), nil
+}
+
+// startFollowing makes the notifier follow the indexer's committed
+// changes from now on, once: what the indexer read before is history, and
+// notify decides what of the rest is news. On a store several replicas
+// share (a tally.Elector), only the replica elected for it tells of
+// sessions, so a team is told once, not once per replica; another takes
+// over when it dies.
+func (l *live) startFollowing(ctx context.Context) {
+	l.follow.Do(func() {
+		if l.news == nil || !l.sessions {
+			close(l.followed)
+			return
 		}
-	}()
-	return nf, nil
+		var lease tally.Lease
+		if e, ok := l.st.(tally.Elector); ok {
+			lease = e.Lead(ctx, "notify")
+		}
+		l.sub = l.ix.Subscribe(changeBuffer)
+		go func() {
+			defer close(l.followed)
+			for ch := range l.sub.C {
+				if lease != nil && !lease.Leading() {
+					continue
+				}
+				if ch.Kind == index.SessionUpdated {
+					l.news.Publish(updateOf(&ch.Record, l.a.now()))
+				}
+			}
+		}()
+	})
+}
+
+// planNews tells the notifier a plan's news as the planner makes it.
+func (l *live) planNews(e planner.Event) {
+	if l.news != nil {
+		l.news.PublishPlan(notify.Session{ID: e.Session, Project: e.Project}, planNews(e))
+	}
+}
+
+// closeNews stops following, sends what is pending and waits for it.
+func (l *live) closeNews() {
+	l.follow.Do(func() { close(l.followed) })
+	if l.sub != nil {
+		l.sub.Close()
+	}
+	<-l.followed
+	if l.news != nil {
+		l.news.Close()
+	}
 }
 
 // logNotifyFailure writes a notification a sink did not deliver to Tally's
@@ -95,20 +116,6 @@ func (a *app) logNotifyFailure(sink string, err error) {
 // printSkipped says on standard error that a sink is not notified.
 func (a *app) printSkipped(sink string) {
 	fmt.Fprintf(a.env.Err, "tally: not notifying %s\n", sink)
-}
-
-// stop stops following, sends what is pending and waits for it.
-func (nf *notifying) stop() {
-	nf.once.Do(func() {
-		if nf.sub != nil {
-			nf.sub.Close()
-		}
-		<-nf.done
-		if nf.n != nil {
-			nf.a.notices.CompareAndSwap(nf.n, nil)
-			nf.n.Close()
-		}
-	})
 }
 
 // updateOf is a record as notify takes it: its flags now, its list's X of

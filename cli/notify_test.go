@@ -12,7 +12,7 @@ import (
 // without a terminal, watch and serve start without it and say nothing,
 // as nobody asked for it. Asked for in the settings file, its absence is
 // said at start; `tally config` lists it either way.
-func TestStartNotifying_desktopLeftOutIsSaidOnlyWhenAskedFor(t *testing.T) {
+func TestNewLive_desktopLeftOutIsSaidOnlyWhenAskedFor(t *testing.T) {
 	noDesktop(t)
 	const left = "tally: not notifying desktop: notify-send is not installed and there is no terminal to notify\n"
 	for _, c := range []struct {
@@ -29,12 +29,12 @@ func TestStartNotifying_desktopLeftOutIsSaidOnlyWhenAskedFor(t *testing.T) {
 			}
 			st := newStore(t)
 			var errOut syncBuffer
-			a := &app{env: testEnv(st, &syncBuffer{}, &errOut, nil)}
-			nf, err := a.startNotifying(context.Background(), cfg, nil, nil, st, a.printSkipped)
+			a := &app{env: testEnv(st, &syncBuffer{}, &errOut, nil), cfg: cfg}
+			l, err := a.newLive(context.Background(), st, liveOptions{notify: notifySessions, skipped: a.printSkipped})
 			if err != nil {
 				t.Fatal(err)
 			}
-			nf.stop()
+			l.closeNews()
 			if said := errOut.String() == left; said != c.said {
 				t.Errorf("stderr %q; want the desktop's absence said: %v", errOut.String(), c.said)
 			}

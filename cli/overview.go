@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"time"
-
-	"github.com/tallyhq/tally/index"
 )
 
 // redrawDelay: the overview is printed at most this often while changes
@@ -37,12 +35,19 @@ func runOverview(ctx context.Context, o *overviewOptions) error {
 		drawn++
 		return nil
 	}
-	// The first screen is what the catch-up found, drawn before going
-	// live: a change is news, drawn after it.
-	f, err := o.followLive(ctx, st, func(*index.Indexer) error { return draw() })
+	l, err := o.newLive(ctx, st, liveOptions{bar: true, notify: notifyPlans})
 	if err != nil {
 		return err
 	}
+	// The first screen is what the catch-up found, drawn before going
+	// live: a change is news, drawn after it.
+	l.CatchUp(ctx)
+	if err := draw(); err != nil {
+		l.closeNews()
+		return err
+	}
+	f := l.Follow(ctx)
+	o.nowLive()
 	var redraw <-chan time.Time
 	for {
 		select {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -246,11 +247,11 @@ func TestPlan_taskPanelLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &app{env: testEnv(st, &syncBuffer{}, &syncBuffer{}, env)}
-	cfg, err := a.settings()
+	l, err := a.newLive(t.Context(), st, liveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plans := a.newPlanner(cfg, st, &diagnostics{})
+	plans := l.plans
 	h := newPlanHeadliner(t.Context(), plans)
 	s := rec.Session(fixedNow)
 	if got, ok := h.Headline(&s); !ok || got.Line != "0/2 → T001 [S2]" || got.State != tui.PanelWorking || got.Done != 0 || got.Total != 2 {
@@ -271,11 +272,7 @@ func TestPlan_taskPanelLine(t *testing.T) {
 	data := bytes.ReplaceAll(must(os.ReadFile(mustGlob(t, planCapture+"/config/projects/*/*.jsonl"))),
 		[]byte("/tmp/capture-plan/cc/plan-markers/work"), []byte(project))
 	writeLines(t, log, data, 6)
-	ix, err := a.newIndexer(t.Context(), st, nil, &diagnostics{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ix.Scan(t.Context()); err != nil {
+	if _, err := l.ix.Scan(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	// The store holds the markers the scan read; the headliner's planner
@@ -320,6 +317,41 @@ func TestPlan_aRelativeWorkingFolderNamesNoProject(t *testing.T) {
 	for _, m := range states {
 		if m.Result.Verdict != tally.MarkerNoPlan {
 			t.Errorf("%s: %v %s", m.Key, m.Result.Verdict, m.Result.Reason)
+		}
+	}
+}
+
+// tally push applies the markers it commits while it pushes, as every
+// live command does: the agent's markers move its project's plan, and
+// are not left pending until the next command that runs the planner.
+func TestPlan_pushAppliesTheMarkersItCommits(t *testing.T) {
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		zr, err := gzip.NewReader(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var b tally.PushBatch
+		if err := json.NewDecoder(zr).Decode(&b); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		json.NewEncoder(w).Encode(tally.PushAck{Acked: b.To, Applied: len(b.Sessions)})
+	}))
+	defer server.Close()
+	home, project, log := planHome(t, 1)
+	f := startFollowingIn(t, home, nil, "push", "--server", server.URL, "--token", "tly_test", "--machine", "laptop")
+	defer f.stop()
+	data := bytes.ReplaceAll(must(os.ReadFile(mustGlob(t, planCapture+"/config/projects/*/*.jsonl"))),
+		[]byte("/tmp/capture-plan/cc/plan-markers/work"), []byte(project))
+	writeLines(t, log, data, 2) // T001.S1 done, written while pushing
+	task := filepath.Join(project, "docs/por/T001-greeting-module", plan.TaskFile)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if strings.Count(readText(t, task), "status: complete") == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("T001's task.yaml while pushing, after the agent's marker:\n%s", readText(t, task))
 		}
 	}
 }

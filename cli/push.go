@@ -87,11 +87,16 @@ func runPush(ctx context.Context, o *pushOptions) error {
 	if err != nil {
 		return err
 	}
-	ix, _, err := o.catchUp(ctx, st)
-	if err != nil || ctx.Err() != nil {
+	l, err := o.newLive(ctx, st, liveOptions{bar: true, notify: notifyPlans})
+	if err != nil {
 		return err
 	}
-	changes := ix.Subscribe(1)
+	l.CatchUp(ctx)
+	if ctx.Err() != nil {
+		l.closeNews()
+		return nil
+	}
+	changes := l.ix.Subscribe(1)
 	defer changes.Close()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -104,7 +109,7 @@ func runPush(ctx context.Context, o *pushOptions) error {
 		}
 	}()
 	ixDone := make(chan error, 1)
-	go func() { ixDone <- ix.Run(runCtx) }()
+	go func() { ixDone <- l.Run(runCtx) }()
 	o.nowLive()
 	fmt.Fprintf(o.env.Err, "tally: pushing this machine's sessions to %s as %s (Ctrl-C to stop)\n", redact.URL(o.Server), originText(&tally.Session{Machine: o.Machine, User: o.User}))
 	pushErr := make(chan error, 1)

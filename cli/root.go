@@ -6,18 +6,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/config"
-	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/internal/redact"
 	"github.com/tallyhq/tally/internal/version"
-	"github.com/tallyhq/tally/notify"
-	"github.com/tallyhq/tally/planner"
 	"github.com/tallyhq/tally/store"
 )
 
@@ -50,12 +46,6 @@ type app struct {
 	// commitEvery bounds how long a scan holds folded state before
 	// committing it (scan --commit-every).
 	commitEvery time.Duration
-	// plans applies the markers the indexer reads (set by newIndexer);
-	// notices, set while a live command runs, takes their news.
-	plans   *planner.Planner
-	notices atomic.Pointer[notify.Notifier]
-	// diags are the problems the indexing command reports (newIndexer's).
-	diags *diagnostics
 	// cfg are the settings, once loaded (see settings).
 	cfg *config.Config
 }
@@ -170,30 +160,6 @@ func storeName(db string) string {
 		return redact.URL(db)
 	}
 	return db
-}
-
-// newIndexer builds an indexer over every agent home onto st, with the
-// planner that applies the markers it reads (a.plans, built here unless
-// the command built it first).
-func (a *app) newIndexer(ctx context.Context, st store.Store, progress func(index.ScanProgress), diags *diagnostics) (*index.Indexer, error) {
-	cfg, err := a.settings()
-	if err != nil {
-		return nil, err
-	}
-	if a.plans == nil {
-		a.plans, a.diags = a.newPlanner(cfg, st, diags), diags
-	}
-	return index.New(ctx, index.Options{
-		Markers:      a.plans,
-		Adapters:     a.adapters(),
-		Store:        st,
-		Rescan:       a.rescan,
-		CommitEvery:  a.commitEvery,
-		Detect:       detectRules(cfg),
-		Now:          a.env.Now,
-		OnProgress:   progress,
-		OnDiagnostic: diags.add,
-	})
 }
 
 // settings are the settings the command runs with: those a command that

@@ -83,16 +83,12 @@ func (o *scanOptions) explainNothingFound(ctx context.Context, st store.Store) e
 // scanOnce brings the store up to date with every agent home, with a
 // progress bar on a terminal, and reports the problems it met on stderr.
 func (a *app) scanOnce(ctx context.Context, st store.Store) (index.Summary, error) {
-	diags := &diagnostics{}
-	bar := a.newBar()
-	ix, err := a.newIndexer(ctx, st, bar.update, diags)
+	l, err := a.newLive(ctx, st, liveOptions{bar: true})
 	if err != nil {
 		return index.Summary{}, err
 	}
-	sum, err := ix.Scan(ctx)
-	bar.finish()
-	a.applyPlans(ctx, diags)
-	diags.flush(a.env.Err)
+	sum, err := l.scan(ctx)
+	l.diags.flush(a.env.Err)
 	return sum, err
 }
 

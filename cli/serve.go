@@ -125,19 +125,19 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	}
 	defer ln.Close()
 
-	ix, diags, err := o.catchUp(ctx, st)
-	if err != nil || ctx.Err() != nil {
-		return err
-	}
-	nf, err := o.startNotifying(ctx, cfg, nil, ix, st, o.printSkipped)
+	l, err := o.newLive(ctx, st, liveOptions{bar: true, notify: notifySessions, skipped: o.printSkipped})
 	if err != nil {
 		return err
 	}
-	defer nf.stop()
+	l.CatchUp(ctx)
+	if ctx.Err() != nil {
+		l.closeNews()
+		return nil
+	}
 
-	wo := web.Options{Indexer: ix, Store: st, Token: o.Token, Tokens: st, RequireToken: requireToken, Ingest: st, Now: o.env.Now, Home: o.env.Home, Diagnostics: diags.count,
+	wo := web.Options{Indexer: l.ix, Store: st, Token: o.Token, Tokens: st, RequireToken: requireToken, Ingest: st, Now: o.env.Now, Home: o.env.Home, Diagnostics: l.diags.count,
 		ErrorLog: log.New(o.env.Err, "tally serve: ", log.LstdFlags),
-		Lists:    st, Extra: mcpExtra(st, &o.env), Plans: o.plans,
+		Lists:    st, Extra: mcpExtra(st, &o.env), Plans: l.plans,
 		Hooks: o.hookService(hookOptionsOf(cfg.Hooks), cfg, func(context.Context) (hookservice.Store, error) { return st, nil })}
 	srv := web.New(wo)
 	hs := srv.HTTPServer()
@@ -147,7 +147,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	stopped := make(chan error, 3)
 	for _, run := range []func() error{
 		func() error { return srv.Run(runCtx) },
-		func() error { return o.runLive(runCtx, ix) },
+		func() error { return l.Run(runCtx) },
 		func() error {
 			if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 				return err

@@ -9,10 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tallyhq/tally"
-	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/projectname"
-	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/tasks"
 	"github.com/tallyhq/tally/termstyle"
 	"github.com/tallyhq/tally/tui"
@@ -56,12 +54,13 @@ A bare 'tally' opens it too when standard output is a terminal.`,
 }
 
 // runTUI shows the dashboard. Its first frame waits only for the store's
-// newest sessions: the indexer is built and started once that frame is on
-// the terminal, and its catch-up arrives on the change stream (the one the
-// web board reads) like any later change, the title saying how far it got.
+// newest sessions: the dashboard's live is built at once (that reads the
+// store's change mark, nothing more), and started once that frame is on
+// the terminal; its catch-up arrives on the change stream (the one the
+// web board reads) like any later change, the title saying how far it
+// got.
 func runTUI(ctx context.Context, a *app) error {
-	cfg, err := a.settings()
-	if err != nil {
+	if _, err := a.settings(); err != nil {
 		return err
 	}
 	st, err := a.openStore(ctx)
@@ -79,10 +78,18 @@ func runTUI(ctx context.Context, a *app) error {
 			env = append(env, k+"="+v)
 		}
 	}
-	lv := &liveTUI{a: a, st: st, cfg: cfg, diags: &diagnostics{}}
-	// The plan lines of the first frame come from the planner the indexer
-	// feeds later.
-	a.plans, a.diags = a.newPlanner(cfg, st, lv.diags), lv.diags
+	lv := &liveTUI{a: a}
+	status := &scanStatus{}
+	// The program exists before the live is started, and after it is
+	// built: the scan's progress and the terminal's notifications reach
+	// it once it does.
+	lv.l, err = a.newLive(ctx, st, liveOptions{
+		progress: func(pr index.ScanProgress) { status.report(lv.p, pr) },
+		notify:   notifySessions, term: writerFunc(func(b []byte) (int, error) { return tui.Printer(lv.p).Write(b) }),
+	})
+	if err != nil {
+		return err
+	}
 	lv.ctx, lv.stop = context.WithCancel(ctx)
 	defer lv.stop()
 	lv.p = tui.Program(ctx, tui.Options{
@@ -92,68 +99,52 @@ func runTUI(ctx context.Context, a *app) error {
 		},
 		Approve:   a.approver(st),
 		Looked:    a.looked(),
-		Headliner: newPlanHeadliner(lv.ctx, a.plans),
+		Headliner: newPlanHeadliner(lv.ctx, lv.l.plans),
 	}, tui.Terminal{In: a.env.In, Out: a.env.Out, Environ: env, Drawn: lv.start})
 	err = tui.Run(ctx, lv.p)
 	if ixErr := lv.end(); err == nil && ctx.Err() == nil {
 		err = ixErr
 	}
-	lv.diags.flush(a.env.Err)
+	lv.l.diags.flush(a.env.Err)
 	return err
 }
 
-// liveTUI is the dashboard's way live, started once its first frame is
-// drawn.
+// writerFunc is a function as an io.Writer.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+// liveTUI is the dashboard's live, run once its first frame is drawn.
 type liveTUI struct {
-	a     *app
-	st    store.Store
-	cfg   *config.Config
-	diags *diagnostics
-	p     *tea.Program
+	a *app
+	l *live
+	p *tea.Program
 	// ctx ends when the dashboard does: nothing starts after that.
 	ctx  context.Context
 	stop context.CancelFunc
 
 	mu sync.Mutex
 	f  *follower
-	nf *notifying
-	// err is why the indexer could not start.
-	err error
 	// fed is done when Feed and the readiness watch have returned.
 	fed sync.WaitGroup
 }
 
-// start builds the indexer and follows the agents' homes with it; the
-// first round of its Run is the catch-up scan. The notifier follows the
-// indexer from before that scan: what the scan reads happened before the
-// notifier started, so it is history to it, not news.
+// start runs the live: the first round of its Run is the catch-up scan.
+// The notifier follows the indexer from before that scan: what the scan
+// reads happened before the notifier started, so it is history to it,
+// not news.
 func (l *liveTUI) start() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.ctx.Err() != nil {
 		return
 	}
-	status := &scanStatus{}
-	f, ready, err := l.a.followNow(l.ctx, l.st, func(pr index.ScanProgress) { status.report(l.p, pr) }, l.diags,
-		func(ix *index.Indexer) (err error) {
-			l.nf, err = l.a.startNotifying(l.ctx, l.cfg, tui.Printer(l.p), ix, l.st, func(sink string) {
-				l.diags.add(tally.Diagnostic{Msg: "not notifying " + sink})
-			})
-			return err
-		})
-	if err != nil && l.ctx.Err() != nil {
-		return // the dashboard ended while the indexer was being built
-	}
-	if err != nil {
-		l.err = err
-		l.p.Send(tui.Status("not following the agents' logs: " + tally.UserMessage(err)))
-		return
-	}
+	f := l.l.Follow(l.ctx)
 	l.f = f
 	l.fed.Go(func() { tui.Feed(l.ctx, l.p.Send, f.Changes) })
 	l.fed.Go(func() {
 		select {
-		case <-ready:
+		case <-l.l.ix.Ready():
 			l.p.Send(tui.Status(""))
 			l.a.nowLive()
 		case <-l.ctx.Done():
@@ -162,16 +153,14 @@ func (l *liveTUI) start() {
 }
 
 // end stops what start started, once the dashboard has returned, and
-// says why the indexer stopped or could not start.
+// says why the live stopped.
 func (l *liveTUI) end() error {
 	l.stop()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.nf != nil {
-		defer l.nf.stop()
-	}
 	if l.f == nil {
-		return l.err
+		l.l.closeNews()
+		return nil
 	}
 	l.fed.Wait()
 	return l.f.stop()

@@ -60,8 +60,7 @@ Runs until interrupted (Ctrl-C), then exits 0.`,
 }
 
 func runWatch(ctx context.Context, o *watchOptions) error {
-	cfg, err := o.useSettings(o.settings)
-	if err != nil {
+	if _, err := o.useSettings(o.settings); err != nil {
 		return err
 	}
 	st, err := o.openStore(ctx)
@@ -69,15 +68,13 @@ func runWatch(ctx context.Context, o *watchOptions) error {
 		return err
 	}
 	defer st.Close()
-	var nf *notifying
-	f, err := o.followLive(ctx, st, func(ix *index.Indexer) (err error) {
-		nf, err = o.startNotifying(ctx, cfg, nil, ix, st, o.printSkipped)
-		return err
-	})
+	l, err := o.newLive(ctx, st, liveOptions{bar: true, notify: notifySessions, skipped: o.printSkipped})
 	if err != nil {
 		return err
 	}
-	defer nf.stop()
+	l.CatchUp(ctx)
+	f := l.Follow(ctx)
+	o.nowLive()
 	if err := o.remember(ctx, st); err != nil {
 		f.stop()
 		return err

@@ -100,6 +100,8 @@ type Indexer struct {
 	// mark is the store's change mark when New ran: Run publishes the
 	// records other processes committed after it.
 	mark int64
+	// loaded: the saved marks are read (load).
+	loaded bool
 	// names decides the one name of a directory reached by several
 	// (links), for the walk and the watcher alike.
 	names *tail.Names
@@ -135,21 +137,31 @@ type entry struct {
 	markers []readMarker
 }
 
-// New loads the saved file states from the store, and takes its change
-// mark: every record another process commits from now on is published by
-// Run, so a server that shows a snapshot of the store before Run starts
-// still sends what changed after it.
+// New takes the store's change mark: every record another process
+// commits from now on is published by Run, so a server that shows a
+// snapshot of the store before Run starts still sends what changed after
+// it. It reads nothing else: the saved marks of the files are loaded by
+// the first round (a scan), so building an Indexer costs a query, and a
+// command that shows the store first does not wait for a long history.
 func New(ctx context.Context, o Options) (*Indexer, error) {
 	ix := newIndexer(o)
-	o = ix.o
-	mark, err := o.Store.ChangeMark(ctx)
+	mark, err := ix.o.Store.ChangeMark(ctx)
 	if err != nil {
 		return nil, err
 	}
 	ix.mark = mark
-	marks, err := o.Store.FileMarks(ctx)
+	return ix, nil
+}
+
+// load reads the marks of the files saved in the store, once, before the
+// first round; it runs under the round lock.
+func (ix *Indexer) load(ctx context.Context) error {
+	if ix.loaded {
+		return nil
+	}
+	marks, err := ix.o.Store.FileMarks(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, m := range marks {
 		// One session of a database is re-read when the database changes:
@@ -158,15 +170,18 @@ func New(ctx context.Context, o Options) (*Indexer, error) {
 		if m.Database != "" {
 			file = m.Database
 		}
-		f, ok := tail.Claim(o.Adapters, file)
+		f, ok := tail.Claim(ix.o.Adapters, file)
 		if !ok || (m.Database != "") != (f.Info.Layout == tally.LayoutDatabase) {
 			continue // no adapter claims it now (another home)
 		}
 		st := m.Cold()
-		ix.files[st.Path] = &entry{found: f, st: st, cold: true}
-		ix.link(st)
+		if ix.files[st.Path] == nil {
+			ix.files[st.Path] = &entry{found: f, st: st, cold: true}
+			ix.link(st)
+		}
 	}
-	return ix, nil
+	ix.loaded = true
+	return nil
 }
 
 // newIndexer is an Indexer with o's defaults that knows no file yet.

@@ -143,6 +143,9 @@ func (ix *Indexer) addWatch(dir string) {
 func (ix *Indexer) syncPaths(ctx context.Context, paths map[string]bool) (dbs []string, err error) {
 	ix.round.Lock()
 	defer ix.round.Unlock()
+	if err := ix.load(ctx); err != nil {
+		return nil, err
+	}
 	var work []job
 	var gone []string
 	queued := make(map[*entry]bool)

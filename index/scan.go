@@ -16,6 +16,9 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 	ix.round.Lock()
 	defer ix.round.Unlock()
 	start := time.Now()
+	if err := ix.load(ctx); err != nil {
+		return Summary{}, err
+	}
 	w := tail.Walk(ix.o.Adapters, ix.names, ix.addWatch)
 	ix.reportUnreadable(w.Unreadable)
 	var work []job
