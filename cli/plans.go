@@ -7,6 +7,7 @@ import (
 	"github.com/tallyhq/tally/notify"
 	"github.com/tallyhq/tally/plan"
 	"github.com/tallyhq/tally/planner"
+	"github.com/tallyhq/tally/planview"
 )
 
 // planFolderOf is the rule every command finds a project's plan folder
@@ -37,7 +38,7 @@ func planNews(e planner.Event) notify.PlanNews {
 		Done: e.Done, Total: e.Total, At: e.At}
 }
 
-// planLines are the plan lines (plan.PanelLine) of the projects that keep
+// planLines are the plan lines (planview.PanelLine) of the projects that keep
 // a plan, by project. A settings file that cannot be read leaves them
 // out: the listing is what was asked for.
 func (a *app) planLines(projects ...string) map[string]string {
@@ -54,7 +55,7 @@ func (a *app) planLines(projects ...string) map[string]string {
 		if f := folderOf(p); f.Dir == "" {
 			continue
 		} else if pl, err := f.Load(); err == nil {
-			out[p] = plan.PanelLine(pl)
+			out[p] = planview.PanelLine(pl)
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/plan"
+	"github.com/tallyhq/tally/planview"
 )
 
 // planOptions are the flags every plan command takes.
@@ -129,42 +130,42 @@ func runTask(_ context.Context, o *taskOptions) error {
 	if err != nil {
 		return err
 	}
-	vo := plan.ViewOptions{Now: o.now(), Location: o.now().Location(), Limit: o.Limit}
+	vo := planview.ViewOptions{Now: o.now(), Location: o.now().Location(), Limit: o.Limit}
 	w := o.env.Out
 	switch o.What {
 	case "":
 		if o.JSON {
-			return writeJSON(w, plan.ReportOf(p))
+			return writeJSON(w, planview.ReportOf(p))
 		}
-		return plan.RenderSummary(w, p, vo)
+		return planview.RenderSummary(w, p, vo)
 	case "done", "active", "blocked":
 		if o.JSON {
 			return writeJSON(w, filterTasks(p, o.What))
 		}
 		render := map[string]func(*plan.Plan) error{
-			"done":    func(p *plan.Plan) error { return plan.RenderDone(w, p, vo) },
-			"active":  func(p *plan.Plan) error { return plan.RenderActive(w, p, vo) },
-			"blocked": func(p *plan.Plan) error { return plan.RenderBlocked(w, p, vo) },
+			"done":    func(p *plan.Plan) error { return planview.RenderDone(w, p, vo) },
+			"active":  func(p *plan.Plan) error { return planview.RenderActive(w, p, vo) },
+			"blocked": func(p *plan.Plan) error { return planview.RenderBlocked(w, p, vo) },
 		}[o.What]
 		return render(p)
 	}
 	if o.JSON {
 		t := p.Task(o.What)
 		if t == nil {
-			return plan.RenderTask(w, p, o.What, vo) // says why there is none
+			return planview.RenderTask(w, p, o.What, vo) // says why there is none
 		}
-		return writeJSON(w, plan.TaskReportOf(p, t))
+		return writeJSON(w, planview.TaskReportOf(p, t))
 	}
-	return plan.RenderTask(w, p, o.What, vo)
+	return planview.RenderTask(w, p, o.What, vo)
 }
 
 // filterTasks are the reports of the done, active or blocked tasks.
-func filterTasks(p *plan.Plan, what string) []plan.TaskReport {
-	out := []plan.TaskReport{}
+func filterTasks(p *plan.Plan, what string) []planview.TaskReport {
+	out := []planview.TaskReport{}
 	for _, t := range p.Tasks {
 		_, blocked := p.Blocked(t.ID)
 		if what == "done" && t.Status == plan.TaskComplete || what == "active" && t.Status == plan.TaskActive || what == "blocked" && blocked {
-			out = append(out, plan.TaskReportOf(p, t))
+			out = append(out, planview.TaskReportOf(p, t))
 		}
 	}
 	return out
@@ -268,5 +269,5 @@ func runTimeline(_ context.Context, o *timelineOptions) error {
 		}
 		return writeJSON(o.env.Out, entries)
 	}
-	return plan.RenderTimeline(o.env.Out, entries, plan.ViewOptions{Now: o.now(), Location: o.now().Location()})
+	return planview.RenderTimeline(o.env.Out, entries, planview.ViewOptions{Now: o.now(), Location: o.now().Location()})
 }

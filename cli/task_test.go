@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tallyhq/tally/plan"
+	"github.com/tallyhq/tally/planview"
 )
 
 // runIn runs tally with stdin.
@@ -63,7 +63,7 @@ func TestTask_planMarkersAndViews(t *testing.T) {
 		t.Fatalf("task T001:\n%s", out)
 	}
 	code, out, _ = runIn(t, "", "task", "T001", "--json", "--project", project)
-	var rep plan.TaskReport
+	var rep planview.TaskReport
 	if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || rep.Current != "S2" || rep.Progress.Done != 1 {
 		t.Fatalf("task T001 --json: %v\n%s", err, out)
 	}

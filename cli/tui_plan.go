@@ -10,7 +10,7 @@ import (
 )
 
 // planHeadliner gives the Task Panel of a session that follows its
-// project's plan the plan's line ("2/5 → T003 [S2]", plan.PanelLine): a
+// project's plan the plan's line ("2/5 → T003 [S2]", planview.PanelLine): a
 // session that writes progress markers, or keeps no list of its own, in a
 // project with a plan folder. Views are kept per project until the plan
 // changes, so drawing a frame reads no file.

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,101 +93,22 @@ func (f Folder) Apply(markers []Marker) ([]Outcome, error) {
 	if err := p.Writable(); err != nil {
 		return nil, err
 	}
-	now := f.now()
-	s := StateOf(p)
-	// The keys this batch judged; the ledger's are in p.ledger.keys.
-	seen := map[string]bool{}
-	judged := func(key string) bool { return seen[key] || p.ledger.keys.has(key) }
-	newest := p.ledger.newest
-	outs := make([]Outcome, len(markers))
-	var (
-		entries  []Entry
-		changed  []string
-		promoted = map[string]bool{}
-		earliest = now
-		begun    bool // a marker named a usable task: execution has begun
-	)
-	for i, m := range markers {
-		o := &outs[i]
-		o.Marker, o.Text = m, Text(m.Marker)
-		if m.Key != "" && judged(m.Key) {
-			o.Verdict, o.Reason = Duplicate, "already judged"
-			continue
-		}
-		at := m.At
-		if at.IsZero() {
-			at = now
-		}
-		earliest = minTime(earliest, at)
-		var d Decision
-		if at.Before(newest.Add(-StaleAfter)) {
-			d = Decision{Verdict: Skipped, Reason: fmt.Sprintf("older than the newest marker the plan has taken (%s) by more than %v",
-				newest.UTC().Format(time.RFC3339), StaleAfter)}
-		} else {
-			d = Decide(s, m.Marker)
-		}
-		o.Verdict, o.Reason = d.Verdict, d.Reason
-		begun = begun || d.Verdict == Applied || d.Verdict == Unchanged
-		switch d.Verdict {
-		case Applied:
-			s.Apply(d)
-			for _, c := range d.Changes {
-				if !slices.Contains(changed, c.Task) {
-					changed = append(changed, c.Task)
-				}
-			}
-			for _, e := range d.Entries {
-				if e.Type == EntryTaskPromoted {
-					promoted[e.Task] = true
-				}
-			}
-		case Rejected:
-			d.Entries = []Entry{{Type: EntryRejected, Task: m.Task, Step: m.Step, Reason: d.Reason, Marker: o.Text}}
-		case Skipped:
-			d.Entries = []Entry{{Type: EntrySkipped, Task: m.Task, Step: m.Step, Reason: d.Reason, Marker: o.Text}}
-		case Unchanged:
-			d.Entries = []Entry{{Type: EntryUnchanged, Task: m.Task, Step: m.Step, Reason: d.Reason, Marker: o.Text}}
-		}
-		for _, e := range d.Entries {
-			e.At, e.Key, e.By = at, m.Key, m.By
-			o.Entries = append(o.Entries, e)
-		}
-		entries = append(entries, o.Entries...)
-		if m.Key != "" {
-			seen[m.Key] = true
-			if at.After(newest) {
-				newest = at
-			}
-		}
-	}
-	for _, id := range changed {
-		t := p.Task(id).clone() // the loaded plan may be shared (Cache)
-		ts := s.task(id)
-		t.Status = ts.Status
-		for i := range t.Steps {
-			t.Steps[i].Status = ts.Steps[i].Status
-		}
+	j := Judge(p, markers, f.now())
+	for _, t := range j.Changed {
 		if err := f.writeTask(d, t); err != nil {
 			return nil, err
 		}
 	}
 	// The plan was there no later than the first marker that used it, so
 	// scope entries found now are dated then.
-	scope, err := f.keepScope(d, p, earliest, promoted, begun)
+	scope, err := f.keepScope(d, p, j.Earliest, j.Promoted, j.Begun)
 	if err != nil {
 		return nil, err
 	}
-	if err := appendLedger(d, append(scope, entries...)); err != nil {
+	if err := appendLedger(d, append(scope, j.Entries...)); err != nil {
 		return nil, writeError("write ledger", err)
 	}
-	return outs, nil
-}
-
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
+	return j.Outcomes, nil
 }
 
 // Sync brings scope.yaml and the ledger up to date with the task folders

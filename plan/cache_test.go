@@ -127,7 +127,7 @@ func TestCache_loadedPlanIsNeverChanged(t *testing.T) {
 				return
 			}
 			p.Progress()
-			PanelLine(p)
+			p.Progress()
 		}
 	})
 	wg.Wait()
@@ -138,8 +138,8 @@ func TestCache_loadedPlanIsNeverChanged(t *testing.T) {
 	if done, _ := before.Task("T001").Progress(); done != 0 || before.Task("T001").Status != TaskPlanned {
 		t.Fatalf("a plan loaded before was changed: %d done, %s", done, before.Task("T001").Status)
 	}
-	if p := sameLoad(t, f); PanelLine(p) != "✓ 1/1 Complete" {
-		t.Fatalf("panel %q", PanelLine(p))
+	if p := sameLoad(t, f); stateLine(p) != "1/1 complete" {
+		t.Fatalf("panel %q", stateLine(p))
 	}
 }
 

@@ -127,8 +127,8 @@ func TestCapture_claudeMarkersAdvanceThePlan(t *testing.T) {
 		if len(outs) == 1 && outs[0].Text == "progress: T001.S1 done" {
 			p := load(t, f)
 			done, total := p.Task("T001").Progress()
-			if done != 1 || total != 2 || PanelLine(p) != "0/2 → T001 [S2]" {
-				t.Fatalf("after S1 done: T001 %d/%d, panel %q", done, total, PanelLine(p))
+			if done != 1 || total != 2 || stateLine(p) != "0/2 T001 active S2" {
+				t.Fatalf("after S1 done: T001 %d/%d, panel %q", done, total, stateLine(p))
 			}
 		}
 	}
@@ -153,8 +153,8 @@ func TestCapture_claudeMarkersAdvanceThePlan(t *testing.T) {
 		t.Fatalf("T001 task.yaml:\n%s\nwant:\n%s", got, wantFile)
 	}
 	p := load(t, f)
-	if PanelLine(p) != "✓ 2/2 Complete" || len(p.Problems) != 0 || p.Scope != (Scope{Original: 2, Current: 2}) {
-		t.Fatalf("panel %q, problems %v, scope %+v", PanelLine(p), p.Problems, p.Scope)
+	if stateLine(p) != "2/2 complete" || len(p.Problems) != 0 || p.Scope != (Scope{Original: 2, Current: 2}) {
+		t.Fatalf("panel %q, problems %v, scope %+v", stateLine(p), p.Problems, p.Scope)
 	}
 	wantLedger := "plan_created, task_activated T001, step_completed T001 S1, step_blocked T001 S2, " +
 		"task_completed T001 S2, task_activated T002, step_completed T002 S1, task_completed T002 S2, all_complete"

@@ -60,7 +60,19 @@
 //     folders, and then kept equal to that number; each change is a
 //     scope_change entry.
 //
-// The text views (RenderSummary, RenderTask, RenderTimeline, PanelLine,
-// …) are pure functions of a loaded Plan, so the command line, the
-// terminal UI and the board say the same thing.
+// The views of a plan (the summary, a task, the timeline, the panel line,
+// the JSON report) are package planview's: this package says what a plan
+// is and what its rules do, and draws nothing (it imports no terminal
+// package).
+//
+// The files, by job:
+//
+//	task.go parse.go problem.go scope.go   the model: task files and scope.yaml, parsed and validated
+//	rules.go judge.go                      the marker rules, a pure table (Decide), and markers judged against a plan (Judge)
+//	summary.go derived.go                  the ledger folded as read; what is derived from it
+//	edit.go                                status edits that keep the user's YAML (bytes in, bytes out)
+//	protocol.go                            how an agent keeps a plan (the protocol block)
+//	folder.go ledger.go cache.go           reading a folder: Load, the ledger's entries, the cache
+//	apply.go                               Apply and Create: under the lock, read, Judge, write; one writer
+//	open.go write.go lock_*.go             every file opened through internal/safefile; atomic writes; the folder's lock
 package plan

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"hash/maphash"
 	"maps"
 	"slices"
@@ -86,7 +87,7 @@ func (l *ledger) problem(p Problem) {
 func (l *ledger) problems(name string) Problems {
 	out := slices.Clone(l.probs)
 	if l.moreProbs > 0 {
-		out = append(out, Problem{Path: name, Msg: plural(l.moreProbs, "more line") + " that are not ledger entries"})
+		out = append(out, Problem{Path: name, Msg: fmt.Sprintf("%d more %s", l.moreProbs, map[bool]string{true: "line", false: "lines"}[l.moreProbs == 1]) + " that are not ledger entries"})
 	}
 	return out
 }

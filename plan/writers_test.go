@@ -253,7 +253,7 @@ func TestApply_survivesKill(t *testing.T) {
 				t.Fatalf("round %d: %s skipped on resume", round, o.Text)
 			}
 		}
-		if got := PanelLine(load(t, f)); got != fmt.Sprintf("✓ %d/%d Complete", crashTasks, crashTasks) {
+		if got := stateLine(load(t, f)); got != fmt.Sprintf("%d/%d complete", crashTasks, crashTasks) {
 			t.Fatalf("round %d: after resuming: %s", round, got)
 		}
 		if leftover, _ := filepath.Glob(filepath.Join(f.Dir, "*", ".*"+tempSuffix)); len(leftover) != 0 {

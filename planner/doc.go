@@ -30,7 +30,7 @@
 //     configured folder, docs/por by default); a project without that
 //     folder gets none, and the marker is recorded as "no plan".
 //   - Surfaces see the same plan. View is a project's plan for the board
-//     and the terminal (plan.PanelLine's line, the active task and step);
+//     and the terminal (planview.PanelLine's line, the active task and step);
 //     Subscribe tells them when one changed, whether by a marker or by
 //     files agents or people wrote (folders Planner has been asked about
 //     are looked at every Poll, and their scope kept current).

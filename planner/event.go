@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally/plan"
+	"github.com/tallyhq/tally/planview"
 )
 
 // EventKind is which news a plan event is.
@@ -58,7 +59,7 @@ type Event struct {
 func eventOf(project string, pl *plan.Plan, e plan.Entry) Event {
 	done, total := pl.Progress()
 	ev := Event{Kind: eventKinds[e.Type], Project: project, Folder: pl.Dir, Session: e.By, Task: e.Task, Step: e.Step,
-		Reason: e.Reason, Done: done, Total: total, At: e.At, Text: plan.TimelineText(e)}
+		Reason: e.Reason, Done: done, Total: total, At: e.At, Text: planview.TimelineText(e)}
 	if t := pl.Task(e.Task); t != nil {
 		ev.TaskName = t.Name
 	}

@@ -11,26 +11,27 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/plan"
+	"github.com/tallyhq/tally/planview"
 )
 
 // View is a project's plan as the board and the terminal show it: the
 // progress of its tasks, the line of the collapsed Task Panel, and the
 // task under way with its step.
 type View struct {
-	Project string        `json:"project"`
-	Folder  string        `json:"folder"`
-	Done    int           `json:"done"`
-	Total   int           `json:"total"`
-	Percent int           `json:"percent"`
-	Line    string        `json:"line"`
-	Stage   Stage         `json:"stage"`
-	Active  *ActiveTask   `json:"active,omitempty"`
-	Blocked *plan.Blocked `json:"blocked,omitempty"`
+	Project string            `json:"project"`
+	Folder  string            `json:"folder"`
+	Done    int               `json:"done"`
+	Total   int               `json:"total"`
+	Percent int               `json:"percent"`
+	Line    string            `json:"line"`
+	Stage   Stage             `json:"stage"`
+	Active  *ActiveTask       `json:"active,omitempty"`
+	Blocked *planview.Blocked `json:"blocked,omitempty"`
 	// Problems counts what is wrong in the folder's files.
 	Problems int `json:"problems,omitempty"`
 }
 
-// Stage is which of its one-line forms a plan is in (plan.PanelLine's):
+// Stage is which of its one-line forms a plan is in (planview.PanelLine's):
 // what a surface colours the line by, as the terminal UI's collapsed Task
 // Panel does.
 type Stage uint8
@@ -85,7 +86,7 @@ type ActiveTask struct {
 func ViewOf(project string, pl *plan.Plan) View {
 	done, total := pl.Progress()
 	v := View{Project: project, Folder: pl.Dir, Done: done, Total: total, Percent: plan.Percent(done, total),
-		Line: plan.PanelLine(pl), Problems: len(pl.Problems)}
+		Line: planview.PanelLine(pl), Problems: len(pl.Problems)}
 	for _, t := range pl.Tasks {
 		if t.Status != plan.TaskActive {
 			continue
@@ -96,11 +97,11 @@ func ViewOf(project string, pl *plan.Plan) View {
 			v.Active.StepID, v.Active.StepName = s.ID, s.Name
 		}
 		if e, ok := pl.Blocked(t.ID); ok {
-			v.Blocked = &plan.Blocked{Step: e.Step, Reason: e.Reason, At: e.At}
+			v.Blocked = &planview.Blocked{Step: e.Step, Reason: e.Reason, At: e.At}
 		}
 		break
 	}
-	// The forms of plan.PanelLine, in its order.
+	// The forms of planview.PanelLine, in its order.
 	switch {
 	case len(pl.Folders) == 0:
 		v.Stage = StageEmpty

@@ -1,4 +1,4 @@
-package plan
+package planview
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/plan"
 	"github.com/tallyhq/tally/termstyle"
 )
 
@@ -48,7 +49,7 @@ const maxNameWidth = 40
 // RenderSummary writes the whole plan: progress with a bar, the scope,
 // then a row per task (icon, id, name, X/Y, and for an active task its
 // current step), then the folder's problems.
-func RenderSummary(w io.Writer, p *Plan, o ViewOptions) error {
+func RenderSummary(w io.Writer, p *plan.Plan, o ViewOptions) error {
 	b := &strings.Builder{}
 	done, total := p.Progress()
 	if total == 0 && len(p.Problems) == 0 {
@@ -56,7 +57,7 @@ func RenderSummary(w io.Writer, p *Plan, o ViewOptions) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	fmt.Fprintf(b, "Progress: %d/%d (%d%%)\n%s\n", done, total, Percent(done, total), bar(done, total))
+	fmt.Fprintf(b, "Progress: %d/%d (%d%%)\n%s\n", done, total, plan.Percent(done, total), bar(done, total))
 	b.WriteString(scopeLine(p) + "\n\n")
 	limit := o.Limit
 	if limit == 0 && total >= LargePlan {
@@ -78,15 +79,15 @@ func RenderSummary(w io.Writer, p *Plan, o ViewOptions) error {
 
 // writeLimited folds complete tasks into one line, shows every active
 // task and the next limit planned ones, and counts the rest.
-func writeLimited(b *strings.Builder, p *Plan, limit int) {
+func writeLimited(b *strings.Builder, p *plan.Plan, limit int) {
 	var complete []string
 	var rows [][]string
 	planned := 0
 	for _, t := range p.Tasks {
 		switch t.Status {
-		case TaskComplete:
+		case plan.TaskComplete:
 			complete = append(complete, t.ID)
-		case TaskActive:
+		case plan.TaskActive:
 			rows = append(rows, taskRow(p, t))
 		default:
 			if planned < limit {
@@ -108,7 +109,7 @@ func writeLimited(b *strings.Builder, p *Plan, limit int) {
 	}
 }
 
-func idsOf(ts []*Task) []string {
+func idsOf(ts []*plan.Task) []string {
 	ids := make([]string, len(ts))
 	for i, t := range ts {
 		ids[i] = t.ID
@@ -116,10 +117,10 @@ func idsOf(ts []*Task) []string {
 	return ids
 }
 
-func taskRow(p *Plan, t *Task) []string {
+func taskRow(p *plan.Plan, t *plan.Task) []string {
 	done, total := t.Progress()
 	row := []string{taskIcon(p, t), t.ID, cut(t.Name, maxNameWidth), fmt.Sprintf("%d/%d", done, total)}
-	if t.Status == TaskActive {
+	if t.Status == plan.TaskActive {
 		if cur := t.Current(); cur != nil {
 			step := cur.ID + ": " + cut(cur.Name, maxNameWidth)
 			if e, ok := p.Blocked(t.ID); ok {
@@ -131,11 +132,11 @@ func taskRow(p *Plan, t *Task) []string {
 	return row
 }
 
-func taskIcon(p *Plan, t *Task) string {
+func taskIcon(p *plan.Plan, t *plan.Task) string {
 	switch t.Status {
-	case TaskComplete:
+	case plan.TaskComplete:
 		return iconComplete
-	case TaskActive:
+	case plan.TaskActive:
 		if _, blocked := p.Blocked(t.ID); blocked {
 			return iconBlocked
 		}
@@ -161,7 +162,7 @@ func bar(done, total int) string {
 
 // scopeLine: how many tasks, against how many were planned, and the quick
 // tasks done outside the plan.
-func scopeLine(p *Plan) string {
+func scopeLine(p *plan.Plan) string {
 	s := p.ScopeNow()
 	line := fmt.Sprintf("Scope: %s", plural(s.Current, "task"))
 	switch d := s.Current - s.Original; {
@@ -185,7 +186,7 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func writeProblems(b *strings.Builder, probs Problems) {
+func writeProblems(b *strings.Builder, probs plan.Problems) {
 	if len(probs) == 0 {
 		return
 	}
@@ -197,7 +198,7 @@ func writeProblems(b *strings.Builder, probs Problems) {
 
 // RenderTask writes one task: goal, status and progress, each step with
 // what done means for it, and when it started from the ledger.
-func RenderTask(w io.Writer, p *Plan, id string, o ViewOptions) error {
+func RenderTask(w io.Writer, p *plan.Plan, id string, o ViewOptions) error {
 	t := p.Task(id)
 	if t == nil {
 		if why, bad := p.Invalid[id]; bad {
@@ -209,7 +210,7 @@ func RenderTask(w io.Writer, p *Plan, id string, o ViewOptions) error {
 	done, total := t.Progress()
 	fmt.Fprintf(b, "%s: %s\n", t.ID, t.Name)
 	fmt.Fprintf(b, "Goal: %s\n", t.Goal)
-	fmt.Fprintf(b, "Status: %s │ Progress: %d/%d (%d%%)\n", t.Status, done, total, Percent(done, total))
+	fmt.Fprintf(b, "Status: %s │ Progress: %d/%d (%d%%)\n", t.Status, done, total, plan.Percent(done, total))
 	if p.Promoted(t.ID) {
 		b.WriteString("Promoted from a quick task\n")
 	}
@@ -222,14 +223,14 @@ func RenderTask(w io.Writer, p *Plan, id string, o ViewOptions) error {
 		}
 		icon, note := iconPlanned, ""
 		switch {
-		case s.Status == StepComplete:
+		case s.Status == plan.StepComplete:
 			icon = iconComplete
 		case isBlocked && s.ID == blocked.Step:
 			icon, note = iconBlocked, "  ← blocked"+reasonSuffix(blocked.Reason)
-		case s.Status == StepInProgress:
+		case s.Status == plan.StepInProgress:
 			icon = iconActive
 		}
-		if cur != nil && s.ID == cur.ID && t.Status == TaskActive && note == "" {
+		if cur != nil && s.ID == cur.ID && t.Status == plan.TaskActive && note == "" {
 			note = "  ← current"
 		}
 		fmt.Fprintf(b, "%s %-3s %s%s\n", icon, s.ID, s.Name, note)
@@ -241,14 +242,14 @@ func RenderTask(w io.Writer, p *Plan, id string, o ViewOptions) error {
 }
 
 // timesLine: when the task started, and how long it has run or took.
-func timesLine(p *Plan, t *Task, o ViewOptions) string {
+func timesLine(p *plan.Plan, t *plan.Task, o ViewOptions) string {
 	started, completed := p.Started(t.ID), p.Completed(t.ID)
 	switch {
-	case started.IsZero() && t.Status == TaskPlanned:
+	case started.IsZero() && t.Status == plan.TaskPlanned:
 		return "Not started"
 	case started.IsZero():
 		return "Started: not in the ledger"
-	case t.Status == TaskComplete && !completed.IsZero():
+	case t.Status == plan.TaskComplete && !completed.IsZero():
 		return fmt.Sprintf("Started: %s │ Completed: %s │ Took: %s",
 			stamp(started, o), stamp(completed, o), Duration(completed.Sub(started)))
 	}
@@ -257,14 +258,14 @@ func timesLine(p *Plan, t *Task, o ViewOptions) string {
 
 // RenderDone lists the complete tasks, the most recently completed first,
 // with when each was completed and how long it took.
-func RenderDone(w io.Writer, p *Plan, o ViewOptions) error {
-	var ts []*Task
+func RenderDone(w io.Writer, p *plan.Plan, o ViewOptions) error {
+	var ts []*plan.Task
 	for _, t := range p.Tasks {
-		if t.Status == TaskComplete {
+		if t.Status == plan.TaskComplete {
 			ts = append(ts, t)
 		}
 	}
-	slices.SortStableFunc(ts, func(a, b *Task) int { return p.Completed(b.ID).Compare(p.Completed(a.ID)) })
+	slices.SortStableFunc(ts, func(a, b *plan.Task) int { return p.Completed(b.ID).Compare(p.Completed(a.ID)) })
 	rows := make([][]string, 0, len(ts))
 	for _, t := range ts {
 		done, total := t.Progress()
@@ -282,10 +283,10 @@ func RenderDone(w io.Writer, p *Plan, o ViewOptions) error {
 
 // RenderActive lists the active tasks with their current step and how
 // long they have run.
-func RenderActive(w io.Writer, p *Plan, o ViewOptions) error {
+func RenderActive(w io.Writer, p *plan.Plan, o ViewOptions) error {
 	var rows [][]string
 	for _, t := range p.Tasks {
-		if t.Status != TaskActive {
+		if t.Status != plan.TaskActive {
 			continue
 		}
 		row := taskRow(p, t)
@@ -302,7 +303,7 @@ func RenderActive(w io.Writer, p *Plan, o ViewOptions) error {
 
 // RenderBlocked lists the steps under a blocked notice, with the reason
 // and since when.
-func RenderBlocked(w io.Writer, p *Plan, o ViewOptions) error {
+func RenderBlocked(w io.Writer, p *plan.Plan, o ViewOptions) error {
 	var rows [][]string
 	for _, t := range p.Tasks {
 		e, ok := p.Blocked(t.ID)

@@ -1,4 +1,4 @@
-package plan
+package planview
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tallyhq/tally/plan"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -71,7 +73,7 @@ func plainSteps(k int) []exampleStep {
 // and three quick tasks in the ledger. T001 ran Jan 15 13:30–16:00, T002
 // was activated when T001 completed and completed Jan 16 14:30, T003 was
 // activated then and is at S2.
-func examplePlan(t *testing.T) Folder {
+func examplePlan(t *testing.T) plan.Folder {
 	t.Helper()
 	f := newFolder(t)
 	writeExampleTask(t, f.Dir, "T001-oauth", "OAuth Setup", "Users can sign in with Google and GitHub", plainSteps(4)...)
@@ -103,7 +105,7 @@ func examplePlan(t *testing.T) Folder {
 {"type":"quick_task","at":"2024-01-16T09:10:00Z","description":"Bump the lint config","by":"7c1e2a90"}
 {"type":"quick_task","at":"2024-01-16T09:30:00Z","description":"Document the env vars","by":"7c1e2a90"}
 `
-	appendFile(t, filepath.Join(f.Dir, LedgerFile), quick)
+	appendFile(t, filepath.Join(f.Dir, plan.LedgerFile), quick)
 	return f
 }
 
@@ -172,7 +174,7 @@ func TestViews_largePlanWithLimit(t *testing.T) {
 		{"Payment Integration", 4}, {"Email Service", 3}, {"Admin Panel", 5}, {"API Rate Limiting", 3},
 		{"Analytics", 4}, {"Export", 2}, {"Backup", 3}}
 	for i, n := range names {
-		writeExampleTask(t, f.Dir, fmt.Sprintf("T%03d-%s", i+1, Slug(n.name)), n.name, n.name+" works", plainSteps(n.steps)...)
+		writeExampleTask(t, f.Dir, fmt.Sprintf("T%03d-%s", i+1, plan.Slug(n.name)), n.name, n.name+" works", plainSteps(n.steps)...)
 	}
 	var text strings.Builder
 	for i := 1; i <= 5; i++ {
@@ -210,7 +212,7 @@ func TestTimeline_aDaysWork(t *testing.T) {
 	step(11, 10, "progress: T001.S3 blocked: waiting for API key")
 	step(11, 20, "progress: T001.S3 done")
 	step(11, 30, "progress: T001.S4 done")
-	appendFile(t, filepath.Join(f.Dir, LedgerFile), `{"type":"quick_task","at":"2024-01-16T14:00:00Z","description":"Fix typo in README"}`+"\n")
+	appendFile(t, filepath.Join(f.Dir, plan.LedgerFile), `{"type":"quick_task","at":"2024-01-16T14:00:00Z","description":"Fix typo in README"}`+"\n")
 	step(15, 0, "progress: T002.S1 done\nprogress: T002.S2 done\nprogress: T009 start")
 	clock = at(16, 16, 0)
 	writeExampleTask(t, f.Dir, "T006-mfa", "MFA", "g", plainSteps(2)...)
@@ -223,12 +225,12 @@ func TestTimeline_aDaysWork(t *testing.T) {
 	}
 	step(18, 30, rest.String())
 	p := load(t, f)
-	golden(t, "timeline", render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p.entries(), exampleOptions()) }))
+	golden(t, "timeline", render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, entries(p), exampleOptions()) }))
 }
 
 func TestTimeline_spanningDaysHasDateLines(t *testing.T) {
 	p := load(t, examplePlan(t))
-	out := render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, p.entries(), exampleOptions()) })
+	out := render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, entries(p), exampleOptions()) })
 	if !strings.HasPrefix(out, "Mon Jan 15, 2024\n[13:30] ≡ Plan created: 5 tasks\n") || !strings.Contains(out, "\n\nTue Jan 16, 2024\n") {
 		t.Fatalf("timeline:\n%s", out)
 	}
@@ -238,22 +240,22 @@ func TestTimeline_spanningDaysHasDateLines(t *testing.T) {
 func TestPanelLine(t *testing.T) {
 	tests := []struct {
 		name, want string
-		setup      func(t *testing.T) Folder
+		setup      func(t *testing.T) plan.Folder
 	}{
-		{"no tasks", "No tasks", func(t *testing.T) Folder { return newFolder(t) }},
-		{"planning: tasks written, none started", "Planning…", func(t *testing.T) Folder { return newFolder(t, "T001-a:2", "T002-b:2") }},
-		{"execution", "2/5 → T003 [S2]", func(t *testing.T) Folder { return examplePlan(t) }},
-		{"blocked", "2/5 ⚠ T003 BLOCKED", func(t *testing.T) Folder {
+		{"no tasks", "No tasks", func(t *testing.T) plan.Folder { return newFolder(t) }},
+		{"planning: tasks written, none started", "Planning…", func(t *testing.T) plan.Folder { return newFolder(t, "T001-a:2", "T002-b:2") }},
+		{"execution", "2/5 → T003 [S2]", func(t *testing.T) plan.Folder { return examplePlan(t) }},
+		{"blocked", "2/5 ⚠ T003 BLOCKED", func(t *testing.T) plan.Folder {
 			f := examplePlan(t)
 			apply(t, f, markers("s", 0, at(16, 16, 10), "progress: T003.S2 blocked: waiting"))
 			return f
 		}},
-		{"all complete", "✓ 2/2 Complete", func(t *testing.T) Folder {
+		{"all complete", "✓ 2/2 Complete", func(t *testing.T) plan.Folder {
 			f := newFolder(t, "T001-a:2", "T002-b:2")
 			apply(t, f, markers("s", 0, t0, "progress: T001.S1 done\nprogress: T001.S2 done\nprogress: T002.S1 done\nprogress: T002.S2 done"))
 			return f
 		}},
-		{"two active tasks", "0/2 → T001 [S1] +1", func(t *testing.T) Folder {
+		{"two active tasks", "0/2 → T001 [S1] +1", func(t *testing.T) plan.Folder {
 			f := newFolder(t, "T001-a:2", "T002-b:2")
 			apply(t, f, markers("s", 0, t0, "progress: T001 start\nprogress: T002 start"))
 			return f
@@ -268,16 +270,6 @@ func TestPanelLine(t *testing.T) {
 	}
 	if got := PanelLine(nil); got != "No tasks" {
 		t.Fatalf("no plan folder: %q", got)
-	}
-}
-
-func TestProtocolIn(t *testing.T) {
-	got := ProtocolIn("plans/")
-	if strings.Contains(got, "docs/por") || strings.Count(got, "`plans/T###-slug/task.yaml`") != 2 {
-		t.Fatalf("protocol for plans/:\n%s", got)
-	}
-	if !strings.HasPrefix(Protocol, "## Task Management Protocol\n") || !strings.Contains(Protocol, "progress: T001.S2 blocked: reason") {
-		t.Fatal("the protocol block lost its heading or its markers")
 	}
 }
 

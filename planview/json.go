@@ -1,17 +1,21 @@
-package plan
+package planview
 
-import "time"
+import (
+	"time"
+
+	"github.com/tallyhq/tally/plan"
+)
 
 // Report is a plan as --json prints it and other programs read it: the
 // files' contents with what is computed from them.
 type Report struct {
-	Dir        string       `json:"dir"`
-	Progress   Completion   `json:"progress"`
-	Scope      Scope        `json:"scope"`
-	QuickTasks int          `json:"quick_tasks"`
-	Panel      string       `json:"panel"`
-	Tasks      []TaskReport `json:"tasks"`
-	Problems   Problems     `json:"problems,omitempty"`
+	Dir        string        `json:"dir"`
+	Progress   Completion    `json:"progress"`
+	Scope      plan.Scope    `json:"scope"`
+	QuickTasks int           `json:"quick_tasks"`
+	Panel      string        `json:"panel"`
+	Tasks      []TaskReport  `json:"tasks"`
+	Problems   plan.Problems `json:"problems,omitempty"`
 }
 
 // Completion is how much of a plan (tasks) or of a task (steps) is
@@ -24,7 +28,7 @@ type Completion struct {
 
 // TaskReport is a task with what is computed for it.
 type TaskReport struct {
-	*Task
+	*plan.Task
 	Progress  Completion `json:"progress"`
 	Current   string     `json:"current,omitempty"`
 	Started   *time.Time `json:"started,omitempty"`
@@ -41,9 +45,9 @@ type Blocked struct {
 }
 
 // ReportOf is the report of the whole plan.
-func ReportOf(p *Plan) Report {
+func ReportOf(p *plan.Plan) Report {
 	done, total := p.Progress()
-	r := Report{Dir: p.Dir, Progress: Completion{done, total, Percent(done, total)}, Scope: p.ScopeNow(),
+	r := Report{Dir: p.Dir, Progress: Completion{done, total, plan.Percent(done, total)}, Scope: p.ScopeNow(),
 		QuickTasks: p.QuickTasks(), Panel: PanelLine(p), Tasks: []TaskReport{}, Problems: p.Problems}
 	for _, t := range p.Tasks {
 		r.Tasks = append(r.Tasks, TaskReportOf(p, t))
@@ -52,9 +56,9 @@ func ReportOf(p *Plan) Report {
 }
 
 // TaskReportOf is the report of one task of p.
-func TaskReportOf(p *Plan, t *Task) TaskReport {
+func TaskReportOf(p *plan.Plan, t *plan.Task) TaskReport {
 	done, total := t.Progress()
-	r := TaskReport{Task: t, Progress: Completion{done, total, Percent(done, total)}, Promoted: p.Promoted(t.ID)}
+	r := TaskReport{Task: t, Progress: Completion{done, total, plan.Percent(done, total)}, Promoted: p.Promoted(t.ID)}
 	if cur := t.Current(); cur != nil {
 		r.Current = cur.ID
 	}

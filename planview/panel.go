@@ -1,6 +1,10 @@
-package plan
+package planview
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tallyhq/tally/plan"
+)
 
 // PanelLine is the plan in one line, for a status bar (the terminal UI's
 // collapsed Task Panel, the board's header):
@@ -13,18 +17,18 @@ import "fmt"
 //	✓ 5/5 Complete      every task complete
 //
 // A nil plan (no plan folder) is "No tasks".
-func PanelLine(p *Plan) string {
+func PanelLine(p *plan.Plan) string {
 	if p == nil || len(p.Folders) == 0 {
 		return "No tasks"
 	}
 	done, total := p.Progress()
-	var active []*Task
-	var next *Task
+	var active []*plan.Task
+	var next *plan.Task
 	for _, t := range p.Tasks {
 		switch {
-		case t.Status == TaskActive:
+		case t.Status == plan.TaskActive:
 			active = append(active, t)
-		case t.Status == TaskPlanned && next == nil:
+		case t.Status == plan.TaskPlanned && next == nil:
 			next = t
 		}
 	}

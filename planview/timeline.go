@@ -1,10 +1,12 @@
-package plan
+package planview
 
 import (
 	"fmt"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/tallyhq/tally/plan"
 )
 
 // RenderTimeline writes a plan's ledger entries (Folder.Entries) as a
@@ -12,7 +14,7 @@ import (
 // → T001 activated". A ledger that spans days gets a date line whenever
 // the day changes. Unchanged-marker entries are bookkeeping and are left
 // out.
-func RenderTimeline(w io.Writer, ledger []Entry, o ViewOptions) error {
+func RenderTimeline(w io.Writer, ledger []plan.Entry, o ViewOptions) error {
 	loc := o.Location
 	if loc == nil {
 		loc = time.Local
@@ -42,7 +44,7 @@ func RenderTimeline(w io.Writer, ledger []Entry, o ViewOptions) error {
 	return err
 }
 
-func spansDays(ledger []Entry, loc *time.Location) bool {
+func spansDays(ledger []plan.Entry, loc *time.Location) bool {
 	for i := 1; i < len(ledger); i++ {
 		if ledger[i].At.In(loc).YearDay() != ledger[0].At.In(loc).YearDay() || ledger[i].At.Year() != ledger[0].At.Year() {
 			return true
@@ -55,33 +57,33 @@ func spansDays(ledger []Entry, loc *time.Location) bool {
 // time: "✓ T001 complete (4/4)". It is empty for entries the timeline
 // leaves out. Surfaces that show plan events (notifications, the board)
 // use it so they all say the same thing.
-func TimelineText(e Entry) string {
+func TimelineText(e plan.Entry) string {
 	switch e.Type {
-	case EntryPlanCreated:
+	case plan.EntryPlanCreated:
 		return fmt.Sprintf("≡ Plan created: %s", plural(e.Total, "task"))
-	case EntryTaskActive:
+	case plan.EntryTaskActive:
 		return fmt.Sprintf("%s %s activated", iconActive, e.Task)
-	case EntryStepStarted:
+	case plan.EntryStepStarted:
 		return fmt.Sprintf("%s %s %s started", iconActive, e.Task, e.Step)
-	case EntryStepDone:
+	case plan.EntryStepDone:
 		return fmt.Sprintf("%s %s %s complete", iconComplete, e.Task, e.Step)
-	case EntryTaskDone:
+	case plan.EntryTaskDone:
 		return fmt.Sprintf("%s %s complete (%d/%d)", iconComplete, e.Task, e.Done, e.Total)
-	case EntryAllDone:
+	case plan.EntryAllDone:
 		return fmt.Sprintf("%s All complete (%d/%d)", iconComplete, e.Done, e.Total)
-	case EntryStepBlocked:
+	case plan.EntryStepBlocked:
 		return fmt.Sprintf("%s %s %s blocked%s", iconBlocked, e.Task, e.Step, reasonSuffix(e.Reason))
-	case EntryTaskPromoted:
+	case plan.EntryTaskPromoted:
 		return fmt.Sprintf("⚡ %s promoted from a quick task", e.Task)
-	case EntryScopeChange:
+	case plan.EntryScopeChange:
 		return "⚡ Scope: " + scopeChangeText(e)
-	case EntryQuickTask:
+	case plan.EntryQuickTask:
 		return fmt.Sprintf("⚡ Quick task: %q", e.Description)
-	case EntryRejected:
+	case plan.EntryRejected:
 		return fmt.Sprintf("✗ Rejected %q: %s", e.Marker, e.Reason)
-	case EntrySkipped:
+	case plan.EntrySkipped:
 		return fmt.Sprintf("· Skipped %q: %s", e.Marker, e.Reason)
-	case EntryUnchanged:
+	case plan.EntryUnchanged:
 		return ""
 	}
 	return fmt.Sprintf("· %s", e.Type)
@@ -89,7 +91,7 @@ func TimelineText(e Entry) string {
 
 // scopeChangeText: "+1 task (T006-mfa)", "-1 task (T004-profile)", or
 // both ways "5 → 5 (+T006-mfa, -T004-profile)".
-func scopeChangeText(e Entry) string {
+func scopeChangeText(e plan.Entry) string {
 	switch {
 	case len(e.Removed) == 0 && len(e.Added) > 0:
 		return fmt.Sprintf("+%s (%s)", plural(len(e.Added), "task"), strings.Join(e.Added, ", "))
