@@ -53,7 +53,7 @@ type Env struct {
 	OpenStore OpenStore
 	// DefaultDB is the store path used without --db or $TALLY_DB; its
 	// error is reported only if a command needs the store.
-	DefaultDB func() (string, error)
+	DefaultDB func(xdgDataHome, home string) (string, error)
 	// Resolver finds the addresses of a host name serve is asked to
 	// listen on; nil is net.DefaultResolver.
 	Resolver Resolver
@@ -67,7 +67,7 @@ type Resolver interface {
 // Main runs tally with the process's streams and arguments; Ctrl-C or
 // SIGTERM cancels the command, which then exits normally, and a second
 // one ends the process at once (see interruptible).
-func Main(args []string, open OpenStore, defaultDB func() (string, error)) ExitCode {
+func Main(args []string, open OpenStore, defaultDB func(xdgDataHome, home string) (string, error)) ExitCode {
 	ctx, stop := interruptible(context.Background())
 	defer stop()
 	return Run(ctx, System(open, defaultDB), args)
@@ -103,7 +103,7 @@ func interruptible(parent context.Context) (ctx context.Context, stop func()) {
 }
 
 // System is the Env of this process.
-func System(open OpenStore, defaultDB func() (string, error)) Env {
+func System(open OpenStore, defaultDB func(xdgDataHome, home string) (string, error)) Env {
 	home, _ := os.UserHomeDir()
 	dir, _ := os.Getwd()
 	host, _ := os.Hostname()

@@ -93,7 +93,7 @@ func testEnv(st store.Store, out, errOut *syncBuffer, env map[string]string) Env
 		Home:      testHome,
 		Dir:       testHome + "/src/tally",
 		OpenStore: func(context.Context, string) (store.Store, error) { return st, nil },
-		DefaultDB: func() (string, error) { return "mem", nil },
+		DefaultDB: func(string, string) (string, error) { return "mem", nil },
 		Resolver:  testHosts,
 	}
 }

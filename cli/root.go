@@ -116,7 +116,7 @@ none is active, the most recent ones).`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
 	db := a.env.Getenv("TALLY_DB")
 	if db == "" && a.env.DefaultDB != nil {
-		db, a.dbErr = a.env.DefaultDB()
+		db, a.dbErr = a.env.DefaultDB(a.env.Getenv("XDG_DATA_HOME"), a.env.Home)
 	}
 	f := root.PersistentFlags()
 	f.StringVar(&a.g.DB, "db", db, "the store: a SQLite file, or a team's postgres:// URL (env TALLY_DB)")

@@ -5,6 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tallyhq/tally/detect"
+	"github.com/tallyhq/tally/hook"
+	"github.com/tallyhq/tally/notify"
+	"github.com/tallyhq/tally/plan"
 )
 
 // Config is the effective settings: defaults, then the file, then flags.
@@ -124,27 +129,31 @@ func (p Plans) PlanFolder(project string) string {
 	return filepath.Join(project, filepath.FromSlash(folder))
 }
 
-// Default is the one place every default is written down.
+// Default are the settings with every default: each as the package it
+// configures defines it (detect, hook, notify, plan), so a default is
+// written once, where it is used; what only the settings decide (how
+// many notifications a sink takes a minute, the desktop on) is written
+// here.
 func Default() *Config {
 	c := &Config{
 		Detect: Detect{
-			StalledAfter:    Duration{5 * time.Minute},
-			LoopRepeats:     4,
-			NoProgressCalls: 30,
+			StalledAfter:    Duration{detect.DefaultStalledAfter},
+			LoopRepeats:     detect.DefaultLoopRepeats,
+			NoProgressCalls: detect.DefaultNoProgressCalls,
 		},
 		Hooks: Hooks{
-			RemindAfter: 10,
-			StopBlocks:  2,
-			StopWindow:  Duration{5 * time.Minute},
+			RemindAfter: hook.DefaultRemindAfter,
+			StopBlocks:  hook.DefaultStopBlocks,
+			StopWindow:  Duration{hook.DefaultStopWindow},
 		},
 		Notify: Notify{
-			Events:       []string{"needs_input", "stalled", "looping", "no_progress", "blocked", "finished"},
+			Events:       notify.DefaultKinds().Names(),
 			Desktop:      true,
 			MaxPerMinute: 6,
-			Settle:       Duration{2 * time.Minute},
-			BurstWindow:  Duration{2 * time.Second},
+			Settle:       Duration{notify.DefaultSettle},
+			BurstWindow:  Duration{notify.DefaultBurst},
 		},
-		Plans:   Plans{Folder: "docs/por"},
+		Plans:   Plans{Folder: plan.DefaultDir},
 		sources: map[string]Source{},
 	}
 	return c

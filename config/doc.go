@@ -3,9 +3,11 @@
 //
 // What it promises:
 //
-//   - One place for defaults: Default. Every setting has a default there, so
-//     a missing file, an empty file and a file that names only one key all
-//     give a complete Config. The file is found at
+//   - Every setting has a default in Default, so a missing file, an empty
+//     file and a file that names only one key all give a complete Config.
+//     A default that a package uses itself (detection's thresholds, the
+//     hooks' limits, the notifier's windows and events, the plan folder) is
+//     that package's constant, which Default takes: each is written once. The file is found at
 //     $XDG_CONFIG_HOME/tally/config.toml, else ~/.config/tally/config.toml
 //     (DefaultPath); a caller may name another.
 //   - Settings come in three layers, later ones winning: the default, the

@@ -25,8 +25,15 @@ type Rules struct {
 
 // DefaultRules are the defaults the settings file documents.
 func DefaultRules() Rules {
-	return Rules{StalledAfter: 5 * time.Minute, EndedAfter: tally.EndedAfter, LoopRepeats: 4, NoProgressCalls: 30}
+	return Rules{StalledAfter: DefaultStalledAfter, EndedAfter: tally.EndedAfter, LoopRepeats: DefaultLoopRepeats, NoProgressCalls: DefaultNoProgressCalls}
 }
+
+// The thresholds of DefaultRules (the settings' [detect] defaults).
+const (
+	DefaultStalledAfter    = 5 * time.Minute
+	DefaultLoopRepeats     = 4
+	DefaultNoProgressCalls = 30
+)
 
 // maxCount is where counters stop: far above any threshold, far below
 // overflow.

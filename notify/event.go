@@ -107,7 +107,18 @@ func DefaultKinds() Kinds {
 }
 
 func (s Kinds) With(k Kind) Kinds { return s | 1<<k }
-func (s Kinds) Has(k Kind) bool   { return k < kindCount && s&(1<<k) != 0 }
+
+// Names are the names of the kinds in s, in the order of the kinds.
+func (s Kinds) Names() []string {
+	var out []string
+	for k := range kindCount {
+		if s.Has(k) {
+			out = append(out, k.String())
+		}
+	}
+	return out
+}
+func (s Kinds) Has(k Kind) bool { return k < kindCount && s&(1<<k) != 0 }
 
 // ParseKinds parses a list of event names.
 func ParseKinds(names []string) (Kinds, error) {

@@ -7,6 +7,12 @@ import (
 	"time"
 )
 
+// Defaults of Options (and of the settings' [notify]).
+const (
+	DefaultSettle = 2 * time.Minute
+	DefaultBurst  = 2 * time.Second
+)
+
 // Options configure a Notifier. Zero fields take the documented defaults.
 type Options struct {
 	// Sinks receive the messages, each at its own pace.
@@ -57,10 +63,10 @@ func (o *Options) defaults() {
 		o.Kinds = DefaultKinds()
 	}
 	if o.Settle == 0 {
-		o.Settle = 2 * time.Minute
+		o.Settle = DefaultSettle
 	}
 	if o.Burst == 0 {
-		o.Burst = 2 * time.Second
+		o.Burst = DefaultBurst
 	}
 	if o.Queue <= 0 {
 		o.Queue = 1024

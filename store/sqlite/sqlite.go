@@ -54,18 +54,16 @@ type Store struct {
 	writable bool
 }
 
-// DefaultPath is where the store lives unless told otherwise: $TALLY_DB if
-// set, else $XDG_DATA_HOME/tally/tally.db, else ~/.local/share/tally/tally.db.
-func DefaultPath() (string, error) {
-	if p := os.Getenv("TALLY_DB"); p != "" {
-		return p, nil
+// DefaultPath is where the store lives unless told otherwise (--db,
+// $TALLY_DB): xdgDataHome/tally/tally.db when that is an absolute path
+// ($XDG_DATA_HOME), else ~/.local/share/tally/tally.db under home. The
+// caller reads the environment (cli.Env); this reads nothing.
+func DefaultPath(xdgDataHome, home string) (string, error) {
+	if xdgDataHome != "" && filepath.IsAbs(xdgDataHome) {
+		return filepath.Join(xdgDataHome, "tally", "tally.db"), nil
 	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "tally", "tally.db"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", tally.Errorf(tally.CodeUnavailable, "sqlite.DefaultPath", "no home directory to keep the store in (set TALLY_DB): %v", err)
+	if home == "" {
+		return "", tally.Errorf(tally.CodeUnavailable, "sqlite.DefaultPath", "no home directory to keep the store in (set TALLY_DB)")
 	}
 	return filepath.Join(home, ".local", "share", "tally", "tally.db"), nil
 }

@@ -124,19 +124,17 @@ func TestOpen_UnwritableDirectory(t *testing.T) {
 }
 
 func TestDefaultPath(t *testing.T) {
-	t.Setenv("TALLY_DB", "/x/custom.db")
-	t.Setenv("XDG_DATA_HOME", "/xdg")
-	if p, _ := DefaultPath(); p != "/x/custom.db" {
-		t.Errorf("with TALLY_DB: %s", p)
-	}
-	t.Setenv("TALLY_DB", "")
-	if p, _ := DefaultPath(); p != "/xdg/tally/tally.db" {
+	if p, _ := DefaultPath("/xdg", "/home/ana"); p != "/xdg/tally/tally.db" {
 		t.Errorf("with XDG_DATA_HOME: %s", p)
 	}
-	t.Setenv("XDG_DATA_HOME", "")
-	t.Setenv("HOME", "/home/ana")
-	if p, _ := DefaultPath(); p != "/home/ana/.local/share/tally/tally.db" {
+	if p, _ := DefaultPath("relative", "/home/ana"); p != "/home/ana/.local/share/tally/tally.db" {
+		t.Errorf("with a relative XDG_DATA_HOME: %s", p)
+	}
+	if p, _ := DefaultPath("", "/home/ana"); p != "/home/ana/.local/share/tally/tally.db" {
 		t.Errorf("default: %s", p)
+	}
+	if _, err := DefaultPath("", ""); tally.ErrorCode(err) != tally.CodeUnavailable {
+		t.Errorf("no home: %v", err)
 	}
 }
 
