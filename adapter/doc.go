@@ -15,8 +15,10 @@
 // What it promises:
 //   - A home is found by the agent's own rule, read from data: the flag,
 //     else the first place set (a variable's value, a folder under the
-//     home folder or the working folder, a path below it). The help says
-//     the rule from the same data, so it cannot drift from what is done.
+//     home folder or the working folder, a path below it; or, for a rule
+//     data cannot say, what a function reads, named for the help). The help
+//     says the rule from the same data, so it cannot drift from what is
+//     done.
 //   - What an agent's adapter reads (lines, streams, databases,
 //     directories) is told by the interfaces its type implements (Reads),
 //     never declared a second time.

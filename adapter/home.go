@@ -28,7 +28,9 @@ type Home struct {
 
 // Place is one place an agent looks for a home: a variable's value, the
 // value of another of its homes' flags, or a folder under the home folder
-// or the working folder; Path is joined below it.
+// or the working folder; Path is joined below it. An agent whose rule
+// reads something else (a setting in its own settings file) says so with
+// Read, and Said is how the help names it.
 type Place struct {
 	Var  string
 	Flag string
@@ -36,6 +38,12 @@ type Place struct {
 	// variable nor a flag.
 	Under Base
 	Path  string
+	// Read finds the place from env ("": not set), Said being how the
+	// help names it ("the settings' advanced.runtimeOutputDir"). The
+	// variables it reads must be among the agent's Var places, so the
+	// tests keep them out of a test's world.
+	Read func(env Env) string
+	Said string
 }
 
 // Base is a folder a Place lies under.
@@ -121,6 +129,8 @@ func (p Place) value(env Env, flags Flags) string {
 		base = env.Home
 	case p.Under == UnderWork:
 		base = env.Dir
+	case p.Read != nil:
+		base = p.Read(env)
 	}
 	if base == "" || p.Path == "" {
 		return base
@@ -188,6 +198,8 @@ func (p Place) String() string {
 		base = "~"
 	case p.Under == UnderWork:
 		base = "."
+	case p.Read != nil:
+		base = p.Said
 	}
 	if p.Path == "" {
 		return base

@@ -16,6 +16,12 @@ var sample = adapter.Descriptor{
 		{Key: "config", From: []adapter.Place{{Flag: "sample-dir", Path: "c.json"}, {Under: adapter.UnderHome, Path: "c.json"}}},
 		{Key: "projects", What: "projects", Flag: "sample-project", Every: true,
 			From: []adapter.Place{{Under: adapter.UnderWork, Path: ".s"}, {Var: "SAMPLE_PROJECTS"}}},
+		{Key: "runtime", From: []adapter.Place{{Var: "SAMPLE_RUNTIME"}, {Said: "the settings' runtime", Read: func(env adapter.Env) string {
+			if env.Getenv != nil && env.Getenv("SAMPLE_HOME") == "/from-settings" {
+				return "/runtime"
+			}
+			return ""
+		}}, {Under: adapter.UnderHome, Path: ".sample"}}},
 	},
 }
 
@@ -32,11 +38,13 @@ func TestDescriptor_Dirs(t *testing.T) {
 		flags adapter.Flags
 		want  adapter.Dirs
 	}{
-		{"defaults", env(nil, "/h"), nil, adapter.Dirs{"": {"/h/.sample"}, "config": {"/h/c.json"}, "projects": {"/w/.s"}}},
+		{"defaults", env(nil, "/h"), nil, adapter.Dirs{"": {"/h/.sample"}, "config": {"/h/c.json"}, "projects": {"/w/.s"}, "runtime": {"/h/.sample"}}},
 		{"variables", env(map[string]string{"SAMPLE_HOME": "/v", "SAMPLE_DB": "x.db", "SAMPLE_PROJECTS": "p"}, "/h"), nil,
-			adapter.Dirs{"": {"/v/.sample"}, "db": {"x.db"}, "config": {"/h/c.json"}, "projects": {"/w/.s", "/w/p"}}},
+			adapter.Dirs{"": {"/v/.sample"}, "db": {"x.db"}, "config": {"/h/c.json"}, "projects": {"/w/.s", "/w/p"}, "runtime": {"/h/.sample"}}},
 		{"flags", env(map[string]string{"SAMPLE_HOME": "/v"}, "/h"), adapter.Flags{"sample-dir": {"/f"}, "sample-project": {"a", "/b"}},
-			adapter.Dirs{"": {"/f"}, "config": {"/f/c.json"}, "projects": {"/w/a", "/b"}}},
+			adapter.Dirs{"": {"/f"}, "config": {"/f/c.json"}, "projects": {"/w/a", "/b"}, "runtime": {"/h/.sample"}}},
+		{"a place read from a setting", env(map[string]string{"SAMPLE_HOME": "/from-settings"}, "/h"), nil,
+			adapter.Dirs{"": {"/from-settings/.sample"}, "config": {"/h/c.json"}, "projects": {"/w/.s"}, "runtime": {"/runtime"}}},
 		{"no home", env(nil, ""), nil, adapter.Dirs{"projects": {"/w/.s"}}},
 	} {
 		if got := sample.Dirs(c.env, c.flags); !reflect.DeepEqual(got, c.want) {

@@ -50,13 +50,16 @@ func TestAll_EachAgentIsOneOfItsKind(t *testing.T) {
 		for _, h := range d.Homes {
 			for _, p := range h.From {
 				n := 0
-				for _, set := range []bool{p.Var != "", p.Flag != "", p.Under != adapter.UnderNothing} {
+				for _, set := range []bool{p.Var != "", p.Flag != "", p.Under != adapter.UnderNothing, p.Read != nil} {
 					if set {
 						n++
 					}
 				}
 				if n != 1 {
 					t.Errorf("%s: place %+v names %d sources, want one", d.Agent, p, n)
+				}
+				if p.Read != nil && p.Said == "" {
+					t.Errorf("%s: a place read by a function does not say what it is", d.Agent)
 				}
 				if p.Flag != "" && !own[p.Flag] {
 					t.Errorf("%s: place %+v takes another agent's flag", d.Agent, p)
