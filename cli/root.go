@@ -93,8 +93,8 @@ func (a *app) rootCommand() *cobra.Command {
 		Use:   "tally",
 		Short: "Live progress of your coding agents' todo lists",
 		Long: wrap("Tally is one live progress surface for the coding agents you run: "+agentLabels()+
-			". It reads their todo lists from their own logs as they are written and shows, for every session,", helpWidth) + `
-X of Y done, the current step, what is blocked and what has stalled.
+			". It reads their todo lists from their own logs as they are written and shows, for every session, "+
+			"X\u00a0of\u00a0Y done, the current step, what is blocked and what has stalled.", helpWidth) + `
 
 With no command on a terminal, tally opens the live dashboard (tally tui);
 into a pipe, it prints the active sessions each time they change (when

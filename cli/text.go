@@ -38,11 +38,17 @@ func fraction(done, total int) string {
 // helpWidth is the width the help's text is written to.
 const helpWidth = 79
 
-// wrap breaks a paragraph into lines of at most width columns, at spaces.
+// wrap breaks a paragraph into lines of at most width columns, at spaces;
+// words joined by a no-break space (U+00A0) stay on one line, where it
+// becomes a space.
 func wrap(paragraph string, width int) string {
 	var b strings.Builder
 	line := 0
-	for _, w := range strings.Fields(paragraph) {
+	for _, w := range strings.Split(paragraph, " ") {
+		if w == "" {
+			continue
+		}
+		w = strings.ReplaceAll(w, "\u00a0", " ")
 		n := termstyle.Width(w)
 		switch {
 		case line == 0:
