@@ -1,6 +1,7 @@
 package tally
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"time"
@@ -167,17 +168,21 @@ type Recenter interface {
 }
 
 // Turner is implemented by decoders of agents whose hooks count the
-// model's turns (package hookservice): Turn is what a line that records
-// one model call holds within its first TurnHead bytes. The fold counts
-// such lines as it reads them (FileState.Turns), so the turns are counted
-// by the one read that folds the file, never by reading it again.
+// model's turns (package hookservice): Turn tells whether a line records
+// one model call, from its first bytes, cheaply (every line of a cold
+// scan is asked). The fold counts such lines as it reads them
+// (FileState.Turns), so the turns are counted by the one read that folds
+// the file, never by reading it again.
 type Turner interface {
-	Turn() []byte
+	Turn(line []byte) bool
 }
 
-// TurnHead is how far into a line the mark of a model call (Turner) may
-// be.
+// TurnHead is how far into a line the mark of a model call may be, for a
+// Turner that looks for one (TurnIn).
 const TurnHead = 120
+
+// TurnIn tells whether mark is within the first TurnHead bytes of line.
+func TurnIn(line, mark []byte) bool { return bytes.Contains(line[:min(len(line), TurnHead)], mark) }
 
 // CallWindow is implemented by decoders that emit EventToolCall: tool calls
 // made before from are history and not wanted, and are passed over without

@@ -60,10 +60,7 @@ func (f *FileState) FeedLines(dec Decoder, chunk []byte) (changed bool, diags []
 		before := pc.Parsed()
 		defer func() { f.Stats.Parsed += pc.Parsed() - before }()
 	}
-	var turn []byte
-	if t, ok := dec.(Turner); ok {
-		turn = t.Turn()
-	}
+	turner, _ := dec.(Turner)
 	emit := func(ev Event) {
 		if f.Apply(ev) {
 			changed = true
@@ -81,7 +78,7 @@ func (f *FileState) FeedLines(dec Decoder, chunk []byte) (changed bool, diags []
 			continue
 		}
 		f.Stats.Lines++
-		if turn != nil && bytes.Contains(line[:min(len(line), TurnHead)], turn) {
+		if turner != nil && turner.Turn(line) {
 			f.Turns++
 		}
 		if err := dec.Line(line, off, emit); err != nil {

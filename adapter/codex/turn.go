@@ -8,6 +8,6 @@ var _ tally.Turner = (*decoder)(nil)
 // start: the token count of the call.
 var turn = []byte(`"type":"token_usage_record"`)
 
-// Turn marks the lines recording a model call: the hooks count turns by
-// them (tally.Turner).
-func (d *decoder) Turn() []byte { return turn }
+// Turn tells a line recording a model call: the hooks count turns by them
+// (tally.Turner).
+func (d *decoder) Turn(line []byte) bool { return tally.TurnIn(line, turn) }

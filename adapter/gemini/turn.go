@@ -9,6 +9,6 @@ var _ tally.Turner = (*Decoder)(nil)
 // once its tool calls ran, so a turn that calls tools counts twice.
 var turn = []byte(`"type":"gemini"`)
 
-// Turn marks the lines recording a model call: the hooks count turns by
-// them (tally.Turner).
-func (d *Decoder) Turn() []byte { return turn }
+// Turn tells a line recording a model call: the hooks count turns by them
+// (tally.Turner).
+func (d *Decoder) Turn(line []byte) bool { return tally.TurnIn(line, turn) }
