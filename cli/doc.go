@@ -18,4 +18,12 @@
 // termstyle, which the other terminal surfaces share. Errors reach the
 // user once, in run: the exit status from one table (exitCodes), the
 // message without the domain's operation names unless --verbose.
+//
+// What a command takes of an agent (its directory flags and their help,
+// the rules that resolve them, the --agent values, the help's first
+// sentence, tally hook's and tally setup's agents) comes from the agents'
+// descriptors (package agents; adapters.go). Every command that indexes
+// builds one composition root, once (live.go: newLive — the indexer, the
+// planner, the notifier), and goes live through it. The hooks' answers
+// are package hookservice's; this package gives it flags and settings.
 package cli
