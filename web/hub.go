@@ -110,8 +110,12 @@ func (h *hub) run(ctx context.Context) error {
 	defer close(h.done)
 	defer h.sub.Close()
 	defer h.dropAll()
-	if err := h.seed(ctx); err != nil && ctx.Err() == nil {
-		return err
+	// A store out of reach when serve starts (a database restarting, a
+	// connection cut) is not the end of the server: the failure is logged
+	// once and the seed tried again at every tick, as after a resync.
+	unseeded := h.seed(ctx)
+	if unseeded != nil && ctx.Err() == nil && h.o.ErrorLog != nil {
+		h.o.ErrorLog.Printf("reading the sessions to watch: %v; trying again every %s", unseeded, h.o.Refresh)
 	}
 	tick := time.NewTicker(h.o.Refresh)
 	defer tick.Stop()
@@ -132,6 +136,14 @@ func (h *hub) run(ctx context.Context) error {
 		case n := <-h.plans:
 			h.applyPlan(n)
 		case <-tick.C:
+			if unseeded != nil {
+				if unseeded = h.seed(ctx); unseeded != nil {
+					continue
+				}
+				if h.o.ErrorLog != nil {
+					h.o.ErrorLog.Printf("the sessions to watch are read again")
+				}
+			}
 			h.refresh()
 		}
 	}

@@ -2,12 +2,16 @@ package web_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -344,5 +348,66 @@ func TestEvents_indexerDropResyncs(t *testing.T) {
 	c = dialSSE(t, r.addr(), "Last-Event-ID: "+st.LastEventID)
 	if s := sessionOf(t, c.mustNext(t)); s.Title != "after 2" {
 		t.Errorf("replay after the resync gave %q", s.Title)
+	}
+}
+
+// outage is a store whose sessions cannot be read while down is set, as a
+// database that restarts or cuts its connections.
+type outage struct {
+	tally.Store
+	down atomic.Bool
+}
+
+func (o *outage) Records(ctx context.Context, f tally.SessionFilter) ([]tally.Record, error) {
+	if o.down.Load() {
+		return nil, errors.New("connection refused")
+	}
+	return o.Store.Records(ctx, f)
+}
+
+// A store out of reach when the server starts does not end the server:
+// once the store answers again, the live sessions are watched and the page
+// is told of their activity as time passes, as if nothing had happened.
+func TestEvents_aStoreOutOfReachAtStartIsWaitedFor(t *testing.T) {
+	var st *outage
+	var logged lockedBuffer
+	r := newRigIdle(t, func(o *web.Options) {
+		st = &outage{Store: o.Store}
+		st.down.Store(true)
+		o.Store, o.Refresh = st, 10*time.Millisecond
+		o.ErrorLog = log.New(&logged, "", 0)
+	})
+	r.run()
+	time.Sleep(50 * time.Millisecond) // several ticks with the store down
+	select {
+	case err := <-r.done:
+		r.running = false
+		t.Fatalf("the server ended while its store was out of reach: %v", err)
+	default:
+	}
+	if !strings.Contains(logged.String(), "connection refused") {
+		t.Errorf("the failure is not logged: %q", logged.String())
+	}
+	st.down.Store(false)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logged.String(), "read again"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never read its store again: %q", logged.String())
+		}
+	}
+	c := dialSSE(t, r.addr())
+	live := 0
+	for _, s := range snapshotOf(t, c.mustNext(t)) {
+		if s.Activity != tally.ActivityEnded {
+			live++
+		}
+	}
+	if live == 0 {
+		t.Fatal("no live session in the snapshot")
+	}
+	r.clock.Set(r.clock.Now().Add(tally.EndedAfter + time.Minute))
+	for ; live > 0; live-- {
+		if s := sessionOf(t, c.mustNext(t)); s.Activity != tally.ActivityEnded {
+			t.Fatalf("got %s %s, want the live sessions to end", s.ID, s.Activity)
+		}
 	}
 }
