@@ -60,6 +60,7 @@ func (s *Service) answer(ctx context.Context, ag Agent, c Call, log *logger, ans
 	k.opts.ResumeLater = ag.Spec.ResumeLater
 	if ev.Name == hook.SessionStart {
 		k.opts.Protocol = s.o.Protocol(ev.Cwd)
+		k.opts.Plan = s.o.Plan(ev.Cwd)
 	}
 	answer(ag.Spec.Format.Encode(ev, respond(ev)(ctx, k)))
 	if k.st != nil && k.fold.fold != nil && k.fold.read >= CommitAfter {
