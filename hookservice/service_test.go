@@ -122,3 +122,85 @@ func TestService_Knows(t *testing.T) {
 		t.Errorf("answered %v, log %s", called, log.String())
 	}
 }
+
+// payloadFor reads a recorded payload of the todo session and points it
+// at transcript.
+func payloadFor(t *testing.T, name, transcript string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(rec, "payloads", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["transcript_path"] = transcript
+	out, _ := json.Marshal(m)
+	return out
+}
+
+// Claude Code 2.1.330 runs its hooks before it writes the call to the
+// transcript, so a Stop right after the first TodoWrite can find the
+// transcript without the list (the flaky e2e stop guard): the guard
+// decides from what PostToolUse was told (tool_input, tool_response), and
+// forgets it once the transcript holds the call.
+func TestService_stopGuardDecidesFromTheListPostToolUseWasToldOf(t *testing.T) {
+	home := t.TempDir()
+	data, err := os.ReadFile(filepath.Join(rec, "transcript.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	// The transcript as it stood when the first TodoWrite's hooks ran:
+	// its call (line 33) not written yet.
+	before := strings.Join(lines[:32], "")
+	if strings.Contains(before, `"name":"TodoWrite","input"`) {
+		t.Fatal("the cut transcript holds the TodoWrite call")
+	}
+	var m struct {
+		SessionID string `json:"session_id"`
+	}
+	json.Unmarshal(payloadFor(t, "Stop.json", ""), &m)
+	transcript := filepath.Join(home, "projects", "-work", m.SessionID+".jsonl")
+	os.MkdirAll(filepath.Dir(transcript), 0o700)
+	if err := os.WriteFile(transcript, []byte(before), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var log logLines
+	svc := service(home, func(context.Context) (hookservice.Store, error) { return st, nil }, &log)
+	guarded := func(payload []byte) string {
+		var out []byte
+		svc.Answer(context.Background(), hookservice.Call{Agent: "claude", GuardStop: true, Start: time.Date(2026, 11, 23, 16, 49, 0, 0, time.UTC),
+			Read:  func() ([]byte, error) { return payload, nil },
+			Reply: func(b []byte) error { out = b; return nil }})
+		return string(out)
+	}
+	guarded(payloadFor(t, "PostToolUse-TodoWrite.json", transcript))
+	got := guarded(payloadFor(t, "Stop.json", transcript))
+	for _, want := range []string{`"decision":"block"`, "[in progress] Write greeting module", "[pending] Add unit test"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the stop after the TodoWrite the transcript lacks: %s\nlacks %q (log %s)", got, want, log.String())
+		}
+	}
+	// The transcript catches up, then the list is done: the transcript
+	// is the truth again, and a stop with nothing left is let through.
+	done := strings.Join(lines, "")
+	for _, s := range []string{`"status":"in_progress"`, `"status":"pending"`} {
+		done = strings.ReplaceAll(done, s, `"status":"completed"`)
+	}
+	if err := os.WriteFile(transcript, []byte(done), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := guarded(payloadFor(t, "Stop-active.json", transcript)); got != "" {
+		t.Errorf("stop_hook_active: %s", got)
+	}
+	if got := guarded(payloadFor(t, "Stop.json", transcript)); got != "" {
+		t.Errorf("a stop with the transcript's list all done is refused: %s", got)
+	}
+}
