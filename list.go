@@ -1,6 +1,7 @@
 package tally
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -104,6 +105,26 @@ var eventKeyPrefix = [...]string{
 	EventTaskUpdate: "u:",
 	EventTaskResync: "r:",
 	EventMerge:      "m:",
+}
+
+// Saw tells whether the list applied ev already: an event of its kind and
+// tool call among the newest it applied (Seen), or the create of a task it
+// holds. An event without a tool call is never known to be seen.
+func (l *List) Saw(ev Event) bool {
+	if ev.ToolUseID == "" || ev.Kind == 0 || int(ev.Kind) >= len(eventKeyPrefix) {
+		return false
+	}
+	if slices.Contains(l.Seen, eventKeyPrefix[ev.Kind]+ev.ToolUseID) {
+		return true
+	}
+	if ev.Kind == EventTaskCreate {
+		for _, t := range l.Tasks {
+			if t.ToolUseID == ev.ToolUseID {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Apply folds one event into the list. It reports whether the list changed

@@ -128,7 +128,7 @@ func (a *app) hookService(rules hook.Options, cfg *config.Config, open func(cont
 	log := a.logPath()
 	return hookservice.New(hookservice.Options{
 		Agent: a.hookAgent, Store: open, Rules: rules, Detect: detectRules(cfg),
-		Protocol: a.planProtocol, Now: a.env.Now,
+		Protocol: a.planProtocol, Plan: a.planStanding, Now: a.env.Now,
 		Log: func(line string) { appendLog(log, line) },
 	})
 }

@@ -77,3 +77,26 @@ func (a *app) planProtocol(dir string) string {
 	f := planFolderOf(c)(dir)
 	return planner.Protocol(f.Root, f.Dir)
 }
+
+// planStanding is where the plan of dir's project stands, in a line for an
+// agent (planview.Standing: "T001 S2 next …"), "" where the project keeps
+// no plan or it cannot be read: the SessionStart hook gives it with the
+// protocol or the lists it gives back.
+func (a *app) planStanding(dir string) string {
+	if !filepath.IsAbs(dir) {
+		return ""
+	}
+	c, err := a.loadConfig(settingFlags{})
+	if err != nil {
+		return ""
+	}
+	f := planFolderOf(c)(dir)
+	if f.Dir == "" {
+		return ""
+	}
+	p, err := f.Load()
+	if err != nil {
+		return ""
+	}
+	return planview.Standing(p)
+}

@@ -16,8 +16,7 @@ func Decide(ev Event, s Session, st State, o Options) (Answer, State) {
 	st.observe(s)
 	switch ev.Name {
 	case SessionStart:
-		a, next := restart(ev, s, st, o)
-		return withProtocol(a, next, ev.Source, o.Protocol)
+		return sessionStart(ev, s, st, o)
 	case Stop:
 		return guardStop(ev, s, st, o)
 	case UserPromptSubmit, PostToolUse:
@@ -32,34 +31,73 @@ func Decide(ev Event, s Session, st State, o Options) (Answer, State) {
 	return Answer{}, st
 }
 
-// restart gives the model its unfinished items back when its context was
-// compacted, and when a session resumes, unless these very lists were
-// given back already and are still in the context the session resumes.
-func restart(ev Event, s Session, st State, o Options) (Answer, State) {
+// sessionStart is the answer when a context starts: the plan protocol
+// where the project keeps a plan and the context lacks it, where the plan
+// stands, and after a compaction or a resume the unfinished items — each
+// once per context (State.Compactions): what the context still holds, or
+// what was given back and not yet sent, is not given again.
+func sessionStart(ev Event, s Session, st State, o Options) (Answer, State) {
 	switch ev.Source {
+	case SourceStartup, SourceClear:
+		// A new context holds nothing given before.
+		st.Protocol, st.Injected = false, 0
 	case SourceCompact:
+		st.Compactions++
+		// Given, and no model call has carried it yet: Claude Code keeps
+		// it through the compaction (compact_boundary's
+		// preservedMessages), so it reaches the model once, after.
+		if st.UnsentLists {
+			st.GivenAt = st.Compactions
+		}
+		if st.UnsentProtocol {
+			st.ProtocolAt = st.Compactions
+		}
+	}
+	var parts []string
+	protocol := o.Protocol != "" && !protocolGiven(st)
+	if protocol {
+		parts = append(parts, o.Protocol)
+		st.Protocol, st.ProtocolAt, st.UnsentProtocol = true, st.Compactions, true
+	}
+	lists := ""
+	switch ev.Source {
 	case SourceResume:
 		if o.ResumeLater {
 			st.Owed = SourceResume
-			return Answer{}, st
+			break
 		}
-		if givenAlready(st) {
-			return Answer{}, st
+		fallthrough
+	case SourceCompact:
+		if !givenAlready(st) {
+			lists = resumeText(ev.Source, s.Lists)
 		}
-	default:
-		return Answer{}, st
 	}
-	a := Answer{Context: resumeText(ev.Source, s.Lists)}
-	if a.Context != "" {
-		st.Injected = st.Fingerprint
+	if o.Plan != "" && (protocol || lists != "") && (st.Unavailable || !st.UnsentPlan) {
+		parts = append(parts, o.Plan)
+		st.UnsentPlan = true
 	}
-	return a, st
+	if lists != "" {
+		parts = append(parts, lists)
+		st = given(st)
+	}
+	return Answer{Context: strings.Join(parts, "\n\n")}, st
 }
 
-// givenAlready tells whether the lists, unchanged, were given back
-// already: a resumed session keeps them in its context.
+// given records that the lists were given back to the current context.
+func given(st State) State {
+	st.Injected, st.GivenAt, st.UnsentLists = st.Fingerprint, st.Compactions, true
+	return st
+}
+
+// protocolGiven tells whether the plan protocol is in the current context.
+func protocolGiven(st State) bool {
+	return !st.Unavailable && st.Protocol && st.ProtocolAt == st.Compactions
+}
+
+// givenAlready tells whether the lists, unchanged, were given back to the
+// current context already: a resumed session keeps them in its context.
 func givenAlready(st State) bool {
-	return !st.Unavailable && st.Injected != 0 && st.Injected == st.Fingerprint
+	return !st.Unavailable && st.Injected != 0 && st.Injected == st.Fingerprint && st.GivenAt == st.Compactions
 }
 
 // announced notes a compaction the agent announces before it happens.
@@ -79,29 +117,16 @@ func announced(ev Event, st State) (Answer, State) {
 func givenBack(s Session, st State) (Answer, State) {
 	src := st.Owed
 	st.Owed = ""
-	if src == SourceResume && givenAlready(st) {
+	if src == SourceCompact {
+		st.Compactions++
+	}
+	if givenAlready(st) {
 		return Answer{Active: true}, st
 	}
 	a := Answer{Active: true, Context: resumeText(src, s.Lists)}
 	if a.Context != "" {
-		st.Injected = st.Fingerprint
+		st = given(st)
 	}
-	return a, st
-}
-
-// withProtocol puts the plan protocol before a SessionStart answer when
-// the model's context lacks it: a new or cleared context, a compacted
-// one, or a resumed session that was never given it.
-func withProtocol(a Answer, st State, src Source, protocol string) (Answer, State) {
-	if protocol == "" || (src == SourceResume && st.Protocol && !st.Unavailable) {
-		return a, st
-	}
-	if a.Context == "" {
-		a.Context = protocol
-	} else {
-		a.Context = protocol + "\n\n" + a.Context
-	}
-	st.Protocol = true
 	return a, st
 }
 

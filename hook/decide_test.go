@@ -271,7 +271,9 @@ func TestDecide_planProtocolAtSessionStart(t *testing.T) {
 	if got := string(ClaudeFormat{}.Encode(startup, a)); !strings.Contains(got, `"additionalContext":"## Task Management Protocol`) {
 		t.Fatalf("the answer Claude Code reads: %s", got)
 	}
-	a, st = Decide(compact, s, st, o)
+	worked := s
+	worked.NewTurns = 3 // the model worked with it, then its context was compacted
+	a, st = Decide(compact, worked, st, o)
 	if !strings.HasPrefix(a.Context, protocol+"\n\n") || !strings.Contains(a.Context, "[in progress] Add unit test") {
 		t.Fatalf("compaction: %q", a.Context)
 	}
@@ -283,5 +285,88 @@ func TestDecide_planProtocolAtSessionStart(t *testing.T) {
 	}
 	if a, _ := Decide(startup, s, State{}, Options{}); a.Context != "" {
 		t.Fatalf("no plan, yet startup says %q", a.Context)
+	}
+}
+
+// With /compact then --resume (Claude Code 2.1.330, recorded in
+// testdata/e2e/claude-plan-compact-resume): SessionStart resume gives the
+// lists and the protocol back; the compaction that follows before any
+// model call keeps that context (compact_boundary's preservedMessages), so
+// SessionStart compact gives none of it again, and the next resume neither:
+// each is given once per session and compaction. Once the model has worked,
+// a compaction loses them and they are given again.
+func TestDecide_oneGiveBackPerSessionAndCompaction(t *testing.T) {
+	const protocol = "## Task Management Protocol\n\n(the block)"
+	s := Session{Lists: []List{ownList(t, "todo/transcript.jsonl")}}
+	o := Options{Protocol: protocol, Plan: "Where the plan stands: T001 S2 next."}
+	compact, resume := payload(t, "todo/payloads/SessionStart-compact.json"), payload(t, "todo/payloads/SessionStart-resume.json")
+	var lists, protocols, plans int
+	count := func(a Answer) {
+		lists += strings.Count(a.Context, "Your lists as they stood")
+		protocols += strings.Count(a.Context, protocol)
+		plans += strings.Count(a.Context, "T001 S2 next")
+	}
+	a, st := Decide(resume, s, State{}, o)
+	count(a)
+	a, st = Decide(compact, s, st, o)
+	count(a)
+	a, st = Decide(resume, s, st, o)
+	count(a)
+	if lists != 1 || protocols != 1 || plans != 1 {
+		t.Errorf("resume, /compact, resume: the lists given %d times, the protocol %d, the plan %d; want each once", lists, protocols, plans)
+	}
+	if st.Compactions != 1 {
+		t.Errorf("compactions %d", st.Compactions)
+	}
+	worked := s
+	worked.NewTurns = 2
+	a, st = Decide(compact, worked, st, o)
+	if !strings.HasPrefix(a.Context, protocol) || !strings.Contains(a.Context, "T001 S2 next") || !strings.Contains(a.Context, "[in progress] Add unit test") {
+		t.Errorf("a compaction after the model worked gives everything back again: %q", a.Context)
+	}
+	if a, _ := Decide(resume, s, st, o); a.Context != "" {
+		t.Errorf("the resume after it repeats: %q", a.Context)
+	}
+
+	t.Run("after a startup that gave the protocol, as recorded", func(t *testing.T) {
+		startup := payload(t, "todo/payloads/SessionStart-startup.json")
+		lists, protocols, plans = 0, 0, 0
+		_, st := Decide(startup, Session{}, State{}, o)
+		a, st := Decide(resume, worked, st, o) // the first run's turns, then --resume
+		count(a)
+		if strings.Contains(a.Context, protocol) {
+			t.Errorf("the resumed context holds the protocol, yet: %q", a.Context)
+		}
+		a, st = Decide(compact, s, st, o)
+		count(a)
+		a, _ = Decide(resume, s, st, o)
+		count(a)
+		if lists != 1 || protocols != 1 || plans != 1 {
+			t.Errorf("the lists given %d times, the protocol %d, the plan %d after the first run; want each once", lists, protocols, plans)
+		}
+	})
+}
+
+// The lists given back tell the model to go on with the item in progress
+// only when one is: with none in progress (or the one in progress
+// blocked), it is told to start the next.
+func TestDecide_givenBackNeverNamesAnItemInProgressWhenNoneIs(t *testing.T) {
+	compact := payload(t, "todo/payloads/SessionStart-compact.json")
+	own := ownList(t, "todo/transcript.jsonl")
+	for i := range own.Items {
+		if own.Items[i].Status == tally.StatusInProgress {
+			own.Items[i].Status = tally.StatusPending
+		}
+	}
+	a, _ := Decide(compact, Session{Lists: []List{own}}, State{}, Options{})
+	if strings.Contains(a.Context, "in progress]") || strings.Contains(a.Context, "Go on with the item in progress") {
+		t.Errorf("no item is in progress, yet: %q", a.Context)
+	}
+	if !strings.Contains(a.Context, "No item is in progress: start the next one you can") {
+		t.Errorf("given back: %q", a.Context)
+	}
+	tasks := ownList(t, "tasks/transcript.jsonl")
+	if a, _ := Decide(compact, Session{Lists: []List{tasks}}, State{}, Options{}); !strings.Contains(a.Context, "Go on with the item in progress") {
+		t.Errorf("with an item in progress: %q", a.Context)
 	}
 }

@@ -15,13 +15,19 @@
 //   - In a project that keeps a plan, SessionStart gives the plan protocol
 //     (Options.Protocol: how to plan into the plan folder and write
 //     progress markers) at the start and whenever the context lost it
-//     (compact, clear), before any list given back; a resumed session
-//     that has it is not told again.
+//     (compact, clear), before any list given back, with where the plan
+//     stands (Options.Plan: "T001 S2 next"); a resumed session that has
+//     it is not told again. Where there is no plan, a start gets nothing.
 //   - Re-injection (SessionStart with source compact or resume) names only
 //     unfinished items — in progress, pending, blocked with what blocks
 //     them — of the agent's own list and of its Tally list, and says
 //     nothing at all when nothing is unfinished. Completed items are
-//     counted, never named: repeating them invites repeating the work.
+//     counted, never named: repeating them invites repeating the work. It
+//     says to go on with the item in progress only when one is.
+//   - Each is given once per session and compaction (State.Compactions):
+//     not again to a context that holds it (a resume), nor at a compaction
+//     that follows its giving before any model call (Claude Code keeps
+//     what no request has carried yet through the compaction).
 //   - An agent with no hook after a compaction announces it before
 //     (PreCompact, Gemini CLI's PreCompress): one the user asked for
 //     (SourceManual) gives the lists back, as a compaction would, at the

@@ -1,5 +1,7 @@
 package hook
 
+import "encoding/json"
+
 // EventName is the point of an agent's life a hook call comes from, in
 // Claude Code's names (Codex uses the same ones).
 type EventName string
@@ -60,4 +62,10 @@ type Event struct {
 	// AgentID is set when the call comes from inside a sub-agent.
 	AgentID  string
 	ToolName string
+	// ToolUseID, ToolInput and ToolResponse are the call a PostToolUse
+	// reports (Claude Code's tool_use_id, tool_input, tool_response):
+	// what the agent has not always written to its transcript yet.
+	ToolUseID    string
+	ToolInput    json.RawMessage
+	ToolResponse json.RawMessage
 }

@@ -39,17 +39,20 @@ func ReadPayload(r io.Reader) ([]byte, error) {
 type ClaudeFormat struct{}
 
 type claudeInput struct {
-	SessionID            string `json:"session_id"`
-	TranscriptPath       string `json:"transcript_path"`
-	Cwd                  string `json:"cwd"`
-	HookEventName        string `json:"hook_event_name"`
-	Source               string `json:"source"`
-	StopHookActive       bool   `json:"stop_hook_active"`
-	LastAssistantMessage string `json:"last_assistant_message"`
-	NotificationType     string `json:"notification_type"`
-	PermissionMode       string `json:"permission_mode"`
-	AgentID              string `json:"agent_id"`
-	ToolName             string `json:"tool_name"`
+	SessionID            string          `json:"session_id"`
+	TranscriptPath       string          `json:"transcript_path"`
+	Cwd                  string          `json:"cwd"`
+	HookEventName        string          `json:"hook_event_name"`
+	Source               string          `json:"source"`
+	StopHookActive       bool            `json:"stop_hook_active"`
+	LastAssistantMessage string          `json:"last_assistant_message"`
+	NotificationType     string          `json:"notification_type"`
+	PermissionMode       string          `json:"permission_mode"`
+	AgentID              string          `json:"agent_id"`
+	ToolName             string          `json:"tool_name"`
+	ToolUseID            string          `json:"tool_use_id"`
+	ToolInput            json.RawMessage `json:"tool_input"`
+	ToolResponse         json.RawMessage `json:"tool_response"`
 }
 
 // Parse reads a payload. It needs a JSON object with hook_event_name and
@@ -66,7 +69,7 @@ func (ClaudeFormat) Parse(payload []byte) (Event, error) {
 		Name: EventName(in.HookEventName), SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd,
 		Source: Source(in.Source), StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
 		NotificationType: NotificationType(in.NotificationType), PermissionMode: in.PermissionMode,
-		AgentID: in.AgentID, ToolName: in.ToolName,
+		AgentID: in.AgentID, ToolName: in.ToolName, ToolUseID: in.ToolUseID, ToolInput: in.ToolInput, ToolResponse: in.ToolResponse,
 	}, nil
 }
 

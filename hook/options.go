@@ -37,6 +37,11 @@ type Options struct {
 	// the session's start, and again whenever the context that held it
 	// is gone (a compaction, a clear).
 	Protocol string
+	// Plan says where the project's plan stands, in a line
+	// (planview.Standing: "T001 S2 next …"), "" where the project keeps
+	// none. A SessionStart that gives the protocol or the lists gives it
+	// too.
+	Plan string
 }
 
 func (o Options) withDefaults() Options {

@@ -54,18 +54,35 @@ type State struct {
 	Completed int `json:"completed,omitempty"`
 	// Nudged: the verification nudge was given for the current list.
 	Nudged bool `json:"nudged,omitempty"`
+	// Compactions counts the compactions of the session's context the
+	// hooks saw: what was given to the context before one is gone (unless
+	// it was still unsent). What is given back is remembered with this
+	// count, so each is given once per session and compaction.
+	Compactions int `json:"compactions,omitempty"`
 	// Injected is the Fingerprint of the lists the model was last given
-	// back (compaction or resume).
+	// back (compaction or resume), at compaction GivenAt; 0 since a new
+	// context (startup, clear).
 	Injected uint64 `json:"injected,omitempty,string"`
+	GivenAt  int    `json:"givenAt,omitempty"`
 	// Owed is why the lists are owed to the model, "" when they are not:
 	// SourceCompact after a compaction announced before it happened
 	// (PreCompact), SourceResume after a resume whose lists are given back
 	// later (Options.ResumeLater). The next call that can add context (a
 	// prompt, a tool's result) gives them back.
 	Owed Source `json:"owed,omitempty"`
-	// Protocol: the plan protocol is in the model's context (given at a
-	// start, a clear or a compaction since).
-	Protocol bool `json:"protocol,omitempty"`
+	// Protocol: the plan protocol was given to the model, at compaction
+	// ProtocolAt; false since a new context (startup, clear).
+	Protocol   bool `json:"protocol,omitempty"`
+	ProtocolAt int  `json:"protocolAt,omitempty"`
+	// UnsentLists, UnsentProtocol: the lists, the protocol were given and
+	// no model turn has carried them yet. A compaction then keeps them
+	// (Claude Code 2.1.330 preserves the messages after the last model
+	// turn), so they are not given again.
+	UnsentLists    bool `json:"unsentLists,omitempty"`
+	UnsentProtocol bool `json:"unsentProtocol,omitempty"`
+	// UnsentPlan: where the plan stands (Options.Plan) was given and no
+	// model turn has carried it yet; without a turn the plan has not moved.
+	UnsentPlan bool `json:"unsentPlan,omitempty"`
 	// Unavailable is set by a caller that could not read the saved state.
 	// Decide then gives only the answers that need no memory
 	// (re-injection, needs-input): never a block or a reminder it could
@@ -82,6 +99,9 @@ func (st *State) observe(s Session) {
 		st.Turns += s.NewTurns
 	}
 	st.SinceReminder += s.NewTurns
+	if s.NewTurns > 0 {
+		st.UnsentLists, st.UnsentProtocol, st.UnsentPlan = false, false, false
+	}
 }
 
 // fingerprint hashes what a list update changes: which items there are and

@@ -24,6 +24,7 @@ var nudgeText = fmt.Sprintf("You have completed %d or more items of your list an
 func resumeText(src Source, lists []List) string {
 	var b strings.Builder
 	done := 0
+	working := false
 	for i := range lists {
 		l := &lists[i]
 		for _, it := range l.Items {
@@ -31,7 +32,11 @@ func resumeText(src Source, lists []List) string {
 				done++
 			}
 		}
-		writeList(&b, l, unfinished(l))
+		open := unfinished(l)
+		for _, o := range open {
+			working = working || o.view.Status == tally.StatusInProgress && !o.view.Blocked
+		}
+		writeList(&b, l, open)
 	}
 	if b.Len() == 0 {
 		return ""
@@ -44,8 +49,11 @@ func resumeText(src Source, lists []List) string {
 	if done > 0 {
 		left = fmt.Sprintf(" (%d completed left out)", done)
 	}
-	return "Your lists as they stood " + when + ", unfinished items only" + left + ":\n" + b.String() +
-		"Go on with the item in progress, and keep the lists current as you work."
+	next := "Go on with the item in progress, and keep the lists current as you work."
+	if !working {
+		next = "No item is in progress: start the next one you can (mark it in progress), and keep the lists current as you work."
+	}
+	return "Your lists as they stood " + when + ", unfinished items only" + left + ":\n" + b.String() + next
 }
 
 // stopText is the reason a stop is refused.

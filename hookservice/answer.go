@@ -16,8 +16,10 @@ type call struct {
 	sess  hook.Session
 	st    Store
 	fold  foldResult
-	opts  hook.Options
-	log   *logger
+	// told are the list events of the call a PostToolUse reports.
+	told []tally.Event
+	opts hook.Options
+	log  *logger
 }
 
 // answer reads the call, the session's lists and the hooks' memory,
@@ -53,6 +55,7 @@ func (s *Service) answer(ctx context.Context, ag Agent, c Call, log *logger, ans
 		log.printf("the transcript is not read: %s", k.fold.refused)
 	}
 	k.sess = s.lists(ctx, k)
+	k.told = toldEvents(ag, ev, c.Start, log)
 	k.opts = s.o.Rules
 	k.opts.GuardStop = c.GuardStop
 	k.opts.Now = c.Start
@@ -60,6 +63,7 @@ func (s *Service) answer(ctx context.Context, ag Agent, c Call, log *logger, ans
 	k.opts.ResumeLater = ag.Spec.ResumeLater
 	if ev.Name == hook.SessionStart {
 		k.opts.Protocol = s.o.Protocol(ev.Cwd)
+		k.opts.Plan = s.o.Plan(ev.Cwd)
 	}
 	answer(ag.Spec.Format.Encode(ev, respond(ev)(ctx, k)))
 	if k.st != nil && k.fold.fold != nil && k.fold.read >= CommitAfter {

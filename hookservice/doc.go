@@ -23,6 +23,13 @@
 //     is committed by the indexer's own commit (markers, detection), after
 //     the answer, in what is left of the deadline. The hooks never write a
 //     file's state any other way.
+//   - A list call a PostToolUse reports (Claude Code's tool_input and
+//     tool_response of TodoWrite, TaskCreate, TaskUpdate) counts at once:
+//     Claude Code 2.1.330 runs its hooks before it writes the call to the
+//     transcript, so the call is read by the adapter's own decoder from
+//     what the hook was told (claude.Adapter.Told) and remembered with the
+//     hooks' memory until the transcript's list has seen it
+//     (tally.List.Saw). The stop guard decides from that list.
 //   - The model's turns between list updates are counted by that same
 //     read (tally.Turner, FileState.Turns), never by reading the
 //     transcript again: the hooks remember the count, not an offset.

@@ -23,6 +23,9 @@ func respond(hook.Event) responder { return decide }
 type savedHook struct {
 	State hook.State `json:"state"`
 	Turns *int64     `json:"turns,omitempty"`
+	// Told are the list events of the calls PostToolUse reported that
+	// the transcript did not hold yet (withTold).
+	Told []tally.Event `json:"told,omitempty"`
 }
 
 // decide runs the rules inside the store's hook transaction, so the hook
@@ -43,6 +46,7 @@ func decide(ctx context.Context, k *call) hook.Answer {
 				}
 			}
 			s := k.sess
+			s, saved.Told = withTold(s, k.fold.state.Lists[""], append(saved.Told, k.told...))
 			s.NewTurns, saved.Turns = newTurns(saved.Turns, k.fold)
 			var next hook.State
 			ans, next = hook.Decide(k.ev, s, saved.State, k.opts)
@@ -57,7 +61,8 @@ func decide(ctx context.Context, k *call) hook.Answer {
 		}
 	}
 	if !decided {
-		ans, _ = hook.Decide(k.ev, k.sess, hook.State{Unavailable: true}, k.opts)
+		s, _ := withTold(k.sess, k.fold.state.Lists[""], k.told)
+		ans, _ = hook.Decide(k.ev, s, hook.State{Unavailable: true}, k.opts)
 	}
 	return ans
 }

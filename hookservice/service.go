@@ -62,7 +62,10 @@ type Options struct {
 	// Protocol is how an agent working in dir keeps its project's plan
 	// (planner.Protocol), "" where the project keeps none.
 	Protocol func(dir string) string
-	Now      func() time.Time
+	// Plan says where the plan of the project of an agent working in dir
+	// stands (planview.Standing), "" where it keeps none.
+	Plan func(dir string) string
+	Now  func() time.Time
 	// Log writes one line to Tally's log.
 	Log func(line string)
 }
@@ -83,6 +86,9 @@ func New(o Options) *Service {
 	}
 	if o.Protocol == nil {
 		o.Protocol = func(string) string { return "" }
+	}
+	if o.Plan == nil {
+		o.Plan = func(string) string { return "" }
 	}
 	return &Service{o: o}
 }

@@ -282,3 +282,45 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+// Where the plan stands, as the SessionStart hook gives it to an agent
+// whose context starts or was compacted: the active task and its next
+// step ("T003 S2 next"), a blocked step with its reason, the next task
+// when none is active, or that every task is complete.
+func TestStanding_namesTheActiveTaskAndItsNextStep(t *testing.T) {
+	tests := []struct {
+		name, want string
+		setup      func(t *testing.T) plan.Folder
+	}{
+		{"no tasks", "", func(t *testing.T) plan.Folder { return newFolder(t) }},
+		{"planning: none started", `Where the plan stands: T001 next, not started (task "a"); 0 of 2 tasks complete.`,
+			func(t *testing.T) plan.Folder { return newFolder(t, "T001-a:2", "T002-b:2") }},
+		{"execution", `Where the plan stands: T003 S2 next (task "Dashboard", step "Implement backend endpoints"); 2 of 5 tasks complete.`,
+			func(t *testing.T) plan.Folder { return examplePlan(t) }},
+		{"blocked", `Where the plan stands: T003 S2 blocked: waiting on the API keys (task "Dashboard"); 2 of 5 tasks complete.`, func(t *testing.T) plan.Folder {
+			f := examplePlan(t)
+			apply(t, f, markers("s", 0, at(16, 16, 10), "progress: T003.S2 blocked: waiting on the API keys"))
+			return f
+		}},
+		{"all complete", "Where the plan stands: every task is complete (2 of 2).", func(t *testing.T) plan.Folder {
+			f := newFolder(t, "T001-a:2", "T002-b:2")
+			apply(t, f, markers("s", 0, t0, "progress: T001.S1 done\nprogress: T001.S2 done\nprogress: T002.S1 done\nprogress: T002.S2 done"))
+			return f
+		}},
+		{"two active tasks", `Where the plan stands: T001 S1 next (task "a", step "Step 1 of a"), also active: T002; 0 of 2 tasks complete.`, func(t *testing.T) plan.Folder {
+			f := newFolder(t, "T001-a:2", "T002-b:2")
+			apply(t, f, markers("s", 0, t0, "progress: T001 start\nprogress: T002 start"))
+			return f
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Standing(load(t, tt.setup(t))); got != tt.want {
+				t.Fatalf("Standing = %q\nwant        %q", got, tt.want)
+			}
+		})
+	}
+	if got := Standing(nil); got != "" {
+		t.Fatalf("no plan folder: %q", got)
+	}
+}

@@ -20,7 +20,7 @@ type claudeTarget struct{ dir, userConfig string }
 
 // claudeHooks are Tally's hooks in Claude Code.
 var claudeHooks = []hookSpec{
-	{event: "SessionStart", matcher: "compact|resume"},
+	{event: "SessionStart", matcher: sessionStarts},
 	{event: "UserPromptSubmit"},
 	{event: "PostToolUse"},
 	{event: "Notification", matcher: "permission_prompt|idle_prompt"},

@@ -15,7 +15,7 @@ import (
 // Codex sets up Codex, whose home is home ($CODEX_HOME, else ~/.codex):
 // `tally mcp` as [mcp_servers.tally] in config.toml, and Tally's hooks in
 // hooks.json beside it. Codex 0.169.0 takes Claude Code's hook JSON
-// (SessionStart with source compact or resume, UserPromptSubmit,
+// (SessionStart with source startup, resume, clear or compact, UserPromptSubmit,
 // PostToolUse, Stop; it has no Notification hook), and runs a hook only
 // once the user has trusted it.
 func Codex(home string) Target { return codexTarget{home: home} }
@@ -23,7 +23,7 @@ func Codex(home string) Target { return codexTarget{home: home} }
 type codexTarget struct{ home string }
 
 var codexHooks = []hookSpec{
-	{event: "SessionStart", matcher: "compact|resume"},
+	{event: "SessionStart", matcher: sessionStarts},
 	{event: "UserPromptSubmit"},
 	{event: "PostToolUse"},
 	{event: "Stop", args: "--guard-stop", guard: true},

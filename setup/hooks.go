@@ -17,6 +17,13 @@ type hookSpec struct {
 	guard bool
 }
 
+// sessionStarts is the matcher of Tally's SessionStart hook in Claude Code
+// and Codex: every source both give (Codex 0.169 also gives "fork"). A
+// fresh or cleared context gets the plan protocol where the project keeps a
+// plan (and nothing where it keeps none); a compacted or resumed one, its
+// unfinished items back.
+const sessionStarts = "startup|resume|clear|compact"
+
 // hookGroup and hookCommand are the hooks entries Claude Code and Codex
 // read (settings.json "hooks", hooks.json): {matcher, hooks: [{type,
 // command, timeout}]}.

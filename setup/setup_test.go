@@ -214,7 +214,7 @@ func TestClaude(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := plan.Edits[0].Diff()
-		if !strings.HasPrefix(d, "--- ") || !strings.Contains(d, "+        \"matcher\": \"compact|resume\",") {
+		if !strings.HasPrefix(d, "--- ") || !strings.Contains(d, "+        \"matcher\": \"startup|resume|clear|compact\",") {
 			t.Errorf("diff:\n%s", d)
 		}
 		if got := read(t, filepath.Join(homeOf(p), ".claude", "settings.json")); !bytes.Equal(got, read(t, "testdata/claude-settings-user.json")) {
@@ -324,4 +324,43 @@ func TestGemini(t *testing.T) {
 			t.Errorf("err %v", err)
 		}
 	})
+}
+
+// A fresh session gets the plan protocol only if the SessionStart hook
+// runs at a startup: Claude Code and Codex run it for every source its
+// matcher names (startup, resume, clear, compact, both checked with the
+// real CLIs by e2e), and an install made when it named only compact and
+// resume is brought up to date by the next setup.
+func TestSetup_sessionStartHookRunsAtEveryStartOfAContext(t *testing.T) {
+	for _, c := range []struct{ agent, file string }{{"claude", ".claude/settings.json"}, {"codex", ".codex/hooks.json"}} {
+		t.Run(c.agent, func(t *testing.T) {
+			p := home(t, nil)
+			path := filepath.Join(homeOf(p), c.file)
+			old := `{"hooks": {"SessionStart": [{"matcher": "compact|resume", "hooks": [{"type": "command", "command": "` + tallyBin + ` hook ` + c.agent + `", "timeout": 5}]}]}}`
+			os.MkdirAll(filepath.Dir(path), 0o700)
+			if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			run(t, c.agent, p, Options{})
+			var got struct {
+				Hooks map[string][]hookGroup `json:"hooks"`
+			}
+			if err := json.Unmarshal(read(t, path), &got); err != nil {
+				t.Fatal(err)
+			}
+			groups := got.Hooks["SessionStart"]
+			if len(groups) != 1 {
+				t.Fatalf("SessionStart groups %+v", groups)
+			}
+			sources := map[string]bool{}
+			for _, s := range strings.Split(groups[0].Matcher, "|") {
+				sources[s] = true
+			}
+			for _, want := range []string{"startup", "resume", "clear", "compact"} {
+				if !sources[want] {
+					t.Errorf("matcher %q does not run the hook at %s", groups[0].Matcher, want)
+				}
+			}
+		})
+	}
 }

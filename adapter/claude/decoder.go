@@ -52,6 +52,8 @@ type state struct {
 	// Head counts the first lines looked at for the tools the session was
 	// offered, up to toolsLines.
 	Head int `json:"head,omitempty"`
+	// Turn is the id of the newest model call counted (Turn).
+	Turn string `json:"turn,omitempty"`
 }
 
 // parsers are shared by every decoder. A decoder lives for one file, and a
@@ -118,7 +120,7 @@ func newDecoder(f tally.FileInfo, saved []byte) (*Decoder, error) {
 // State returns the decoder's memory as JSON.
 func (d *Decoder) State() []byte {
 	if len(d.st.Pending) == 0 && len(d.st.Side) == 0 && !d.st.HaveCwd && !d.st.HaveTitle && !d.st.Started &&
-		!d.st.Named && len(d.st.Agents) == 0 && d.st.Head == 0 {
+		!d.st.Named && len(d.st.Agents) == 0 && d.st.Head == 0 && d.st.Turn == "" {
 		return nil
 	}
 	b, err := json.Marshal(&d.st)
