@@ -53,9 +53,10 @@
 //     changes; a file Claude Code itself would refuse (no id, subject or
 //     status) is reported and left out, a file still empty is one being
 //     created. <list> is the session's id unless CLAUDE_CODE_TASK_LIST_ID
-//     (or an agent team) names a list several sessions share; no
-//     transcript names the list, so which sessions use it is found by
-//     the indexer from the tasks both hold.
+//     (or an agent team) names a list several sessions share: a list not
+//     named as a session id (a UUID) is FileInfo.Shared. No transcript
+//     names the list, so which sessions use it is found by the indexer
+//     from the tasks their TaskList answers show.
 //
 // The session started at the time of the file's first line that has one:
 // not at its first todo, nor at the newest lines read for activity.
