@@ -133,6 +133,13 @@ type FileInfo struct {
 	// List is the sub-agent id for a sub-agent's own log, "" otherwise.
 	List   string
 	Layout Layout
+	// Shared, on a LayoutDirectory list, says the agent named the list
+	// for several sessions to share (Claude Code's
+	// CLAUDE_CODE_TASK_LIST_ID, an agent team's list) rather than after
+	// the one session it is for. Only such a list is linked to the
+	// sessions that use it (see package index); a list named after its
+	// session is that session's alone.
+	Shared bool
 }
 
 // Decoder turns the lines of one file into events. It is used by one

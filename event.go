@@ -37,6 +37,15 @@ const (
 	// list; it is what tells an agent calling the same thing again and
 	// again.
 	EventToolCall
+	// EventCallFailed says the tool call ToolUseID failed: its result is
+	// an error (a call the agent's tool rejected, InputValidationError),
+	// so it changed nothing, and the list takes back what the call's
+	// events did. The agent's own record is the truth: a call counts once
+	// its result says it succeeded.
+	EventCallFailed
+	// EventCallSucceeded says the tool call ToolUseID succeeded: the list
+	// forgets how to take it back.
+	EventCallSucceeded
 )
 
 // Signal is what the last line said about the agent's turn; Activity is
@@ -100,6 +109,13 @@ type Event struct {
 	Repair string
 	// Call is an EventToolCall's fingerprint.
 	Call uint64
+	// Pending, on a snapshot or a task update, says the call's result is
+	// still to come and the adapter will report it (EventCallFailed or
+	// EventCallSucceeded): until then the list keeps what taking the call
+	// back needs. The call is shown at once — the result follows within
+	// moments, and a hook called in between must see it — and taken back
+	// if it failed.
+	Pending bool
 }
 
 // TaskPatch is a TaskCreate or TaskUpdate: nil fields are not changed.

@@ -125,6 +125,12 @@ func (f *FileState) apply(ev Event) bool {
 		return true
 	case EventToolCall:
 		return changed
+	case EventCallFailed, EventCallSucceeded:
+		// A call's result: it changes a list the call changed, if any.
+		if l := f.Lists[ev.List]; l != nil {
+			return l.Apply(ev) || changed
+		}
+		return changed
 	case EventSnapshot, EventTaskCreate, EventTaskAssign, EventTaskUpdate, EventTaskResync, EventMerge:
 	}
 	if ev.List != RuntimeList && f.ListTools != ListToolsOffered {

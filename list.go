@@ -44,6 +44,9 @@ type List struct {
 	// HasText).
 	Blank     int       `json:"blank,omitempty"`
 	UpdatedAt time.Time `json:"updatedAt"`
+	// Undo holds, oldest first, how to take back the calls applied whose
+	// result is still to come (Event.Pending), at most MaxUndo.
+	Undo []Undo `json:"undo,omitempty"`
 }
 
 // Task is a SourceTask item with the tool call that created it, which is how
@@ -131,7 +134,14 @@ func (l *List) Saw(ev Event) bool {
 // in a way a reader would see, and false for events already applied or
 // that are not about a list.
 func (l *List) Apply(ev Event) bool {
-	if ev.Kind == 0 || int(ev.Kind) >= len(eventKeyPrefix) {
+	switch ev.Kind {
+	case EventCallFailed:
+		return l.takeBack(ev.ToolUseID)
+	case EventCallSucceeded:
+		l.settle(ev.ToolUseID)
+		return false
+	}
+	if ev.Kind == 0 || int(ev.Kind) >= len(eventKeyPrefix) || eventKeyPrefix[ev.Kind] == "" {
 		return false
 	}
 	if ev.ToolUseID != "" && !l.see(eventKeyPrefix[ev.Kind]+ev.ToolUseID) {
@@ -142,6 +152,7 @@ func (l *List) Apply(ev Event) bool {
 	}
 	switch ev.Kind {
 	case EventSnapshot:
+		l.keepTodos(ev)
 		l.Todos = cloneItems(l.withText(ev.Items), SourceTodo)
 		return true
 	case EventTaskCreate:
@@ -149,8 +160,9 @@ func (l *List) Apply(ev Event) bool {
 	case EventTaskAssign:
 		return l.assign(ev.ToolUseID, ev.Patch.ID)
 	case EventTaskUpdate:
-		return l.update(ev.Patch)
+		return l.update(ev)
 	case EventTaskResync:
+		l.forgetTasks()
 		l.resync(l.withText(ev.Items))
 		return true
 	case EventMerge:
@@ -303,33 +315,47 @@ func (l *List) takeEarly(toolUseID string) string {
 	return ""
 }
 
-func (l *List) update(p TaskPatch) bool {
+func (l *List) update(ev Event) bool {
+	p := ev.Patch
 	t := l.task(p.ID)
 	if t == nil {
 		l.Orphans++
 		return false
 	}
+	u := Undo{Call: ev.ToolUseID, Before: cloneTask(*t)}
 	if p.Deleted {
 		// A deleted task is removed, not shown as completed: the work was
 		// dropped, not done. As Claude Code does, its id is also dropped
 		// from the other tasks' blockers.
 		for i := range l.Tasks {
 			if l.Tasks[i].ID == p.ID {
+				u.At, u.Deleted = i, true
 				l.Tasks = append(l.Tasks[:i], l.Tasks[i+1:]...)
 				break
 			}
 		}
 		for i := range l.Tasks {
-			l.Tasks[i].Blocks = remove(l.Tasks[i].Blocks, p.ID)
-			l.Tasks[i].BlockedBy = remove(l.Tasks[i].BlockedBy, p.ID)
+			o := &l.Tasks[i]
+			if slices.Contains(o.Blocks, p.ID) {
+				u.Links = append(u.Links, Link{Task: o.ID, Blocks: p.ID})
+			}
+			if slices.Contains(o.BlockedBy, p.ID) {
+				u.Links = append(u.Links, Link{Task: o.ID, BlockedBy: p.ID})
+			}
+			o.Blocks = remove(o.Blocks, p.ID)
+			o.BlockedBy = remove(o.BlockedBy, p.ID)
 		}
-		return true
+	} else {
+		patchFields(&t.Item, p)
+		if p.Status != nil {
+			t.Status, t.RawStatus = *p.Status, p.RawStatus
+		}
+		u.After = cloneTask(*t)
+		u.Links = l.link(p.ID, p.AddBlocks, p.AddBlockedBy)
 	}
-	patchFields(&t.Item, p)
-	if p.Status != nil {
-		t.Status, t.RawStatus = *p.Status, p.RawStatus
+	if ev.Pending && ev.ToolUseID != "" {
+		l.keep(u)
 	}
-	l.link(p.ID, p.AddBlocks, p.AddBlockedBy)
 	return true
 }
 
@@ -350,24 +376,36 @@ func patchFields(it *Item, p TaskPatch) {
 
 // link records dependencies both ways: each task holds Blocks and
 // BlockedBy, so either side can be shown without searching the list.
-// Blockers only grow.
-func (l *List) link(id string, blocks, blockedBy []string) {
+// Blockers only grow. It returns the links it added.
+func (l *List) link(id string, blocks, blockedBy []string) []Link {
 	t := l.task(id)
 	if t == nil {
-		return
+		return nil
 	}
-	t.Blocks = addUnique(t.Blocks, blocks...)
-	t.BlockedBy = addUnique(t.BlockedBy, blockedBy...)
+	var added []Link
+	add := func(t *Task, blocks, blockedBy string) {
+		if blocks != "" && !slices.Contains(t.Blocks, blocks) {
+			t.Blocks = append(t.Blocks, blocks)
+			added = append(added, Link{Task: t.ID, Blocks: blocks})
+		}
+		if blockedBy != "" && !slices.Contains(t.BlockedBy, blockedBy) {
+			t.BlockedBy = append(t.BlockedBy, blockedBy)
+			added = append(added, Link{Task: t.ID, BlockedBy: blockedBy})
+		}
+	}
 	for _, b := range blocks {
+		add(t, b, "")
 		if o := l.task(b); o != nil {
-			o.BlockedBy = addUnique(o.BlockedBy, id)
+			add(o, "", id)
 		}
 	}
 	for _, b := range blockedBy {
+		add(t, "", b)
 		if o := l.task(b); o != nil {
-			o.Blocks = addUnique(o.Blocks, id)
+			add(o, id, "")
 		}
 	}
+	return added
 }
 
 func remove(set []string, id string) []string {

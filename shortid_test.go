@@ -60,10 +60,23 @@ func TestShortIDs_ThePrefixIsUniqueAmongTheListedNotAlways8(t *testing.T) {
 	}
 }
 
-func TestShortIDs_ANameIsNeverCut(t *testing.T) {
-	long := "tally:" + strings.Repeat("release-", 8)
-	got := tally.ShortIDs([]tally.Session{{ID: long, Agent: tally.AgentTally, TaskList: &tally.OwnList{Name: long[6:]}}})
-	if got[long] != long {
-		t.Errorf("shown as %q", got[long])
+// A name is shown whole up to MaxNameShown characters; a longer one — the
+// Tally list of a Claude Code session, tally:claude-<its id> — is cut as
+// an id is, to a prefix no other listed id begins with.
+func TestShortIDs_ALongNameIsCutLikeAnId(t *testing.T) {
+	const sid = "0b9f7c1e-2d4a-4e8b-9c3f-5a6d7e8f9a0b"
+	long, near := "tally:claude-"+sid, "tally:claude-0b9f7c1e-ffff-4e8b-9c3f-5a6d7e8f9a0b"
+	list := func(id string) tally.Session {
+		return tally.Session{ID: id, Agent: tally.AgentTally, TaskList: &tally.OwnList{Name: id[len("tally:"):]}}
+	}
+	got := tally.ShortIDs([]tally.Session{list(long), list("tally:release"), {ID: sid, Agent: claude.Agent}})
+	want := map[string]string{long: "tally:claude-0b9f7c1e", "tally:release": "tally:release", sid: "0b9f7c1e"}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s shown as %q, want %q", id, got[id], w)
+		}
+	}
+	if got := tally.ShortIDs([]tally.Session{list(long), list(near)}); got[long] != "tally:claude-0b9f7c1e-2" {
+		t.Errorf("beside %s, %s shown as %q: a prefix only it begins with", near, long, got[long])
 	}
 }

@@ -194,6 +194,24 @@ func TestRenderSessions(t *testing.T) {
 			t.Errorf("the step column squeezed in:\n%s", got)
 		}
 	})
+	t.Run("a session's Tally list takes no more room at 80 columns than a session", func(t *testing.T) {
+		list := sessionsFixture()
+		r := exampleRecord()
+		r.ID, r.Agent, r.Title = "tally:claude-"+list[0].ID, tally.AgentTally, "tasks claude-"+list[0].ID
+		r.TaskList = &tally.OwnList{Name: r.ID[len("tally:"):]}
+		list = append(list, r.Session(fixedNow))
+		var b strings.Builder
+		if err := RenderSessions(&b, list, TableOptions{Terminal: true, Width: 80, Now: fixedNow, Home: testHome}); err != nil {
+			t.Fatal(err)
+		}
+		got := b.String()
+		fits(t, got, 80)
+		for _, want := range []string{"DONE", "LAST", "Build ", "tally:claude-7c1e2a90 "} {
+			if !strings.Contains(got, want) {
+				t.Errorf("missing %q in\n%s", want, got)
+			}
+		}
+	})
 	t.Run("projects cut to fit stay different", func(t *testing.T) {
 		var list []tally.Session
 		for i, p := range []string{"/tmp/capture/cc/todowrite/work", "/tmp/capture/cc/todowrite-subagent/work",

@@ -118,7 +118,8 @@ func (w *watcher) Observe(f *tally.FileState, ev tally.Event, changed bool) {
 		if changed {
 			w.listChanged(f, at)
 		}
-	case tally.EventSnapshot, tally.EventTaskCreate, tally.EventTaskAssign, tally.EventTaskUpdate, tally.EventTaskResync, tally.EventMerge:
+	case tally.EventSnapshot, tally.EventTaskCreate, tally.EventTaskAssign, tally.EventTaskUpdate, tally.EventTaskResync, tally.EventMerge,
+		tally.EventCallFailed, tally.EventCallSucceeded:
 		if changed && ev.List == w.list {
 			w.listChanged(f, at)
 		}

@@ -16,7 +16,9 @@
 // A list kept as a directory of files (Claude Code's task files) is the
 // list as it is now: it joins the record of the session it is named after,
 // or, named otherwise (a list several sessions share), is a record of its
-// own, linked to the sessions whose logs hold its tasks.
+// own, linked to the sessions of its project whose logs show them reading
+// its tasks (see link.go); a list named after a session is never linked
+// to another.
 //
 // The Indexer is the one writer of file states. A fold made outside a
 // running Indexer — a hook reading its session's transcript — is the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"hash/fnv"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/tallyhq/tally"
 )
@@ -15,10 +17,18 @@ import (
 // its id: Record.Shared), and linkShared joins it to the sessions that use
 // it by what both hold. The rule:
 //
-//   - a session with no list directory of its own, whose logs hold a task
-//     with the same id and title as a task of another id's list, uses that
-//     list (the one with the most such tasks; on a tie, the one it used
-//     before, else the first by id);
+//   - only a list the agent named for sharing (tally.FileInfo.Shared) is
+//     linked: one named after a session is that session's alone, however
+//     alike two sessions' tasks are (the same work planned twice gives the
+//     same ids and titles);
+//   - and only within its project: once a session of one project uses the
+//     list, the list is that project's, and a session of another project
+//     is never linked to it;
+//   - a session with no list directory of its own, whose logs show a task
+//     it did not create (the list's own answer to TaskList: tasks others
+//     created) with the same id and title as a task of such a list, uses
+//     that list (the one with the most such tasks; on a tie, the one it
+//     used before, else the first by id);
 //   - it is recorded on both sides: the session's main log names the list
 //     (FileState.TasksIn), and the list's directory state names the session
 //     (FileState.Writers), both saved with the states; Merge then shows the
@@ -26,9 +36,9 @@ import (
 //   - a session that has a list directory of its own uses it, and any
 //     link it had is dropped.
 //
-// Content is all there is to go on, so two lists holding the same tasks
-// (the same ids and titles) cannot be told apart: the one with most in
-// common wins.
+// No log names the list, so what the agent read from it is all there is
+// to go on, and two lists holding the same tasks (the same ids and titles)
+// cannot be told apart: the one with most in common wins.
 //
 // What is compared is kept small and in memory: the tasks of every list
 // read since Tally started, as one 64-bit signature per task (lists are
@@ -115,7 +125,7 @@ func (ix *Indexer) linkShared(ctx context.Context, changed map[string]*entry, to
 		}
 		ls.fresh = false
 	}
-	for id := range cands {
+	for _, id := range ix.oldestFirst(cands) {
 		if ix.held(id) {
 			continue // looked at again when its files are handed back
 		}
@@ -127,13 +137,11 @@ func (ix *Indexer) linkShared(ctx context.Context, changed map[string]*entry, to
 			delete(ls.waiting, id)
 			continue
 		}
+		if own || !ix.mayUse(ctx, main, main.st.TasksIn, removed) {
+			ix.unlink(ctx, main, changed, touched, removed)
+		}
 		if own {
 			delete(ls.waiting, id)
-			if main.st.TasksIn != "" {
-				main.st.TasksIn = ""
-				changed[main.st.Path] = main
-				touched[id] = true
-			}
 			continue
 		}
 		sigs := ix.taskSigs(id, removed)
@@ -143,7 +151,7 @@ func (ix *Indexer) linkShared(ctx context.Context, changed map[string]*entry, to
 		if len(sigs) == 0 {
 			continue
 		}
-		best := ls.best(id, main.st.TasksIn, sigs, removed)
+		best := ls.best(id, main.st.TasksIn, main.st.Project, sigs, removed)
 		if best == nil || ix.held(best.st.Session) {
 			if _, ok := ls.waiting[id]; ok || len(ls.waiting) < maxWaiting {
 				ls.waiting[id] = sigs
@@ -221,8 +229,12 @@ func (ix *Indexer) mainLog(id string, removed map[string]bool) (main *entry, own
 	return main, own
 }
 
-// taskSigs are the signatures of the tasks with an id that session id's
-// logs in memory hold; nil when none of them is in memory.
+// taskSigs are the signatures of the tasks session id's logs in memory
+// know from the list itself — its answer to TaskList, with their ids —
+// rather than from the session's own TaskCreate calls; nil when none of
+// its logs is in memory. What a session created itself says nothing of
+// which list it used: the same work planned twice has the same ids and
+// titles.
 func (ix *Indexer) taskSigs(id string, removed map[string]bool) []uint64 {
 	var sigs []uint64
 	inMemory := false
@@ -234,7 +246,7 @@ func (ix *Indexer) taskSigs(id string, removed map[string]bool) []uint64 {
 		inMemory = true
 		for _, l := range e.st.Lists {
 			for _, t := range l.Tasks {
-				if t.ID != "" {
+				if t.ID != "" && t.ToolUseID == "" {
 					sigs = append(sigs, taskSig(e.st.Agent, t.ID, t.Title))
 				}
 			}
@@ -250,12 +262,13 @@ func (ix *Indexer) taskSigs(id string, removed map[string]bool) []uint64 {
 }
 
 // best is the list of another id holding the most of sigs, nil if none
-// holds any: on a tie, the list named prev, else the first by id.
-func (ls *lists) best(id, prev string, sigs []uint64, removed map[string]bool) *entry {
+// holds any: on a tie, the list named prev, else the first by id. Only a
+// list shared within project is looked at (linkable).
+func (ls *lists) best(id, prev, project string, sigs []uint64, removed map[string]bool) *entry {
 	counts := make(map[*entry]int)
 	for _, s := range sigs {
 		for _, e := range ls.byTask[s] {
-			if e.st.Session != id && !e.busy && !removed[e.st.Path] {
+			if e.st.Session != id && !e.busy && !removed[e.st.Path] && linkable(e, project) {
 				counts[e]++
 			}
 		}
@@ -272,4 +285,80 @@ func (ls *lists) best(id, prev string, sigs []uint64, removed map[string]bool) *
 		best = e
 	}
 	return best
+}
+
+// oldestFirst orders the sessions ids by when they started (those not in
+// memory last), then by id: a list no session used yet becomes the
+// project's of the first session to use it, which is the one that made it
+// when both are read in one round.
+func (ix *Indexer) oldestFirst(ids map[string]bool) []string {
+	start := make(map[string]time.Time, len(ids))
+	out := make([]string, 0, len(ids))
+	for id := range ids {
+		out = append(out, id)
+		for p := range ix.bySess[id] {
+			if e := ix.files[p]; !e.cold && !e.st.StartedAt.IsZero() && (start[id].IsZero() || e.st.StartedAt.Before(start[id])) {
+				start[id] = e.st.StartedAt
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		sa, sb := start[a], start[b]
+		switch {
+		case sa.Equal(sb):
+			return strings.Compare(a, b)
+		case sa.IsZero():
+			return 1
+		case sb.IsZero():
+			return -1
+		}
+		return sa.Compare(sb)
+	})
+	return out
+}
+
+// linkable tells a list a session of project may be linked to: one the
+// agent named for sharing, of that project or of none yet.
+func linkable(list *entry, project string) bool {
+	return list.found.Info.Shared && (list.st.Project == "" || project == "" || list.st.Project == project)
+}
+
+// mayUse tells whether the session whose main log is main may keep the
+// link to list (its TasksIn): true when there is none, or when the list is
+// not in hand to tell; false when the list is one it may not be linked
+// to (a link an earlier version made by content alone).
+func (ix *Indexer) mayUse(ctx context.Context, main *entry, list string, removed map[string]bool) bool {
+	if list == "" {
+		return true
+	}
+	for p := range ix.bySess[list] {
+		e := ix.files[p]
+		if removed[p] || e.found.Info.Layout != tally.LayoutDirectory || ix.warm(ctx, e) != nil {
+			continue
+		}
+		return linkable(e, main.st.Project)
+	}
+	return true
+}
+
+// unlink drops the link of the session whose main log is main, on both
+// sides: its tasks show in its own record again.
+func (ix *Indexer) unlink(ctx context.Context, main *entry, changed map[string]*entry, touched, removed map[string]bool) {
+	list := main.st.TasksIn
+	if list == "" {
+		return
+	}
+	id := main.st.Session
+	main.st.TasksIn = ""
+	changed[main.st.Path] = main
+	touched[id] = true
+	for p := range ix.bySess[list] {
+		e := ix.files[p]
+		if removed[p] || e.found.Info.Layout != tally.LayoutDirectory || ix.warm(ctx, e) != nil || !slices.Contains(e.st.Writers, id) {
+			continue
+		}
+		e.st.Writers = slices.DeleteFunc(slices.Clone(e.st.Writers), func(w string) bool { return w == id })
+		changed[e.st.Path] = e
+		touched[list] = true
+	}
 }

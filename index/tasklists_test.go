@@ -416,3 +416,101 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// copySession copies one capture's transcripts under home/projects,
+// replacing the folder it ran in with project when one is given, as if
+// it had run there.
+func copySession(t *testing.T, scenario, home, project string) {
+	t.Helper()
+	root := captured + scenario + "/config/projects"
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if project != "" {
+			data = bytes.ReplaceAll(data, []byte("/tmp/capture/cc/"+scenario+"/work"), []byte(project))
+		}
+		rel, _ := filepath.Rel(root, p)
+		dst := filepath.Join(home, "projects", rel)
+		os.MkdirAll(filepath.Dir(dst), 0o755)
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A list Claude Code named after a session is that session's alone: a
+// session of the same project with no list of its own, whose tasks have
+// the same ids and titles (the same work planned twice), keeps showing
+// its own tasks and is not told they are in the other's list.
+func TestIndexer_Scan_ASessionsOwnListIsNeverSharedByContent(t *testing.T) {
+	s := newScanner(t)
+	copyTree(t, captured+"tasks/config", s.home)
+	copySession(t, "tasks-partial", s.home, "/tmp/capture/cc/tasks/work")
+	s.scan()
+	other, _ := capture(t, "tasks-partial")
+	rec := s.record(other)
+	if rec.TasksIn != "" || len(shownView(rec)) == 0 {
+		t.Errorf("tasksIn %q, tasks %q: the session's own tasks are its list", rec.TasksIn, shownView(rec))
+	}
+	own, _ := capture(t, "tasks")
+	if w := s.record(own).Writers; len(w) != 0 {
+		t.Errorf("writers of %s's own list: %v", own, w)
+	}
+}
+
+// A shared list (CLAUDE_CODE_TASK_LIST_ID) is linked only to sessions of
+// its project: the teammate's session, as if run in another folder,
+// keeps its own tasks though it read the list; the list is the project of
+// the lead, who made it.
+func TestIndexer_Scan_ASharedListIsLinkedOnlyWithinItsProject(t *testing.T) {
+	s := newScanner(t)
+	copyTree(t, sharedCapture+"config", s.home)
+	mateLog := filepath.Join(s.home, "projects", sharedSlug, mate+".jsonl")
+	data, err := os.ReadFile(mateLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(mateLog, bytes.ReplaceAll(data, []byte("/tmp/capture-ccfiles/cc/tasks-shared/work"), []byte("/tmp/elsewhere")), 0o644)
+	s.scan()
+	if rec := s.record(mate); rec.TasksIn != "" || len(shownView(rec)) == 0 {
+		t.Errorf("tasksIn %q, tasks %q: a session of another project keeps its own list", rec.TasksIn, shownView(rec))
+	}
+	if rec := s.record(lead); rec.TasksIn != sharedList {
+		t.Errorf("lead: tasksIn %q, want %s", rec.TasksIn, sharedList)
+	}
+	list := s.record(sharedList)
+	if !reflect.DeepEqual(list.Writers, []string{lead}) || list.Project != "/tmp/capture-ccfiles/cc/tasks-shared/work" {
+		t.Errorf("writers %v, project %q: want the lead's", list.Writers, list.Project)
+	}
+}
+
+// A copy of a session's transcript under another session id (a fork: the
+// new session starts with the old one's lines, its TaskList answers
+// included) with no list of its own is not linked to the old session's
+// list, though it read it: that list is named after the old session and
+// is its alone.
+func TestIndexer_Scan_AForkIsNotLinkedToTheListOfTheSessionItCameFrom(t *testing.T) {
+	s := newScanner(t)
+	copyTree(t, captured+"tasks-subagent/config", s.home)
+	from, _ := capture(t, "tasks-subagent")
+	const fork = "0b9f7c1e-2d4a-4e8b-9c3f-5a6d7e8f9a0b"
+	logs, _ := filepath.Glob(filepath.Join(s.home, "projects", "*", from+".jsonl"))
+	data, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(filepath.Dir(logs[0]), fork+".jsonl"), bytes.ReplaceAll(data, []byte(from), []byte(fork)), 0o644)
+	s.scan()
+	if rec := s.record(fork); rec.TasksIn != "" || len(shownView(rec)) == 0 {
+		t.Errorf("tasksIn %q, tasks %q: the fork shows its own tasks", rec.TasksIn, shownView(rec))
+	}
+	if w := s.record(from).Writers; len(w) != 0 {
+		t.Errorf("writers of %s's own list: %v", from, w)
+	}
+}

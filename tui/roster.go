@@ -222,19 +222,20 @@ func earliest(a, b time.Time) time.Time {
 	return a
 }
 
-// shortID is how the list shows e's id: whole for a name, else as
-// tally.ShortID gives it among every session known (not only those the
-// filter shows, so that a filter never makes an id ambiguous in show).
+// shortID is how the list shows e's id: as tally.ShortName shows a name,
+// else as tally.ShortID gives it, among every session known (not only
+// those the filter shows, so that a filter never makes an id ambiguous in
+// show).
 func (r *roster) shortID(e *entry) string {
-	if e.rec.IDIsName() {
-		return e.rec.ID
-	}
 	if r.ids == nil {
 		r.ids = make([]string, 0, len(r.byID))
 		for id := range r.byID {
 			r.ids = append(r.ids, id)
 		}
 		slices.Sort(r.ids)
+	}
+	if e.rec.IDIsName() {
+		return tally.ShortName(r.ids, e.rec.ID)
 	}
 	return tally.ShortID(r.ids, e.rec.ID)
 }

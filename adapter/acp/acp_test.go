@@ -118,16 +118,29 @@ func TestDecoder_planReplacesAndKeepsUnknownWords(t *testing.T) {
 }
 
 func TestDecoder_rawInputTodosBecomeThePlan(t *testing.T) {
-	st := fold(t,
-		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"w1","title":"Set 2 todo(s)","kind":"other","status":"pending","rawInput":{"todos":[{"description":"Write greet.py","status":"in_progress"},{"description":"Add a test","status":"cancelled"}]}}}}`,
-		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"w1","status":"failed"}}}`,
-	)
+	call := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"w1","title":"Set 2 todo(s)","kind":"other","status":"pending","rawInput":{"todos":[{"description":"Write greet.py","status":"in_progress"},{"description":"Add a test","status":"cancelled"}]}}}}`
+	st := fold(t, call, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"w1","status":"completed"}}}`)
 	want := []shown{{"", "Write greet.py", tally.StatusInProgress}, {"", "Add a test", tally.StatusCancelled}}
 	if got := listOf(st, ""); !reflect.DeepEqual(got, want) {
 		t.Errorf("main list %+v, want %+v", got, want)
 	}
-	if got := listOf(st, tally.RuntimeList); len(got) != 1 || got[0].Status != tally.StatusFailed {
-		t.Errorf("runtime %+v, want one failed call", got)
+}
+
+// TestDecoder_aFailedTodoCallChangesNothing: a call whose rawInput holds
+// a list is shown when announced, and taken back when its update says it
+// failed: the agent's tool changed nothing.
+func TestDecoder_aFailedTodoCallChangesNothing(t *testing.T) {
+	plan := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"w0","title":"Set 1 todo(s)","kind":"other","status":"completed","rawInput":{"todos":[{"description":"Write greet.py","status":"in_progress"}]}}}}`
+	st := fold(t, plan,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"w1","title":"Set 2 todo(s)","kind":"other","status":"pending","rawInput":{"todos":[{"description":"Write greet.py","status":"completed"},{"description":"Add a test","status":"done"}]}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"w1","status":"failed"}}}`,
+	)
+	want := []shown{{"", "Write greet.py", tally.StatusInProgress}}
+	if got := listOf(st, ""); !reflect.DeepEqual(got, want) {
+		t.Errorf("main list %+v, want %+v (the list before the failed call)", got, want)
+	}
+	if got := listOf(st, tally.RuntimeList); len(got) != 2 || got[1].Status != tally.StatusFailed {
+		t.Errorf("runtime %+v, want the failed call shown as failed", got)
 	}
 }
 

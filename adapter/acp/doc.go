@@ -26,7 +26,10 @@
 //   - A tool call whose rawInput holds a `todos` array (write_todos,
 //     TodoWrite forwarded as a tool), or whose content holds the list as
 //     text (see contentTodos), is also read as a snapshot of the main list,
-//     since some agents send no `plan` for it. Gemini CLI 0.61.0 over ACP
+//     since some agents send no `plan` for it. A call counts once it
+//     succeeds: the rawInput list is shown when the call is announced and
+//     taken back when an update says the call failed (EventCallFailed).
+//     Gemini CLI 0.61.0 over ACP
 //     carries neither, so for it the list is not recoverable: only the
 //     runtime items "Set N todo(s)" show.
 //   - `agent_message_chunk` text is scanned for progress markers

@@ -55,10 +55,19 @@ func toolCall(u *fastjson.Value, emit func(tally.Event)) error {
 	}
 	emit(tally.Event{Kind: tally.EventTaskCreate, List: tally.RuntimeList, ToolUseID: id, Patch: create})
 	emit(tally.Event{Kind: tally.EventTaskUpdate, List: tally.RuntimeList, Patch: p})
-	if todos := u.Get("rawInput", "todos"); todos != nil && todos.Type() == fastjson.TypeArray {
-		emit(tally.Event{Kind: tally.EventSnapshot, ToolUseID: id, Items: rawTodos(todos)})
+	done, failed := p.Status != nil && *p.Status == tally.StatusCompleted, p.Status != nil && *p.Status == tally.StatusFailed
+	if todos := u.Get("rawInput", "todos"); todos != nil && todos.Type() == fastjson.TypeArray && !failed {
+		// The call's input: it counts once the call completes, and is
+		// taken back if it fails.
+		emit(tally.Event{Kind: tally.EventSnapshot, ToolUseID: id, Items: rawTodos(todos), Pending: !done})
 	} else if items, ok := contentTodos(u.GetArray("content")); ok {
 		emit(tally.Event{Kind: tally.EventSnapshot, ToolUseID: id, Items: items})
+	}
+	switch {
+	case failed:
+		emit(tally.Event{Kind: tally.EventCallFailed, ToolUseID: id})
+	case done:
+		emit(tally.Event{Kind: tally.EventCallSucceeded, ToolUseID: id})
 	}
 	return nil
 }

@@ -57,7 +57,8 @@ func (a *Adapter) SkipDir(root, dir string) bool {
 // are not logs. Under the tasks root it accepts a task list's directory,
 // its task files (<list>/<id>.json) and its .highwatermark, each as the
 // directory (LayoutDirectory) and the list's id as the session: a list
-// Claude Code named after its session joins that session's record.
+// Claude Code named after its session joins that session's record; one
+// named otherwise is Shared.
 func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	if root == a.tasksRoot() {
 		return matchTaskList(root, path)
@@ -119,5 +120,28 @@ func matchTaskList(root, path string) (tally.FileInfo, bool) {
 	default:
 		return tally.FileInfo{}, false
 	}
-	return tally.FileInfo{Path: filepath.Join(root, list), Session: list, Layout: tally.LayoutDirectory}, true
+	return tally.FileInfo{Path: filepath.Join(root, list), Session: list, Layout: tally.LayoutDirectory, Shared: !sessionID(list)}, true
+}
+
+// sessionID tells a name shaped as Claude Code's session ids are, a UUID
+// (8-4-4-4-12 lowercase hex digits): the name Claude Code gives a
+// session's own task list. Any other name is one CLAUDE_CODE_TASK_LIST_ID
+// or an agent team gave a list to share.
+func sessionID(name string) bool {
+	if len(name) != 36 {
+		return false
+	}
+	for i, r := range name {
+		switch i {
+		case 8, 13, 18, 23:
+			if r != '-' {
+				return false
+			}
+		default:
+			if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
 }

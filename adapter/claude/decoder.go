@@ -27,12 +27,15 @@ type callKind uint8
 const (
 	callCreate callKind = iota + 1 // result gives the new task's id
 	callList                       // result is a full snapshot
+	callChange                     // a TodoWrite or TaskUpdate: the result says whether it counts
+	callUnread                     // a list call whose input could not be read: Why
 )
 
 type pendingCall struct {
 	ID   string   `json:"id"`
 	Kind callKind `json:"kind"`
 	List string   `json:"list,omitempty"`
+	Why  string   `json:"why,omitempty"`
 }
 
 // state is what survives a restart (Decoder.State).

@@ -33,8 +33,16 @@
 //     agentId, and in 1.0.x transcripts (sidechains in the same file, no
 //     agentId) the uuid of the sidechain's root line.
 //   - A task id is taken only from the result of the call that created the
-//     task; nothing is guessed. The decoder remembers which Task* calls
+//     task; nothing is guessed. The decoder remembers which list calls
 //     await a result (bounded) so a TaskGet result is never read as a create.
+//   - A call counts once its result says it succeeded: a TodoWrite,
+//     TaskCreate or TaskUpdate whose tool_result is an error (is_error: the
+//     tool rejected its input, InputValidationError) or whose result says
+//     {"success":false} changed nothing, and the fold takes it back
+//     (EventCallFailed). The call is shown as soon as it is read, its
+//     result following within moments (a hook called in between sees it);
+//     a call whose input cannot be read is reported only if its result
+//     says it succeeded, since Claude Code rejects it too.
 //   - A line not shaped like a JSON object ('{' … '}') is malformed, which
 //     costs a look at two bytes: random bytes are counted, not passed over.
 //   - A selected line that is not valid JSON is returned as a *tally.Error
@@ -45,9 +53,10 @@
 //     changes; a file Claude Code itself would refuse (no id, subject or
 //     status) is reported and left out, a file still empty is one being
 //     created. <list> is the session's id unless CLAUDE_CODE_TASK_LIST_ID
-//     (or an agent team) names a list several sessions share; no
-//     transcript names the list, so which sessions use it is found by
-//     the indexer from the tasks both hold.
+//     (or an agent team) names a list several sessions share: a list not
+//     named as a session id (a UUID) is FileInfo.Shared. No transcript
+//     names the list, so which sessions use it is found by the indexer
+//     from the tasks their TaskList answers show.
 //
 // The session started at the time of the file's first line that has one:
 // not at its first todo, nor at the newest lines read for activity.

@@ -64,10 +64,18 @@ func (d *Decoder) results(l line) error {
 		call := d.st.Pending[i]
 		d.st.Pending = slices.Delete(d.st.Pending, i, i+1)
 		d.syncPending()
-		if b.GetBool("is_error") {
+		if failed(b, structured) {
+			// The tool rejected the call: it changed nothing.
+			if call.Kind == callChange || call.Kind == callCreate {
+				d.add(tally.Event{Kind: tally.EventCallFailed, List: call.List, ToolUseID: id, At: at})
+			}
 			continue
 		}
 		switch call.Kind {
+		case callChange:
+			d.add(tally.Event{Kind: tally.EventCallSucceeded, List: call.List, ToolUseID: id, At: at})
+		case callUnread:
+			return errors.New(call.Why + ", and it succeeded")
 		case callCreate:
 			taskID, err := createdID(structured, b)
 			if err != nil {
@@ -90,6 +98,20 @@ func (d *Decoder) results(l line) error {
 		}
 	}
 	return nil
+}
+
+// failed tells a result saying its call failed: a tool_result marked
+// is_error (the tool rejected its input, InputValidationError), or a Task
+// tool's own {"success":false} (TaskUpdate of a task that does not exist).
+func failed(block, structured *fastjson.Value) bool {
+	if block.GetBool("is_error") {
+		return true
+	}
+	if structured == nil {
+		return false
+	}
+	s := structured.Get("success")
+	return s != nil && s.Type() == fastjson.TypeFalse
 }
 
 // createdID is the id Claude Code gave a new task: toolUseResult.task.id,

@@ -36,26 +36,37 @@ func (d *Decoder) toolCalls(l line, list string) error {
 			return err
 		}
 		input := b.Get("input")
-		switch toolName(b.GetStringBytes("name")) {
+		name := toolName(b.GetStringBytes("name"))
+		var ev tally.Event
+		kind := callChange
+		switch name {
 		case toolTodoWrite:
-			items, err := todos(input)
-			if err != nil {
-				return err
-			}
-			d.add(tally.Event{Kind: tally.EventSnapshot, List: list, ToolUseID: id, At: at, Items: items})
+			ev.Kind = tally.EventSnapshot
+			ev.Items, err = todos(input)
 		case toolTaskCreate:
-			p, err := patch(input, false)
-			if err != nil {
-				return err
-			}
-			d.add(tally.Event{Kind: tally.EventTaskCreate, List: list, ToolUseID: id, At: at, Patch: p})
-			d.await(pendingCall{ID: id, Kind: callCreate, List: list})
+			ev.Kind, kind = tally.EventTaskCreate, callCreate
+			ev.Patch, err = patch(input, false)
 		case toolTaskUpdate:
-			p, err := patch(input, true)
+			ev.Kind = tally.EventTaskUpdate
+			ev.Patch, err = patch(input, true)
+		}
+		if ev.Kind != 0 {
 			if err != nil {
-				return err
+				if id == "" {
+					return err
+				}
+				// Claude Code rejects a call it cannot read either: that
+				// its result is an error is all that is said of it.
+				d.await(pendingCall{ID: id, Kind: callUnread, List: list, Why: string(name) + " call " + id + ": " + err.Error()})
+				continue
 			}
-			d.add(tally.Event{Kind: tally.EventTaskUpdate, List: list, ToolUseID: id, At: at, Patch: p})
+			ev.List, ev.ToolUseID, ev.At = list, id, at
+			ev.Pending = kind == callChange && id != ""
+			d.add(ev)
+			d.await(pendingCall{ID: id, Kind: kind, List: list})
+			continue
+		}
+		switch name {
 		case toolTaskList:
 			d.await(pendingCall{ID: id, Kind: callList, List: list})
 		case toolAgent, toolAgentTask:
