@@ -228,6 +228,9 @@ type Session struct {
 	// Flags are the conditions that call a person back, each with when it
 	// began: {"needs_input": "2026-11-22T14:03:00Z"}; {} when none.
 	Flags Flags `json:"flags"`
+	// BlockedReason says why the session is blocked (Blocked), while
+	// Flags has blocked: "Update README waits on Add unit test".
+	BlockedReason string `json:"blockedReason,omitempty"`
 	// StallAt is when a working session counts as stalled if nothing new
 	// comes, so that a page can age it between updates; absent when it is
 	// not working.
@@ -241,9 +244,17 @@ type Session struct {
 //     the last activity; never otherwise, as the signal is the newest word;
 //   - stalled from StallAt on, while the signal says neither that the
 //     user is awaited nor that the session ended, until it ends by the
-//     clock (EndedAfter).
+//     clock (EndedAfter);
+//   - blocked, since detection saw it, only while Blocked says so of the
+//     list as it is now (a record stored under an older rule keeps no
+//     flag the rule does not give).
 func (r *Record) FlagsAt(now time.Time) Flags {
 	f := r.Flags.Without(FlagStalled)
+	if f.Has(FlagBlocked) {
+		if _, ok := r.Blocked(); !ok {
+			f = f.Without(FlagBlocked)
+		}
+	}
 	if r.Signal == SignalAsking {
 		if !f.Has(FlagNeedsInput) {
 			f = f.With(FlagNeedsInput, r.LastActivity)
@@ -256,6 +267,12 @@ func (r *Record) FlagsAt(now time.Time) Flags {
 		f = f.With(FlagStalled, r.StallAt)
 	}
 	return f
+}
+
+// Blocked is Blocked of the session's main list and its markers: why the
+// agent cannot go on.
+func (r *Record) Blocked() (why string, blocked bool) {
+	return Blocked(r.Lists[""], r.Markers)
 }
 
 // stopped: the newest word is that the user is awaited or the session is
@@ -289,6 +306,9 @@ func (r *Record) Session(now time.Time) Session {
 	}
 	if s.Activity != ActivityEnded && !r.stopped() {
 		s.StallAt = r.StallAt
+	}
+	if s.Flags.Has(FlagBlocked) {
+		s.BlockedReason, _ = r.Blocked()
 	}
 	if r.TaskList != nil {
 		own := *r.TaskList

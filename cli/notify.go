@@ -125,6 +125,7 @@ func updateOf(rec *tally.Record, now time.Time) notify.Update {
 	return notify.Update{
 		Session: notify.Session{ID: rec.ID, Agent: rec.Agent, Project: rec.Project, Title: rec.Title, StartedAt: rec.StartedAt},
 		At:      rec.LastActivity, Flags: s.Flags, Done: s.Progress.Done, Total: s.Progress.Total,
+		Blocked: s.BlockedReason,
 	}
 }
 

@@ -62,6 +62,9 @@ func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 	flags := ""
 	if !s.Flags.Empty() {
 		flags = "  ! " + termstyle.FlagsText(s.Flags)
+		if s.BlockedReason != "" {
+			flags += " (" + termstyle.Truncate(oneLine(s.BlockedReason), 48) + ")"
+		}
 	}
 	write := func(text string) error {
 		room := 0 // no limit

@@ -62,7 +62,11 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	}
 	for _, f := range s.Flags.List() {
 		// What needs a person, most urgent first, each with since when.
-		text := termstyle.Truncate("! "+termstyle.FlagLabel(f)+" since "+ago(s.Flags.Since(f), o.Now), o.Width)
+		text := "! " + termstyle.FlagLabel(f) + " since " + ago(s.Flags.Since(f), o.Now)
+		if f == tally.FlagBlocked && s.BlockedReason != "" {
+			text += ": " + oneLine(s.BlockedReason)
+		}
+		text = termstyle.Truncate(text, o.Width)
 		line(strings.Replace(text, termstyle.FlagLabel(f), st.Paint(termstyle.Fg(termstyle.FlagColor(f)), termstyle.FlagLabel(f)), 1))
 	}
 	line("")

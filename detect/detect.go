@@ -156,7 +156,7 @@ func (s *State) listChanged(l ListState, at time.Time) {
 	case l.Open > 0:
 		s.finishedSince = time.Time{}
 	}
-	if l.Blocked > 0 {
+	if l.Stuck {
 		if s.blockedSince.IsZero() {
 			s.blockedSince = at
 		}

@@ -54,7 +54,7 @@ func seq(parts ...any) []Observation {
 }
 
 func list(total, open, blocked int, when time.Duration) Observation {
-	return ListChanged(ListState{Total: total, Open: open, Blocked: blocked}, at(when))
+	return ListChanged(ListState{Total: total, Open: open, Stuck: blocked > 0}, at(when))
 }
 
 type want map[tally.Flag]time.Duration
@@ -222,22 +222,30 @@ func TestRules_finishedAndBlocked(t *testing.T) {
 
 func TestListOf(t *testing.T) {
 	blocked := tally.Marker{Task: "T001", Step: "S2", Verb: "blocked"}
+	item := func(id, title string, st tally.Status, by ...string) tally.Item {
+		return tally.Item{ID: id, Title: title, Status: st, BlockedBy: by}
+	}
+	two := []tally.Item{item("1", "a", tally.StatusInProgress), item("2", "b", tally.StatusPending)}
 	for _, tc := range []struct {
 		name    string
-		p       tally.Progress
+		items   []tally.Item
 		markers []tally.Marker
 		want    ListState
 	}{
-		{"open is total less done", tally.Progress{Done: 2, Total: 5}, nil, ListState{Total: 5, Open: 3}},
-		{"blocked items count", tally.Progress{Done: 1, Total: 3, Blocked: 1}, nil, ListState{Total: 3, Open: 2, Blocked: 1}},
-		{"a blocked: marker counts as blocked", tally.Progress{Total: 2}, []tally.Marker{blocked}, ListState{Total: 2, Open: 2, Blocked: 1}},
+		{"open is total less done", []tally.Item{item("1", "a", tally.StatusCompleted), item("2", "b", tally.StatusPending)}, nil,
+			ListState{Total: 2, Open: 1}},
+		{"an item waiting on an open one while another is in progress is not stuck",
+			[]tally.Item{item("1", "a", tally.StatusInProgress), item("2", "b", tally.StatusPending), item("3", "c", tally.StatusPending, "2")}, nil,
+			ListState{Total: 3, Open: 3}},
+		{"an item set blocked is stuck", []tally.Item{item("1", "a", tally.StatusBlocked)}, nil, ListState{Total: 1, Open: 1, Stuck: true}},
+		{"a blocked: marker is stuck", two, []tally.Marker{blocked}, ListState{Total: 2, Open: 2, Stuck: true}},
 		{"a later marker for the same step lifts it",
-			tally.Progress{Total: 2}, []tally.Marker{blocked, {Task: "T001", Step: "S2", Verb: "start"}}, ListState{Total: 2, Open: 2}},
+			two, []tally.Marker{blocked, {Task: "T001", Step: "S2", Verb: "start"}}, ListState{Total: 2, Open: 2}},
 		{"a later marker for another step does not",
-			tally.Progress{Total: 2}, []tally.Marker{blocked, {Task: "T001", Step: "S3", Verb: "done"}}, ListState{Total: 2, Open: 2, Blocked: 1}},
+			two, []tally.Marker{blocked, {Task: "T001", Step: "S3", Verb: "done"}}, ListState{Total: 2, Open: 2, Stuck: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ListOf(tc.p, tc.markers); got != tc.want {
+			if got := ListOf(tc.items, tc.markers); got != tc.want {
 				t.Errorf("ListOf = %+v, want %+v", got, tc.want)
 			}
 		})

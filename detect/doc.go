@@ -30,8 +30,11 @@
 //   - needs_input: the agent asked for the person (a notification, a
 //     permission request, a turn that ended on a question). It clears when
 //     work resumes after it.
-//   - blocked: the list has a blocked item (declared, waiting on an open
-//     blocker, or named by a "blocked" progress marker).
+//   - blocked: the agent cannot go on, as tally.Blocked says: it said so
+//     (a "blocked" progress marker, an item it set blocked), its item in
+//     progress waits on an open one, or nothing is in progress and every
+//     item left waits. An item waiting its turn behind another is order,
+//     not trouble.
 //   - finished: the list has items and all of them are done. An emptied
 //     list (some agents clear a finished list) says nothing new.
 //

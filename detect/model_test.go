@@ -65,7 +65,7 @@ func drawObservation(t *rapid.T, at time.Time) Observation {
 	case KindList:
 		total := rapid.IntRange(0, 3).Draw(t, "total")
 		open := rapid.IntRange(0, total).Draw(t, "open")
-		return ListChanged(ListState{Total: total, Open: open, Blocked: rapid.IntRange(0, open).Draw(t, "blocked")}, at)
+		return ListChanged(ListState{Total: total, Open: open, Stuck: open > 0 && rapid.Bool().Draw(t, "stuck")}, at)
 	default:
 		return Observation{Kind: k, At: at}
 	}
@@ -196,9 +196,9 @@ func reference(r Rules, h []Observation, now time.Time) tally.Flags {
 				finished = time.Time{}
 			}
 		}
-		if o.List.Blocked > 0 && blocked.IsZero() {
+		if o.List.Stuck && blocked.IsZero() {
 			blocked = o.At
-		} else if o.List.Blocked == 0 {
+		} else if !o.List.Stuck {
 			blocked = time.Time{}
 		}
 	}

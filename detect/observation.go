@@ -59,11 +59,12 @@ type Observation struct {
 }
 
 // ListState is what detection needs of a todo list: how many items it has
-// (cancelled ones left out), how many are not done, how many are blocked.
+// (cancelled ones left out), how many are not done, and whether the agent
+// cannot go on (tally.Blocked).
 type ListState struct {
-	Total   int `json:"total,omitempty"`
-	Open    int `json:"open,omitempty"`
-	Blocked int `json:"blocked,omitempty"`
+	Total int  `json:"total,omitempty"`
+	Open  int  `json:"open,omitempty"`
+	Stuck bool `json:"stuck,omitempty"`
 }
 
 func Output(at time.Time) Observation     { return Observation{Kind: KindOutput, At: at} }
@@ -101,24 +102,12 @@ func FromSignal(sig tally.Signal, at time.Time) (o Observation, ok bool) {
 	return Observation{}, false
 }
 
-// ListOf is the ListState of a session's main list, from its derived
-// progress and its progress markers: a task or step whose latest marker is
-// "blocked" counts as blocked, as does an item the list itself says is.
-func ListOf(p tally.Progress, markers []tally.Marker) ListState {
-	l := ListState{Total: p.Total, Open: p.Total - p.Done, Blocked: p.Blocked}
-	if len(markers) == 0 {
-		return l
-	}
-	latest := make(map[[2]string]string, len(markers))
-	for _, m := range markers {
-		latest[[2]string{m.Task, m.Step}] = m.Verb
-	}
-	for _, verb := range latest {
-		if verb == "blocked" {
-			l.Blocked++
-		}
-	}
-	return l
+// ListOf is the ListState of a session's main list, from its items and its
+// progress markers; whether it is stuck is tally.Blocked's to say.
+func ListOf(items []tally.Item, markers []tally.Marker) ListState {
+	p := tally.ProgressOf(tally.DeriveBlocked(items))
+	_, stuck := tally.Blocked(items, markers)
+	return ListState{Total: p.Total, Open: p.Total - p.Done, Stuck: stuck}
 }
 
 // Fingerprint identifies a tool call by its name and argument bytes. It

@@ -130,11 +130,11 @@ func (w *watcher) listChanged(f *tally.FileState, at time.Time) {
 	if at.IsZero() {
 		return // a list with no time at all: nothing to say since when
 	}
-	var p tally.Progress
+	var items []tally.Item
 	if l := f.Lists[w.list]; l != nil {
-		p = tally.ProgressOf(tally.DeriveBlocked(l.Items()))
+		items = l.Items()
 	}
-	w.rules.Observe(&w.st, detect.ListChanged(detect.ListOf(p, f.Markers), at))
+	w.rules.Observe(&w.st, detect.ListChanged(detect.ListOf(items, f.Markers), at))
 }
 
 // sum sets what detection says of the session rec is made of, from its

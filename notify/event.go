@@ -162,6 +162,9 @@ type Update struct {
 	// Completed names the items this change completed, when the caller
 	// knows them; item_completed events carry them.
 	Completed []string
+	// Blocked says why the session is blocked while Flags has blocked
+	// (tally.Session.BlockedReason); blocked events carry it.
+	Blocked string
 }
 
 // Event is one piece of news: a session (sub-agents rolled up into their
@@ -176,6 +179,8 @@ type Event struct {
 	Done  int
 	Total int
 	Items []string
+	// Reason is why a blocked session is blocked.
+	Reason string
 	// Plan is what a plan event is about; nil for the other kinds.
 	Plan *PlanNews
 }
@@ -312,6 +317,9 @@ func headline(e Event) string {
 		s = "is making no progress: many tool calls, no list change"
 	case KindBlocked:
 		s = "is blocked"
+		if e.Reason != "" {
+			s += ": " + e.Reason
+		}
 	case KindFinished:
 		s = fmt.Sprintf("finished: all %d items complete", e.Total)
 	case KindListCreated:

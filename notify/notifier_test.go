@@ -359,3 +359,25 @@ func TestNotifier_planNews(t *testing.T) {
 		t.Errorf("plan news by default: %+v, want it filtered (opt-in)", st)
 	}
 }
+
+// TestNotifier_aBlockedSessionSaysWhy: the webhook says why the session
+// cannot go on, as the board and the terminal do.
+func TestNotifier_aBlockedSessionSaysWhy(t *testing.T) {
+	rcv := newReceiver(t)
+	n, _ := newNotifier(t, Options{Burst: time.Hour}, rcv.webhook(t, rcv.srv.URL+"/hook", FormatJSON))
+	n.Publish(Update{Session: sess("s"), At: after(time.Second), Flags: flags(tally.FlagBlocked, after(time.Second)),
+		Blocked: "Update README waits on Add unit test"})
+	n.Close()
+	reqs := rcv.drain()
+	if len(reqs) != 1 {
+		t.Fatalf("%d notifications, want 1", len(reqs))
+	}
+	var m jsonMessage
+	if err := json.Unmarshal(reqs[0].Body, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Events) != 1 || m.Events[0].Reason != "Update README waits on Add unit test" ||
+		!strings.Contains(m.Events[0].Text, "is blocked: Update README waits on Add unit test") {
+		t.Errorf("events = %+v, want the blocked one with its reason", m.Events)
+	}
+}

@@ -144,6 +144,8 @@ type jsonEvent struct {
 	Done    int       `json:"done"`
 	Total   int       `json:"total"`
 	Items   []string  `json:"items,omitempty"`
+	// Reason: why a blocked session is blocked.
+	Reason string `json:"reason,omitempty"`
 	// Plan: what a plan event is about (task, taskName, step, reason).
 	Plan *PlanNews `json:"plan,omitempty"`
 	Text string    `json:"text"`
@@ -154,7 +156,7 @@ func jsonPayload(m Message) jsonMessage {
 	for _, e := range m.Events {
 		out.Events = append(out.Events, jsonEvent{
 			Kind: e.Kind, Since: e.Since.UTC(), Session: e.Session, Via: e.Via,
-			Done: e.Done, Total: e.Total, Items: e.Items, Plan: e.Plan, Text: Line(e),
+			Done: e.Done, Total: e.Total, Items: e.Items, Reason: e.Reason, Plan: e.Plan, Text: Line(e),
 		})
 	}
 	return out

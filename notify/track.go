@@ -29,6 +29,8 @@ type root struct {
 	own     bool // session came from the session's own update
 	lastAt  time.Time
 	members map[string]tally.Flags
+	// blocked is why each member is blocked, while it is.
+	blocked map[string]string
 	eps     [len(flagKinds)]episode
 	// The session's own list, as last seen.
 	listSeen    bool
@@ -79,6 +81,14 @@ func (t *tracker) update(u Update, st *counters) []Event {
 	}
 	if _, ok := r.members[id]; ok || len(r.members) < maxMembers {
 		r.members[id] = u.Flags
+		if u.Blocked != "" && u.Flags.Has(tally.FlagBlocked) {
+			if r.blocked == nil {
+				r.blocked = map[string]string{}
+			}
+			r.blocked[id] = u.Blocked
+		} else {
+			delete(r.blocked, id)
+		}
 	}
 	prevDone, prevTotal := r.done, r.total
 	if u.Session.Parent == "" {
@@ -113,7 +123,15 @@ func (t *tracker) update(u Update, st *counters) []Event {
 		}
 		ep.on, ep.since, ep.seenAt = true, since, at
 		if news {
-			evs = t.emit(evs, st, Event{Kind: fk.kind, Session: r.session, Via: via[i], Since: since, Done: r.done, Total: r.total})
+			e := Event{Kind: fk.kind, Session: r.session, Via: via[i], Since: since, Done: r.done, Total: r.total}
+			if fk.flag == tally.FlagBlocked {
+				who := via[i]
+				if who == "" {
+					who = rootID
+				}
+				e.Reason = r.blocked[who]
+			}
+			evs = t.emit(evs, st, e)
 		}
 	}
 	if u.Session.Parent == "" {

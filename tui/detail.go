@@ -100,6 +100,9 @@ func (v detailView) flagLines(p *palette) []string {
 		if since := v.s.Flags.Since(f); !since.IsZero() {
 			line += render(p.faint, " for "+age(since, v.now))
 		}
+		if f == tally.FlagBlocked && v.s.BlockedReason != "" {
+			line += ": " + oneLine(v.s.BlockedReason)
+		}
 		out = append(out, cut(line, v.width))
 	}
 	return append(out, "")

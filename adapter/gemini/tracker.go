@@ -15,7 +15,9 @@ import (
 // whole tracker drawn as a todo list — "  task: Write greet.py (8dbf78)"
 // with status pending|in_progress|blocked|completed — so each successful
 // call is read as a full resync of the session's tasks. Dependencies are
-// not drawn; they are taken from the calls that set them.
+// not drawn; they are taken from the calls that set them, and so are the
+// descriptions a create or an update gives (a task set blocked says why in
+// its description).
 
 // maxDeps bounds the tasks whose dependencies are remembered.
 const maxDeps = 1024
@@ -27,6 +29,8 @@ type trackerCall struct {
 	task    string       // the task whose dependencies the call sets
 	deps    []string
 	addDeps bool // deps are added to, not replacing, the task's
+	// desc is the description the call gave task described, "" if none.
+	described, desc string
 }
 
 var (
@@ -50,11 +54,23 @@ func readTrackerCall(c *fastjson.Value, name, callID string) (trackerCall, bool,
 		if m := createdRe.FindStringSubmatch(out); m != nil {
 			tc.created = m[1]
 			tc.task = m[1]
+			tc.described = m[1]
+			if tc.desc, err = str(args, "description"); err != nil {
+				return tc, false, err
+			}
 			if tc.deps, err = strs(args, "dependencies"); err != nil {
 				return tc, false, err
 			}
 		}
 	case trackerUpdate:
+		if args != nil && args.Get("description") != nil {
+			if tc.described, err = str(args, "id"); err != nil {
+				return tc, false, err
+			}
+			if tc.desc, err = str(args, "description"); err != nil {
+				return tc, false, err
+			}
+		}
 		if args != nil && args.Get("dependencies") != nil {
 			if tc.task, err = str(args, "id"); err != nil {
 				return tc, false, err
@@ -127,6 +143,9 @@ func (d *Decoder) applyTracker(tc trackerCall, at time.Time) {
 	items := make([]tally.Item, len(tc.items))
 	for i, it := range tc.items {
 		it.BlockedBy = append([]string(nil), d.st.Deps[it.ID]...)
+		if it.ID == tc.described && tc.desc != "" {
+			it.Description = tc.desc
+		}
 		items[i] = it
 	}
 	d.add(tally.Event{Kind: tally.EventTaskResync, ToolUseID: tc.id, At: at, Items: items})

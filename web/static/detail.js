@@ -5,7 +5,7 @@ import { getJSON } from './api.js';
 import { approve, approveRow, showApprove } from './approve.js';
 import { activityOf, now } from './clock.js';
 import { h, named } from './dom.js';
-import { badgeText, flagsOf, sinceText } from './flags.js';
+import { badgeText, flagsOf, whyText } from './flags.js';
 import { glyphOf, itemFacts } from './items.js';
 import { sessions, ui } from './state.js';
 import {
@@ -42,7 +42,7 @@ function flagList(s, t) {
     const badge = h('span', 'badge flag', badgeText(x, t));
     badge.dataset.flag = x.flag.key;
     badge.dataset.tone = x.flag.tone;
-    li.append(badge, h('span', 'detail-flag-since', sinceText(x, t)));
+    li.append(badge, h('span', 'detail-flag-since', whyText(x, t)));
     ul.append(li);
   }
   ul.hidden = ul.children.length === 0;

@@ -36,8 +36,9 @@ export function since(spanMs) {
   return `${Math.floor(s / 86400)}d`;
 }
 
-// flagsOf is session s's flags at time t, most urgent first: [{flag, at}]
-// with at in milliseconds (0 when the server did not say).
+// flagsOf is session s's flags at time t, most urgent first: [{flag, at,
+// why}] with at in milliseconds (0 when the server did not say) and why
+// the reason the server gave (a blocked session's blockedReason), else ''.
 export function flagsOf(s, t) {
   const sent = s.flags && typeof s.flags === 'object' ? s.flags : {};
   const out = [];
@@ -49,7 +50,8 @@ export function flagsOf(s, t) {
       on = due > 0 && t >= due && activityOf(s, t) !== 'ended';
       at = due;
     }
-    if (on) out.push({ flag: f, at });
+    const why = f.key === 'blocked' && typeof s.blockedReason === 'string' ? s.blockedReason : '';
+    if (on) out.push({ flag: f, at, why });
   }
   return out;
 }
@@ -67,8 +69,14 @@ export function badgeText(x, t) {
 }
 
 // sinceText is when a flag became true, as the detail and tooltips say it.
-export function sinceText(x, t) {
+function sinceText(x, t) {
   return x.at ? `since ${localTime(new Date(x.at).toISOString())} (${since(t - x.at)} ago)` : '';
+}
+
+// whyText is why a flag is true and since when: "Update README waits on
+// Add unit test · since 14:06 (3m ago)".
+export function whyText(x, t) {
+  return [x.why, sinceText(x, t)].filter(Boolean).join(' · ');
 }
 
 // patchBadges makes box hold one badge per flag in list, reusing the
@@ -84,7 +92,7 @@ export function patchBadges(box, list, t) {
     b.dataset.flag = x.flag.key;
     b.dataset.tone = x.flag.tone;
     setText(b, badgeText(x, t));
-    setTitle(b, sinceText(x, t));
+    setTitle(b, whyText(x, t));
   });
   setHidden(box, list.length === 0);
 }

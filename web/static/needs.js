@@ -14,7 +14,7 @@ import { titleOf } from './words.js';
 const strip = document.getElementById('needs');
 const count = document.getElementById('needs-count');
 const list = document.getElementById('needs-list');
-const entries = new Map(); // session id → {li, badges, title, where}
+const entries = new Map(); // session id → {li, badges, title, why, where}
 
 function entryFor(id) {
   let e = entries.get(id);
@@ -24,9 +24,10 @@ function entryFor(id) {
   li.tabIndex = 0;
   const badges = h('div', 'flags need-flags');
   const title = h('div', 'need-title');
+  const why = h('div', 'need-why');
   const where = h('div', 'need-where');
-  li.append(badges, title, where);
-  e = { li, badges, title, where };
+  li.append(badges, title, why, where);
+  e = { li, badges, title, why, where };
   entries.set(id, e);
   return e;
 }
@@ -62,6 +63,10 @@ export function renderNeeds(t) {
     const e = entryFor(s.id);
     patchBadges(e.badges, flags, t);
     setText(e.title, titleOf(s));
+    const why = flags.map((x) => x.why).filter(Boolean).join(' · ');
+    setText(e.why, why);
+    setTitle(e.why, why);
+    setHidden(e.why, !why);
     setText(e.where, [projectName(s.project), s.agent].filter(Boolean).join(' · '));
     setTitle(e.where, s.project || '');
     if (list.children[i] !== e.li) list.insertBefore(e.li, list.children[i] || null);
