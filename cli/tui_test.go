@@ -36,8 +36,8 @@ func TestTUI_approveIsTasksApprove(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := l.Record()
-	if rec.Signal != tally.SignalWaiting {
-		t.Fatalf("a drafted plan's session signals %v, want waiting", rec.Signal)
+	if rec.Signal != tally.SignalAsking {
+		t.Fatalf("a drafted plan's session signals %v, want asking", rec.Signal)
 	}
 	a := &app{env: testEnv(st, &syncBuffer{}, &syncBuffer{}, nil)}
 	approve := a.approver(st)

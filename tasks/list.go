@@ -118,8 +118,9 @@ func CheckName(name string) error {
 const SessionPrefix = "tally:"
 
 // Record is the list as a session of agent "tally": what watch, sessions
-// and the dashboard show. A plan with tasks waits for approval, so it
-// needs input; an empty one (plan mode asked for before an agent wrote
+// and the dashboard show. A plan with tasks waits for the person's
+// approval: it asks for them (SignalAsking), so it needs input, is in the
+// board's Needs-you strip and is notified; an empty one (plan mode asked for before an agent wrote
 // anything) waits for the agent, not the person, and says so in its
 // title. A list whose tasks are all done has ended.
 func (l *List) Record() tally.Record {
@@ -138,7 +139,7 @@ func (l *List) Record() tally.Record {
 		sig = tally.SignalNone
 		title += " (plan mode, no tasks yet)"
 	case l.Mode == ModePlan:
-		sig = tally.SignalWaiting
+		sig = tally.SignalAsking
 		title += " (plan, waiting for approval)"
 	case len(items) > 0 && !open:
 		sig = tally.SignalEnded

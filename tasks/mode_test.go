@@ -60,6 +60,17 @@ func TestSwitchMode(t *testing.T) {
 			t.Errorf("a drafted plan's session is %v, want needs input", s.Activity)
 		}
 	})
+	t.Run("aPlanWaitingForApprovalNeedsYou", func(t *testing.T) {
+		// The flag is what puts a session in the board's Needs-you strip
+		// and what notifications are sent for.
+		rec, err := st.Record(ctx, tasks.SessionPrefix+"release")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := rec.Session(t0.Add(time.Minute)).Flags; !f.Has(tally.FlagNeedsInput) {
+			t.Errorf("a plan waiting for approval has flags %q, want needs_input", f)
+		}
+	})
 	t.Run("asking plan mode of a list that has it creates nothing", func(t *testing.T) {
 		sw, err := tasks.SwitchMode(ctx, st, "release", tasks.ModePlan, t0)
 		if err != nil || sw.Created || sw.Was != tasks.ModePlan {

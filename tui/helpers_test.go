@@ -169,7 +169,7 @@ func fleet() []tally.Record {
 			item("", "Reproduce the loop", "", done), item("", "Patch the middleware", "", doing), item("", "Add a regression test", "", pending)),
 		rec("gemini-7f3e", gemini.Agent, home+"/src/docs", "Rewrite the getting-started guide", 40*time.Second, tally.SignalWaiting,
 			item("", "Outline", "", done), item("", "Draft", "", done), item("", "Review", "", pending)),
-		rec("tally:release", tally.AgentTally, home+"/src/api", "tasks release (plan, waiting for approval)", 3*time.Minute, tally.SignalWaiting,
+		rec("tally:release", tally.AgentTally, home+"/src/api", "tasks release (plan, waiting for approval)", 3*time.Minute, tally.SignalAsking,
 			item("1", "Tag v2.0", "", pending), item("2", "Publish notes", "", pending)),
 		rec("hermes-20261122", hermes.Agent, home+"/notes", "Plan the offsite", 2*time.Hour, tally.SignalNone,
 			item("a", "Book venue", "", done), item("b", "Send invites", "", done)),

@@ -249,10 +249,11 @@ func (m *Model) move(by int) {
 }
 
 // plan tells whether the session is a Tally task list waiting for
-// approval: its record signals waiting exactly while it is in plan mode.
+// approval: its record asks for the person exactly while it is in plan
+// mode with tasks.
 func (m *Model) plan(id string) bool {
 	e, ok := m.roster.byID[id]
-	return ok && e.rec.Agent == tally.AgentTally && e.rec.Signal == tally.SignalWaiting
+	return ok && e.rec.Agent == tally.AgentTally && e.rec.Signal == tally.SignalAsking
 }
 
 func (m *Model) headline(s *tally.Session) Headline {

@@ -66,7 +66,7 @@ func panelStates() []struct {
 		name string
 		rec  tally.Record
 	}{
-		{"planning", rec("tally:release", tally.AgentTally, home+"/src/api", "tasks release (plan, waiting for approval)", time.Minute, tally.SignalWaiting,
+		{"planning", rec("tally:release", tally.AgentTally, home+"/src/api", "tasks release (plan, waiting for approval)", time.Minute, tally.SignalAsking,
 			item("1", "Tag v2.0", "", pending), item("2", "Publish notes", "", pending))},
 		{"no tasks", rec("empty", gemini.Agent, home+"/src/docs", "Just a question", time.Minute, tally.SignalWaiting)},
 		{"execution", rec("exec", claude.Agent, home+"/src/api", "Rate limits", time.Minute, tally.SignalWorking,
