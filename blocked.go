@@ -116,3 +116,24 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// TitlesOf names the items ids stand for in list by their titles, as a
+// person reads a blocker or what an item blocks ("Add unit test", not
+// "33a9ea"); an id the list does not hold stays "#id". Ids are for
+// programs: --json keeps them.
+func TitlesOf(ids []string, list []ItemView) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = "#" + id
+		for j := range list {
+			if list[j].ID == id && HasText(&list[j].Item) {
+				out[i] = list[j].Title
+				break
+			}
+		}
+	}
+	return out
+}

@@ -59,3 +59,46 @@ func TestRun_scanReadsALegacyRecordOverTheLineLimit(t *testing.T) {
 		t.Fatalf("sessions --json: %v, want session %s with its %d items\n%s", err, sid, len(geminitest.LegacyTodos), out)
 	}
 }
+
+// TestRun_showNamesABlockerByItsTitle: in the captured Gemini CLI tracker
+// session "Update README" depends on task 33a9ea, whose own file titles it
+// "Add unit test". show names the blocker by that title; --json keeps the
+// id for programs.
+func TestRun_showNamesABlockerByItsTitle(t *testing.T) {
+	st := newStore(t)
+	home := filepath.Join(geminiCaptured, "task-tracker", "gemini_home")
+	const sid = "1fb695ac-76cc-4120-8ded-da2b5d3b24a5"
+	var blocker, waiter struct {
+		Title        string
+		Dependencies []string
+	}
+	for file, v := range map[string]any{"33a9ea.json": &blocker, "51774f.json": &waiter} {
+		b, err := os.ReadFile(filepath.Join(home, "tmp/work", sid, "tracker", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(waiter.Dependencies) != 1 || waiter.Dependencies[0] != "33a9ea" {
+		t.Fatalf("the tracker's files are not the case this test is about: %+v", waiter)
+	}
+	if code, _, errOut := run(t, st, nil, "scan", "--gemini-home", home); code != ExitOK {
+		t.Fatalf("scan: exit %d: %s", code, errOut)
+	}
+	_, out, _ := run(t, st, nil, "show", sid)
+	if want := waiter.Title + "  (blocked by " + blocker.Title + ")"; !strings.Contains(out, want) || strings.Contains(out, "33a9ea") {
+		t.Errorf("show says\n%s\nwant %q and no id", out, want)
+	}
+	_, out, _ = run(t, st, nil, "show", "--json", sid)
+	var s tally.Session
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range s.Items {
+		if it.Title == waiter.Title && (len(it.BlockedBy) != 1 || it.BlockedBy[0] != "33a9ea") {
+			t.Errorf("--json blockedBy = %q, want the id", it.BlockedBy)
+		}
+	}
+}

@@ -62,11 +62,7 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	}
 	for _, f := range s.Flags.List() {
 		// What needs a person, most urgent first, each with since when.
-		text := "! " + termstyle.FlagLabel(f) + " since " + ago(s.Flags.Since(f), o.Now)
-		if f == tally.FlagBlocked && s.BlockedReason != "" {
-			text += ": " + oneLine(s.BlockedReason)
-		}
-		text = termstyle.Truncate(text, o.Width)
+		text := termstyle.Truncate("! "+termstyle.FlagLabel(f)+" since "+ago(s.Flags.Since(f), o.Now), o.Width)
 		line(strings.Replace(text, termstyle.FlagLabel(f), st.Paint(termstyle.Fg(termstyle.FlagColor(f)), termstyle.FlagLabel(f)), 1))
 	}
 	line("")
@@ -143,7 +139,7 @@ func renderItems(b *strings.Builder, items []tally.ItemView, o ShowOptions, st t
 			case tally.StatusUnknown, tally.StatusPending, tally.StatusInProgress, tally.StatusFailed, tally.StatusBlocked:
 			}
 		}
-		b.WriteString(itemLine(it, open, o, st) + "\n")
+		b.WriteString(itemLine(it, items, open, o, st) + "\n")
 	}
 	if fold := foldText(done, cancelled); fold != "" {
 		b.WriteString(itemIndent + st.Paint(termstyle.Fg(termstyle.Gray), fold) + "\n")
@@ -167,15 +163,15 @@ func foldText(done, cancelled int) string {
 
 // itemLine is "icon label  (note)". The label is the activeForm while the
 // item is worked on; the note says what the icon cannot: which open items
-// block it, the agent's own word for a status Tally does not know, or
-// whether ✗ means failed or cancelled.
-func itemLine(it *tally.ItemView, open map[string]bool, o ShowOptions, st termstyle.Painter) string {
+// of its list block it, by their titles, the agent's own word for a status
+// Tally does not know, or whether ✗ means failed or cancelled.
+func itemLine(it *tally.ItemView, list []tally.ItemView, open map[string]bool, o ShowOptions, st termstyle.Painter) string {
 	m := termstyle.MarkOf(it)
 	label := oneLine(it.Label())
 	var note string
 	switch m {
 	case termstyle.MarkBlocked:
-		note = blockedNote(it, open)
+		note = blockedNote(it, list, open)
 	case termstyle.MarkStopped, termstyle.MarkUnknown:
 		note = it.StatusWord()
 	case termstyle.MarkPending, termstyle.MarkActive, termstyle.MarkDone:
@@ -195,17 +191,17 @@ func itemLine(it *tally.ItemView, open map[string]bool, o ShowOptions, st termst
 	return itemIndent + st.Icon(m) + " " + text
 }
 
-func blockedNote(it *tally.ItemView, open map[string]bool) string {
+func blockedNote(it *tally.ItemView, list []tally.ItemView, open map[string]bool) string {
 	var ids []string
 	for _, id := range it.BlockedBy {
 		if open[id] {
-			ids = append(ids, "#"+id)
+			ids = append(ids, id)
 		}
 	}
 	if len(ids) == 0 {
 		return "blocked"
 	}
-	return "blocked by " + strings.Join(ids, ", ")
+	return "blocked by " + oneLine(strings.Join(tally.TitlesOf(ids, list), ", "))
 }
 
 // openIDs are the ids of the list's items that still have work left: only

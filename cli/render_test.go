@@ -52,7 +52,7 @@ func TestRenderShow(t *testing.T) {
 		golden(t, "show_compact", got)
 		// An item in progress shows its activeForm, completed items fold
 		// into one closing row.
-		for _, want := range []string{"◼ Creating API endpoints", "▸ Integration tests  (blocked by #2)", "◻ Add auth", "◻ Write README", "… +1 done", "working · 1/5 done"} {
+		for _, want := range []string{"◼ Creating API endpoints", "▸ Integration tests  (blocked by Create API endpoints)", "◻ Add auth", "◻ Write README", "… +1 done", "working · 1/5 done"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("missing %q in\n%s", want, got)
 			}

@@ -66,7 +66,7 @@ func (v detailView) body(p *palette) []string {
 	out := v.flagLines(p)
 	out = append(out, v.panel.lines(p)...)
 	if v.item >= 0 && v.item < len(v.s.Items) {
-		out = append(out, itemLines(&v.s.Items[v.item], v.item, v.width, p)...)
+		out = append(out, itemLines(&v.s.Items[v.item], v.s.Items, v.item, v.width, p)...)
 	}
 	subs, runtime := splitRuntime(v.s.SubAgents)
 	if len(subs) > 0 {
@@ -127,7 +127,7 @@ func (v detailView) toolLines(rt *tally.SubAgentList, p *palette) []string {
 	out := []string{cut(head, v.width)}
 	items := rt.Items[max(len(rt.Items)-maxTools, 0):]
 	for i := range items {
-		out = append(out, itemLine(&items[i], "", v.width, p))
+		out = append(out, itemLine(&items[i], items, "", v.width, p))
 	}
 	return out
 }
@@ -148,7 +148,7 @@ func markerLine(m tally.Marker) string {
 const maxDescription = 6
 
 // itemLines is one item in full, as a click on its row shows it.
-func itemLines(it *tally.ItemView, pos, w int, p *palette) []string {
+func itemLines(it *tally.ItemView, list []tally.ItemView, pos, w int, p *palette) []string {
 	m := markOf(it)
 	out := []string{"", cut(render(p.title, "Task "+taskName(it.ID, pos))+"  "+p.mark(m)+" "+oneLine(it.StatusWord())+render(p.faint, "  (click again or Esc to close)"), w),
 		cut("  "+render(p.bold, oneLine(it.Title)), w)}
@@ -159,8 +159,8 @@ func itemLines(it *tally.ItemView, pos, w int, p *palette) []string {
 	}
 	field("doing:", it.ActiveForm)
 	field("owner:", it.Owner)
-	field("blocked by:", strings.Join(it.BlockedBy, ", "))
-	field("blocks:", strings.Join(it.Blocks, ", "))
+	field("blocked by:", strings.Join(tally.TitlesOf(it.BlockedBy, list), ", "))
+	field("blocks:", strings.Join(tally.TitlesOf(it.Blocks, list), ", "))
 	if it.Lossy {
 		field("note:", "the agent's format cannot tell in progress from pending")
 	}

@@ -71,7 +71,7 @@ func foldItems(items []tally.ItemView, w int, spin string, p *palette) ([]string
 			i = j
 			continue
 		}
-		add(ref{item: i, right: -1}, itemLine(it, itemName(items, i, large), w, p))
+		add(ref{item: i, right: -1}, itemLine(it, items, itemName(items, i, large), w, p))
 		i = j
 	}
 	return out, refs
@@ -121,7 +121,7 @@ func doneRun(items []tally.ItemView, i, j int, large bool, w int, p *palette) st
 	return cut(p.mark(termstyle.MarkDone)+" "+text, w)
 }
 
-func itemLine(it *tally.ItemView, name string, w int, p *palette) string {
+func itemLine(it *tally.ItemView, list []tally.ItemView, name string, w int, p *palette) string {
 	m := markOf(it)
 	head := p.mark(m) + " "
 	if name != "" {
@@ -129,7 +129,7 @@ func itemLine(it *tally.ItemView, name string, w int, p *palette) string {
 	}
 	title := oneLine(it.Title)
 	if m == termstyle.MarkBlocked && len(it.BlockedBy) > 0 {
-		by := "  blocked by " + oneLine(strings.Join(it.BlockedBy, ", "))
+		by := "  blocked by " + oneLine(strings.Join(tally.TitlesOf(it.BlockedBy, list), ", "))
 		room := w - width(head) - width(by)
 		if room >= 12 {
 			return head + fit(title, min(room, width(title))) + render(p.warn, by)
@@ -166,10 +166,10 @@ func columns(items []tally.ItemView, i, j, w int, p *palette) []string {
 	colW := (w - 2) / 2
 	out := make([]string, rows)
 	for r := range rows {
-		left := itemLine(&items[i+r], itemName(items, i+r, true), colW, p)
+		left := itemLine(&items[i+r], items, itemName(items, i+r, true), colW, p)
 		line := fit(left, colW)
 		if k := i + r + rows; k < j {
-			line += "  " + itemLine(&items[k], itemName(items, k, true), colW, p)
+			line += "  " + itemLine(&items[k], items, itemName(items, k, true), colW, p)
 		}
 		out[r] = strings.TrimRight(line, " ")
 	}

@@ -93,5 +93,17 @@ func TestDashboard_Browser_NeedsYouListsThePlanAwaitingApprovalNotAnOrdinaryDepe
 	}
 	b.poll(t, "the title counts two", `document.title.startsWith('(2) Tally')`)
 	b.shot(t, "dashboard-needs-plan-not-dependency-1280x800.png")
+
+	// The waiting task names what it waits on by its title, as the agent
+	// wrote it, not by its id.
+	b.do(t, chromedp.Click(chromedp.CSS(cardSel(tasksSession)+" .title")))
+	b.poll(t, "the detail dialog opens", `document.getElementById('detail').open`)
+	meta := b.eval(t, `[...document.querySelectorAll('#detail .detail-items .item')].filter((li) =>
+	  li.querySelector('.label').textContent === 'Update README').map((li) => li.querySelector('.item-meta').textContent).join('|')`)
+	if !strings.Contains(meta, "blocked by Add unit test") || strings.Contains(meta, "blocked by #") {
+		t.Errorf("Update README's facts read %q, want it blocked by Add unit test, named", meta)
+	}
+	b.do(t, chromedp.Click(chromedp.ID("detail-close")))
+	b.poll(t, "the detail dialog closes", `!document.getElementById('detail').open`)
 	b.wantCalm(t)
 }

@@ -6,7 +6,7 @@ import { approve, approveRow, showApprove } from './approve.js';
 import { activityOf, now } from './clock.js';
 import { h, named } from './dom.js';
 import { badgeText, flagsOf, whyText } from './flags.js';
-import { glyphOf, itemFacts } from './items.js';
+import { glyphOf, itemFacts, titlesOf } from './items.js';
 import { sessions, ui } from './state.js';
 import {
   NO_LIST_TOOL, activityLabel, agentHue, duration, keptNoList, localTime, ms, originOf, plural, titleOf,
@@ -18,13 +18,14 @@ const detailBody = document.getElementById('detail-body');
 
 function detailList(items) {
   const ul = h('ul', 'items full detail-items');
+  const titles = titlesOf(items);
   for (const it of items) {
     const g = glyphOf(it);
     const li = h('li', `item st-${g.kind}${it.lossy ? ' lossy' : ''}`);
     li.append(h('span', 'icon', g.icon));
     const body = h('div', 'item-body');
     body.append(h('div', 'label', g.label));
-    body.append(h('div', 'item-meta', itemFacts(it).join(' · ')));
+    body.append(h('div', 'item-meta', itemFacts(it, titles).join(' · ')));
     if (it.description) body.append(h('div', 'item-desc', it.description));
     li.append(body);
     ul.append(li);

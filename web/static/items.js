@@ -26,19 +26,30 @@ export function glyphOf(it) {
   return { icon: GLYPH.unknown, kind: 'unknown', label: `${title} (${statusWord(it)})` };
 }
 
-// itemFacts are the short facts of an item besides its text, in words.
-export function itemFacts(it) {
+// titlesOf maps the ids of a list's items to their titles, so that a
+// blocker is named as the agent named it, as tally.TitlesOf does.
+export function titlesOf(items) {
+  const titles = new Map();
+  for (const it of items) if (it.id && it.title) titles.set(it.id, it.title);
+  return titles;
+}
+
+// itemFacts are the short facts of an item besides its text, in words;
+// titles (titlesOf its list) names its blockers.
+export function itemFacts(it, titles) {
   const facts = [];
   if (it.id) facts.push(`#${it.id}`);
   facts.push(statusWord(it));
   if (it.lossy) facts.push('approximate');
-  if (it.blockedBy && it.blockedBy.length) facts.push(`blocked by ${it.blockedBy.map((b) => '#' + b).join(', ')}`);
+  if (it.blockedBy && it.blockedBy.length) {
+    facts.push(`blocked by ${it.blockedBy.map((b) => (titles && titles.get(b)) || '#' + b).join(', ')}`);
+  }
   if (it.owner) facts.push(`owner ${it.owner}`);
   return facts;
 }
 
-function itemHint(it) {
-  const lines = [it.title || '', itemFacts(it).join(' · ')];
+function itemHint(it, titles) {
+  const lines = [it.title || '', itemFacts(it, titles).join(' · ')];
   if (it.description) lines.push(it.description);
   return lines.join('\n');
 }
@@ -46,7 +57,8 @@ function itemHint(it) {
 // rowsFor is the list a card shows: all items in full mode; in compact mode
 // the open ones (capped) and one "… +N done" row for the rest.
 export function rowsFor(items, full) {
-  if (full) return items.map((it) => ({ item: it }));
+  const titles = titlesOf(items);
+  if (full) return items.map((it) => ({ item: it, titles }));
   const rows = [];
   let done = 0;
   let cancelled = 0;
@@ -54,7 +66,7 @@ export function rowsFor(items, full) {
   for (const it of items) {
     if (it.status === 'completed') done++;
     else if (it.status === 'cancelled') cancelled++;
-    else if (rows.length < COMPACT_OPEN_MAX) rows.push({ item: it });
+    else if (rows.length < COMPACT_OPEN_MAX) rows.push({ item: it, titles });
     else hiddenOpen++;
   }
   const folded = [];
@@ -96,7 +108,7 @@ export function patchRows(ul, rows) {
     setClass(li, `item st-${g.kind}${row.item.lossy ? ' lossy' : ''}`);
     setText(part(li, 'icon'), g.icon);
     setText(part(li, 'label'), g.label);
-    setTitle(li, itemHint(row.item));
+    setTitle(li, itemHint(row.item, row.titles));
   });
 }
 
