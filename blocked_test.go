@@ -2,6 +2,7 @@ package tally_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/tallyhq/tally"
 )
@@ -46,5 +47,34 @@ func TestBlocked(t *testing.T) {
 				t.Errorf("Blocked = %q, %v; want %q", why, ok, tc.want)
 			}
 		})
+	}
+}
+
+// TestRecord_aQuestionCountsOnlyOnceTheTurnIsOver: a reply ending on a
+// question is the agent asking its person only once its turn is over: at
+// once when the agent said so (TurnOver), else once TurnGrace has passed
+// with nothing new; NextChange says when, so surfaces redraw then.
+func TestRecord_aQuestionCountsOnlyOnceTheTurnIsOver(t *testing.T) {
+	last := time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
+	var f tally.FileState
+	f.Apply(tally.Event{Kind: tally.EventMeta, At: last, Meta: tally.Meta{Signal: tally.SignalAsking}})
+	rec := tally.Merge([]*tally.FileState{&f})
+	soon, later := last.Add(2*time.Second), last.Add(tally.TurnGrace)
+	if s := rec.Session(soon); s.Activity != tally.ActivityWorking || s.Flags.Has(tally.FlagNeedsInput) {
+		t.Errorf("2 s after a tentative question: %v %q, want working", s.Activity, s.Flags)
+	}
+	if at := rec.NextChange(soon); !at.Equal(later) {
+		t.Errorf("NextChange = %v, want %v", at, later)
+	}
+	if s := rec.Session(later); s.Activity != tally.ActivityNeedsInput || !s.Flags.Has(tally.FlagNeedsInput) {
+		t.Errorf("after the grace: %v %q, want needs input", s.Activity, s.Flags)
+	}
+	f.Apply(tally.Event{Kind: tally.EventMeta, At: last, Meta: tally.Meta{Signal: tally.SignalAsking, TurnOver: true}})
+	rec = tally.Merge([]*tally.FileState{&f})
+	if s := rec.Session(soon); s.Activity != tally.ActivityNeedsInput || !s.Flags.Has(tally.FlagNeedsInput) {
+		t.Errorf("a question the agent said ends its turn: %v %q, want needs input at once", s.Activity, s.Flags)
+	}
+	if at := rec.NextChange(soon); !at.IsZero() {
+		t.Errorf("NextChange = %v, want none", at)
 	}
 }

@@ -68,6 +68,10 @@ const (
 	SignalAsking
 )
 
+// TurnEnd tells a signal that hands the turn to the user: waiting or
+// asking.
+func (s Signal) TurnEnd() bool { return s == SignalWaiting || s == SignalAsking }
+
 // Asks tells a reply that ends its turn with a question for the user, which
 // an adapter reports as SignalAsking: its last character, spaces, closing
 // quotes and markdown emphasis aside, is a question mark (or the
@@ -141,6 +145,14 @@ type Meta struct {
 	// (ai-title, summary) replaces it, it never replaces a real one.
 	TitleWeak bool
 	Signal    Signal
+	// TurnOver says a SignalWaiting or SignalAsking is the agent's own
+	// word that its turn is over: Claude Code's stop_reason end_turn,
+	// Codex's task_complete, an ACP prompt's stopReason, a request for
+	// permission. Without it a turn end is tentative — Gemini CLI writes
+	// a reply first and adds its tool calls in a second write — and
+	// counts only once TurnGrace has passed with nothing new (see
+	// Record.SignalAt).
+	TurnOver bool
 	// Name names the list the event's List says (a sub-agent's own
 	// description, "Audit string helpers"), for surfaces to show instead
 	// of its id. It is ignored for the main list.

@@ -33,6 +33,9 @@ type FileState struct {
 	StartedAt time.Time `json:"startedAt"`
 	LastAt    time.Time `json:"lastAt"`
 	Signal    Signal    `json:"signal"`
+	// Tentative: Signal is a turn end the agent did not say was over (see
+	// Meta.TurnOver).
+	Tentative bool `json:"tentative,omitempty"`
 	// ListTools and ListToolsHint: see Meta.
 	ListTools     ListTools `json:"listTools,omitempty"`
 	ListToolsHint string    `json:"listToolsHint,omitempty"`
@@ -169,8 +172,11 @@ func (f *FileState) applyMeta(m Meta) bool {
 	if m.Title != "" && (f.Title == "" || f.TitleWeak || !m.TitleWeak) && m.Title != f.Title {
 		f.Title, f.TitleWeak, changed = m.Title, m.TitleWeak, true
 	}
-	if m.Signal != SignalNone && m.Signal != f.Signal {
-		f.Signal, changed = m.Signal, true
+	if m.Signal != SignalNone {
+		tentative := m.Signal.TurnEnd() && !m.TurnOver
+		if m.Signal != f.Signal || tentative != f.Tentative {
+			f.Signal, f.Tentative, changed = m.Signal, tentative, true
+		}
 	}
 	if t := mergeTools(f.ListTools, m.ListTools); t != f.ListTools {
 		f.ListTools, changed = t, true
@@ -278,7 +284,7 @@ func (r *Record) mergeFacts(f *FileState) {
 		r.StartedAt = f.StartedAt
 	}
 	if f.LastAt.After(r.LastActivity) || (f.LastAt.Equal(r.LastActivity) && r.Signal == SignalNone) {
-		r.LastActivity, r.Signal = f.LastAt, f.Signal
+		r.LastActivity, r.Signal, r.Tentative = f.LastAt, f.Signal, f.Tentative
 	}
 	if t := mergeTools(r.ListTools, f.ListTools); t != r.ListTools {
 		r.ListTools, r.ListToolsHint = t, f.ListToolsHint

@@ -66,6 +66,10 @@ const (
 	IdleAfter = 2 * time.Minute
 	// EndedAfter: any session silent this long is over.
 	EndedAfter = 30 * time.Minute
+	// TurnGrace: a turn end the agent did not say was over (a reply
+	// written before its tool calls, as Gemini CLI writes it) counts only
+	// once the session has been silent this long.
+	TurnGrace = 15 * time.Second
 )
 
 // DeriveActivity is the pure rule behind Session.Activity.
@@ -99,6 +103,9 @@ type Record struct {
 	StartedAt    time.Time `json:"startedAt"`
 	LastActivity time.Time `json:"lastActivity"`
 	Signal       Signal    `json:"signal"`
+	// Tentative: Signal is a turn end the agent did not say was over; it
+	// counts from TurnGrace after LastActivity on (SignalAt).
+	Tentative bool `json:"tentative,omitempty"`
 	// ListTools and ListToolsHint: see Meta.
 	ListTools     ListTools `json:"listTools,omitempty"`
 	ListToolsHint string    `json:"listToolsHint,omitempty"`
@@ -237,11 +244,44 @@ type Session struct {
 	StallAt time.Time `json:"stallAt,omitzero"`
 }
 
+// SignalAt is the record's signal as it counts at time now: a tentative
+// turn end (waiting or asking) is still work until TurnGrace has passed
+// since the last activity, so that a reply whose tool calls are written a
+// moment later never shows as a question for the person.
+func (r *Record) SignalAt(now time.Time) Signal {
+	if r.settling(now) {
+		return SignalWorking
+	}
+	return r.Signal
+}
+
+func (r *Record) settling(now time.Time) bool {
+	return r.Tentative && r.Signal.TurnEnd() && now.Sub(r.LastActivity) < TurnGrace
+}
+
+// NextChange is the next time after now at which the record's derived
+// facts change with nothing new: it stalls (StallAt), or a tentative turn
+// end comes to count (SignalAt); zero if none will.
+func (r *Record) NextChange(now time.Time) time.Time {
+	var next time.Time
+	if r.StallAt.After(now) {
+		next = r.StallAt
+	}
+	if r.settling(now) {
+		if at := r.LastActivity.Add(TurnGrace); next.IsZero() || at.Before(next) {
+			next = at
+		}
+	}
+	return next
+}
+
 // FlagsAt derives the session's flags at time now from what detection
 // found and what the record says now:
-//   - needs input while the signal is SignalAsking (a hook's mark sets it
-//     on the stored record), since detection saw the request, else since
-//     the last activity; never otherwise, as the signal is the newest word;
+//   - needs input while the signal is SignalAsking as it counts now
+//     (SignalAt: a tentative turn end counts after TurnGrace; a hook's
+//     mark sets it on the stored record), since detection saw the request,
+//     else since the last activity; never otherwise, as the signal is the
+//     newest word;
 //   - stalled from StallAt on, while the signal says neither that the
 //     user is awaited nor that the session ended, until it ends by the
 //     clock (EndedAfter);
@@ -255,15 +295,16 @@ func (r *Record) FlagsAt(now time.Time) Flags {
 			f = f.Without(FlagBlocked)
 		}
 	}
-	if r.Signal == SignalAsking {
+	sig := r.SignalAt(now)
+	if sig == SignalAsking {
 		if !f.Has(FlagNeedsInput) {
 			f = f.With(FlagNeedsInput, r.LastActivity)
 		}
 	} else {
 		f = f.Without(FlagNeedsInput)
 	}
-	if !r.StallAt.IsZero() && !now.Before(r.StallAt) && !r.stopped() &&
-		DeriveActivity(r.Signal, r.LastActivity, now) != ActivityEnded {
+	if !r.StallAt.IsZero() && !now.Before(r.StallAt) && !stopped(sig) &&
+		DeriveActivity(sig, r.LastActivity, now) != ActivityEnded {
 		f = f.With(FlagStalled, r.StallAt)
 	}
 	return f
@@ -277,8 +318,8 @@ func (r *Record) Blocked() (why string, blocked bool) {
 
 // stopped: the newest word is that the user is awaited or the session is
 // over, so it cannot be stalled.
-func (r *Record) stopped() bool {
-	return r.Signal == SignalWaiting || r.Signal == SignalAsking || r.Signal == SignalEnded
+func stopped(sig Signal) bool {
+	return sig.TurnEnd() || sig == SignalEnded
 }
 
 // SubAgentList is one sub-agent's own list within a session.
@@ -294,17 +335,18 @@ type SubAgentList struct {
 // Session derives the session's JSON form from its record at time now.
 func (r *Record) Session(now time.Time) Session {
 	items := DeriveBlocked(r.Lists[""])
+	sig := r.SignalAt(now)
 	s := Session{
 		Schema: SchemaVersion, ID: r.ID, Agent: r.Agent, Project: r.Project, Title: r.Title,
 		StartedAt: r.StartedAt, LastActivity: r.LastActivity,
-		Activity: DeriveActivity(r.Signal, r.LastActivity, now),
+		Activity: DeriveActivity(sig, r.LastActivity, now),
 		Progress: ProgressOf(items), Items: items, Markers: r.Markers, Stats: r.Stats,
 		ListTools: r.ListTools, ListToolsHint: r.ListToolsHint,
 		Shared: r.Shared, Writers: append([]string(nil), r.Writers...), TasksIn: r.TasksIn,
 		Machine: r.Machine, User: r.User,
 		Flags: r.FlagsAt(now),
 	}
-	if s.Activity != ActivityEnded && !r.stopped() {
+	if s.Activity != ActivityEnded && !stopped(sig) {
 		s.StallAt = r.StallAt
 	}
 	if s.Flags.Has(FlagBlocked) {

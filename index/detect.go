@@ -174,7 +174,7 @@ type shown struct {
 func (ix *Indexer) publish(c Change) {
 	if c.Kind == SessionUpdated && ix.o.Now().Sub(c.Record.LastActivity) <= tally.EndedAfter {
 		ix.shown[c.ID] = shown{sig: c.Record.Signal, last: c.Record.LastActivity}
-		if at := c.Record.StallAt; at.After(ix.o.Now()) {
+		if at := c.Record.NextChange(ix.o.Now()); !at.IsZero() {
 			ix.due[c.ID] = at
 		} else {
 			delete(ix.due, c.ID)
@@ -186,7 +186,8 @@ func (ix *Indexer) publish(c Change) {
 	ix.broker.Publish(c)
 }
 
-// nextDue is the earliest time a live session stalls, zero if none will.
+// nextDue is the earliest time a live session's flags change by the clock
+// (it stalls, its turn end comes to count), zero if none will.
 func (ix *Indexer) nextDue() time.Time {
 	ix.round.Lock()
 	defer ix.round.Unlock()
@@ -199,7 +200,8 @@ func (ix *Indexer) nextDue() time.Time {
 	return next
 }
 
-// publishDue publishes again, as stored, each session whose stall time has
+// publishDue publishes again, as stored, each session whose stall time,
+// or the time its tentative turn end counts (tally.Record.NextChange), has
 // come with nothing new: its record is the same, but its flags are not,
 // and every reader of the change stream learns it at the moment it
 // happens rather than polling.
@@ -219,8 +221,11 @@ func (ix *Indexer) publishDue(ctx context.Context) {
 			}
 			continue
 		}
-		if rec.StallAt.Equal(at) {
+		if rec.StallAt.Equal(at) || (rec.Tentative && rec.LastActivity.Add(tally.TurnGrace).Equal(at)) {
 			ix.broker.Publish(Change{Kind: SessionUpdated, ID: id, Record: rec})
+			if next := rec.NextChange(now); !next.IsZero() {
+				ix.due[id] = next
+			}
 		}
 	}
 }

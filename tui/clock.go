@@ -86,11 +86,9 @@ func (m *Model) nextChange(now time.Time) time.Time {
 	return next
 }
 
-// stallChange is when r becomes stalled, if that is still to come: the
-// clock alone sets that flag.
+// stallChange is when r becomes stalled, or its tentative turn end comes
+// to count, if that is still to come: the clock alone does both
+// (tally.Record.NextChange).
 func stallChange(r *tally.Record, now time.Time) time.Time {
-	if r.StallAt.After(now) {
-		return r.StallAt
-	}
-	return time.Time{}
+	return r.NextChange(now)
 }

@@ -145,7 +145,9 @@ func meta(session string, sig tally.Signal, emit func(tally.Event)) {
 	if session == "" && sig == tally.SignalNone {
 		return
 	}
-	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: session, Signal: sig}})
+	// A prompt's response and a request for permission are the agent's
+	// own word that its turn is over: ACP has no tentative turn end.
+	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: session, Signal: sig, TurnOver: sig.TurnEnd()}})
 }
 
 // addText takes a chunk of the message being streamed. ACP lines carry

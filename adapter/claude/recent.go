@@ -15,7 +15,9 @@ const maxRecentLine = 64 << 10
 //     tool_use: the agent is working;
 //   - any other assistant line (end_turn, or the null stop_reason of
 //     1.0.x's last text): the turn is over, the user is awaited; when its
-//     last text ends with a question, the agent asked the user;
+//     last text ends with a question, the agent asked the user. Only
+//     end_turn is the model's own word (Meta.TurnOver): a null
+//     stop_reason may yet be followed by the reply's tool calls;
 //   - a user line (prompt or tool result): the agent is working.
 //
 // stream-json's final "result" line ends the session. A sub-agent's file
@@ -49,11 +51,15 @@ func (d *Decoder) Recent(raw []byte, emit func(tally.Event)) bool {
 		return false
 	}
 	var sig tally.Signal
+	over := false
 	switch string(l.typ) {
 	case "assistant":
 		sig = tally.SignalWaiting
-		if string(v.GetStringBytes("message", "stop_reason")) == "tool_use" {
+		switch string(v.GetStringBytes("message", "stop_reason")) {
+		case "tool_use":
 			sig = tally.SignalWorking
+		case "end_turn":
+			over = true // the model's own end of its turn
 		}
 		var text []byte
 		for _, b := range v.GetArray("message", "content") {
@@ -76,6 +82,6 @@ func (d *Decoder) Recent(raw []byte, emit func(tally.Event)) bool {
 	if d.ended {
 		sig = tally.SignalEnded
 	}
-	emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Signal: sig}})
+	emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Signal: sig, TurnOver: over}})
 	return true
 }

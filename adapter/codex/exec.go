@@ -30,7 +30,7 @@ func (d *decoder) execLine(line []byte, off int64, emit func(tally.Event)) error
 		emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{Signal: tally.SignalWorking}})
 	case "turn.completed", "turn.failed":
 		// The turn is over; the list stays as the agent left it.
-		emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{Signal: tally.SignalWaiting}})
+		emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{Signal: tally.SignalWaiting, TurnOver: true}})
 	case "item.completed":
 		if item := v.Get("item"); item != nil && string(item.GetStringBytes("type")) == "agent_message" {
 			// The message is final only when completed; earlier events

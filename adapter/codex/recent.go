@@ -24,7 +24,9 @@ func (d *decoder) Recent(line []byte, emit func(tally.Event)) bool {
 	}
 	sig := signalOf(top, item)
 	if !at.IsZero() || sig != tally.SignalNone {
-		emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Signal: sig}})
+		// An event_msg is Codex's own word on its turn; a final answer
+		// is followed by task_complete, which says it.
+		emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Signal: sig, TurnOver: top == "event_msg"}})
 	}
 	return sig != tally.SignalNone
 }

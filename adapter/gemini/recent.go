@@ -23,18 +23,18 @@ func (d *Decoder) Recent(line []byte, emit func(tally.Event)) bool {
 		return false
 	}
 	at := timeOf(v, "timestamp")
-	sig := tally.SignalNone
+	sig, over := tally.SignalNone, false
 	switch {
 	case v.Get("$set") != nil:
 		at = timeOf(v.Get("$set"), "lastUpdated")
 	case v.Get("id") != nil:
-		sig = chatSignal(v)
+		sig, over = chatSignal(v)
 	case v.Get("sessionId") != nil:
 		at = timeOf(v, "lastUpdated")
 	default:
 		switch string(v.GetStringBytes("type")) {
 		case streamResult:
-			sig = tally.SignalWaiting
+			sig, over = tally.SignalWaiting, true
 		case streamInit, streamMessage, streamToolUse, streamToolResult:
 			sig = tally.SignalWorking
 		}
@@ -42,6 +42,6 @@ func (d *Decoder) Recent(line []byte, emit func(tally.Event)) bool {
 	if at.IsZero() {
 		return false
 	}
-	emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Signal: sig}})
+	emit(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{Signal: sig, TurnOver: over}})
 	return sig != tally.SignalNone
 }

@@ -40,6 +40,7 @@ type record struct {
 	// last is whose turn the last message shows; messages tells whether
 	// there was a messages array at all.
 	last     tally.Signal
+	lastOver bool
 	messages bool
 	session  bool
 	ctx      string // the workspace of the session context, if any
@@ -90,7 +91,7 @@ func (d *Decoder) whole(r io.Reader) error {
 	// Nothing newer than the document itself is read for activity: it is
 	// taken here, from its last message.
 	if !rec.meta.updated.IsZero() {
-		d.add(tally.Event{Kind: tally.EventMeta, At: rec.meta.updated, Meta: tally.Meta{Signal: rec.last}})
+		d.add(tally.Event{Kind: tally.EventMeta, At: rec.meta.updated, Meta: tally.Meta{Signal: rec.last, TurnOver: rec.lastOver}})
 	}
 	return nil
 }
@@ -129,7 +130,7 @@ func (d *Decoder) messages(dec *json.Decoder, lim *limited, rec *record) error {
 			rec.ctx = contextDir(v)
 		}
 		d.applyMessage(m, 0)
-		rec.last = chatSignal(v)
+		rec.last, rec.lastOver = chatSignal(v)
 	}
 	_, err = dec.Token() // ']'
 	return syntax(err, lim)
@@ -252,25 +253,28 @@ func syntax(err error, lim *limited) error {
 // chatSignal says whose turn a chat message shows: a prompt or a tool call
 // means the agent works; an answer without tool calls, or a call awaiting
 // approval, hands the turn to the user. Info, warning and error notes say
-// nothing.
-func chatSignal(m *fastjson.Value) tally.Signal {
+// nothing. A call awaiting approval is the CLI's own word (over); an
+// answer without tool calls is not: Gemini CLI writes a reply first and
+// writes it again with its tool calls once they are known, so the turn
+// end is tentative (tally.Meta.TurnOver).
+func chatSignal(m *fastjson.Value) (sig tally.Signal, over bool) {
 	switch string(m.GetStringBytes("type")) {
 	case "user":
-		return tally.SignalWorking
+		return tally.SignalWorking, false
 	case "gemini":
 		calls := m.GetArray("toolCalls")
 		if len(calls) == 0 {
 			if tally.Asks(m.GetStringBytes("content")) {
-				return tally.SignalAsking
+				return tally.SignalAsking, false
 			}
-			return tally.SignalWaiting
+			return tally.SignalWaiting, false
 		}
 		for _, c := range calls {
 			if string(c.GetStringBytes("status")) == "awaiting_approval" {
-				return tally.SignalAsking
+				return tally.SignalAsking, true
 			}
 		}
-		return tally.SignalWorking
+		return tally.SignalWorking, false
 	}
-	return tally.SignalNone
+	return tally.SignalNone, false
 }

@@ -16,7 +16,7 @@ func Resignal(id string, js []byte, sig tally.Signal, at time.Time, skip Skip) (
 		skip("sessions", id, err)
 		return tally.Record{}, false
 	}
-	rec.Signal = sig
+	rec.Signal, rec.Tentative = sig, false // a hook's word is the agent's own
 	if at.After(rec.LastActivity) {
 		rec.LastActivity = at
 	}
@@ -34,6 +34,6 @@ func Waiting(rec *tally.Record, mark int64) (waiting *tally.Record, ended bool) 
 		return nil, true
 	}
 	w := *rec
-	w.Signal, w.LastActivity = tally.SignalAsking, time.Unix(0, mark)
+	w.Signal, w.Tentative, w.LastActivity = tally.SignalAsking, false, time.Unix(0, mark)
 	return &w, false
 }
