@@ -3,6 +3,7 @@ package index_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -81,5 +82,35 @@ func TestIndexer_aReplyWrittenBeforeItsToolCallsIsNoTurnEnd(t *testing.T) {
 	appendTo(t, path, bytes.Join(lines[56:58], nil))
 	if s := session(); s.Activity != tally.ActivityWorking {
 		t.Errorf("after the reply's tool call: %v, want working", s.Activity)
+	}
+}
+
+// TestIndexer_Run_aTentativeTurnEndIsPublishedWhenItCounts: a reply ending
+// on a question whose line does not say the turn is over (stop_reason
+// null, as Claude Code 1.0.x wrote its last text) is published at once as
+// work, and again, with nothing new in the log, at the moment it counts
+// as a question for the person: every reader of the change stream (the
+// board, notifications) learns it then.
+func TestIndexer_Run_aTentativeTurnEndIsPublishedWhenItCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits TurnGrace")
+	}
+	l := startLive(t, time.Hour)
+	dir := filepath.Join(l.home, "projects", "-tmp-ask")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now()
+	appendTo(t, filepath.Join(dir, "ask.jsonl"), fmt.Appendf(nil,
+		`{"parentUuid":"p","isSidechain":false,"message":{"id":"m1","type":"message","role":"assistant","content":[{"type":"text","text":"Shall I also update the README?"}],"stop_reason":null},"type":"assistant","uuid":"u1","timestamp":"%s"}`+"\n", stamp(at)))
+	rec := l.waitFor("ask", "the reply", func(r tally.Record) bool { return !r.LastActivity.IsZero() })
+	if s := rec.Session(time.Now()); time.Since(at) < tally.TurnGrace && s.Activity != tally.ActivityWorking {
+		t.Errorf("just after the reply: %v, want working", s.Activity)
+	}
+	rec = l.waitFor("ask", "a change saying it asks", func(r tally.Record) bool {
+		return r.FlagsAt(time.Now()).Has(tally.FlagNeedsInput)
+	})
+	if waited := time.Since(at); waited < tally.TurnGrace {
+		t.Errorf("needs input %v after the reply, want %v", waited, tally.TurnGrace)
 	}
 }
