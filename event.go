@@ -165,11 +165,18 @@ type Meta struct {
 }
 
 // Marker is a progress marker in an agent's text: "progress: T001.S1 done".
+//
+// A line meant as a marker that is not one ("progress: T001.S1 finished")
+// is kept too, so a person can see why the plan did not move: Line holds
+// it as written, Reason says what is wrong with it, and Task, Step and
+// Verb are empty (Unrecognised).
 type Marker struct {
 	Task   string `json:"task"`
 	Step   string `json:"step,omitempty"`
 	Verb   string `json:"verb"`
 	Reason string `json:"reason,omitempty"`
+	// Line is the line of an unrecognised marker, as written.
+	Line string `json:"line,omitempty"`
 	// Offset is the byte offset of the log line the marker was read from
 	// (for a message an agent writes again, the line it was first written
 	// on), and Index its place among that line's markers: with the session
@@ -179,3 +186,6 @@ type Marker struct {
 	Index  int       `json:"index,omitempty"`
 	At     time.Time `json:"at,omitzero"`
 }
+
+// Unrecognised tells a line meant as a marker that is not one.
+func (m Marker) Unrecognised() bool { return m.Line != "" }

@@ -83,7 +83,7 @@ func validEvent(ev *Event) bool {
 	m := &ev.Meta
 	ok = ok && utf8.ValidString(m.SessionID) && utf8.ValidString(m.Project) && utf8.ValidString(m.Title)
 	k := &ev.Marker
-	return ok && utf8.ValidString(k.Task) && utf8.ValidString(k.Step) && utf8.ValidString(k.Verb) && utf8.ValidString(k.Reason)
+	return ok && utf8.ValidString(k.Task) && utf8.ValidString(k.Step) && utf8.ValidString(k.Verb) && utf8.ValidString(k.Reason) && utf8.ValidString(k.Line)
 }
 
 func validItems(items []Item) bool {
@@ -130,7 +130,7 @@ func fixEvent(ev *Event) {
 	m := &ev.Meta
 	m.SessionID, m.Project, m.Title = fix(m.SessionID), fix(m.Project), fix(m.Title)
 	k := &ev.Marker
-	k.Task, k.Step, k.Verb, k.Reason = fix(k.Task), fix(k.Step), fix(k.Verb), fix(k.Reason)
+	k.Task, k.Step, k.Verb, k.Reason, k.Line = fix(k.Task), fix(k.Step), fix(k.Verb), fix(k.Reason), fix(k.Line)
 }
 
 func fix(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }

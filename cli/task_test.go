@@ -109,6 +109,27 @@ func TestMarker_noMarkerIsNotAFailure(t *testing.T) {
 	}
 }
 
+// The forms the issue found given "no progress marker": in backticks,
+// after a list bullet, the keyword capitalised are markers; a line meant
+// as one that is not is said to be unrecognised, and why, not ignored.
+func TestMarker_markupAroundAMarkerIsReadAndANearMissIsSaid(t *testing.T) {
+	project := t.TempDir()
+	runIn(t, "", "task", "new", "Login", "--project", project, "--goal", "Users can log in",
+		"--step", "Add the form", "--done", "It posts", "--step", "Keep the session", "--done", "A cookie is set",
+		"--step", "Log out", "--done", "The cookie is gone")
+	code, out, errOut := runIn(t, "`progress: T001 start`\n- progress: T001.S1 done\nProgress: T001.S2 done\n", "marker", "--project", project)
+	if code != ExitOK || out != "applied  progress: T001 start\napplied  progress: T001.S1 done\napplied  progress: T001.S2 done\n" {
+		t.Fatalf("marker: %d %q %q", code, out, errOut)
+	}
+	code, out, errOut = runIn(t, "progress: T001.S3 finished\n", "marker", "--project", project)
+	if code != ExitConflict || !strings.Contains(out, `rejected  progress: T001.S3 finished  not a progress marker: "finished" is not an action`) {
+		t.Fatalf("a near miss: %d %q %q", code, out, errOut)
+	}
+	if code, out, _ = runIn(t, "", "timeline", "--project", project); code != ExitOK || !strings.Contains(out, `? Unrecognised "progress: T001.S3 finished"`) {
+		t.Fatalf("timeline:\n%s", out)
+	}
+}
+
 // tally task and tally tasks are different things; each one's help says
 // which is which.
 func TestTask_helpTellsTaskFromTasks(t *testing.T) {

@@ -2,6 +2,7 @@ package marker
 
 import (
 	"bytes"
+	"strconv"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -42,7 +43,8 @@ var keyword = []byte("progress:")
 // Maybe is the cheap check an adapter makes on a raw log line before it
 // parses the line for its text: false means the line holds no marker, in
 // any JSON string of it. (The keyword is plain ASCII, so JSON writes it as
-// is.) It is true exactly when the line holds "progress:".
+// is.) It is true exactly when the line holds "progress:" in any case of
+// its ASCII letters ("Progress:", "PROGRESS:").
 //
 // Every adapter runs it on every line it might take text from, so it is
 // the scan's hot path: it skips from colon to colon and looks back for
@@ -57,12 +59,24 @@ func Maybe(line []byte) bool {
 			return false
 		}
 		i += j
-		if line[i-1] == 's' && bytes.Equal(line[i-n:i], keyword[:n]) {
+		if line[i-1]|0x20 == 's' && isKeyword(line[i-n:i]) {
 			return true
 		}
 		i++
 	}
 	return false
+}
+
+// isKeyword tells whether b is "progress" in any case of its letters. Only
+// ASCII folds: a letter's byte with bit 0x20 set is its lowercase, and no
+// other byte becomes a lowercase letter by it.
+func isKeyword(b []byte) bool {
+	for i, c := range b {
+		if c|0x20 != keyword[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Append appends the markers of text to dst, as read from the log line at
@@ -77,10 +91,11 @@ func Append(dst []tally.Marker, text []byte, off int64, at time.Time) []tally.Ma
 	return dst
 }
 
-// Scan returns the markers of text in order. It never fails: a line that is
-// not a marker is simply not one.
+// Scan returns the markers of text in order, the unrecognised ones (lines
+// meant as markers that are not, see Unrecognised) among them. It never
+// fails: a line that is not a marker is simply not one.
 func Scan(text []byte) []tally.Marker {
-	if !bytes.Contains(text, keyword) {
+	if !Maybe(text) {
 		return nil // most messages: one fast pass, no line splitting
 	}
 	var out []tally.Marker
@@ -98,47 +113,167 @@ func Scan(text []byte) []tally.Marker {
 	return out
 }
 
+// parseLine reads a marker, or an unrecognised one, from line.
 func parseLine(line []byte) (tally.Marker, bool) {
 	line = bytes.TrimRight(skipSpace(line), " \t\r")
-	rest, ok := bytes.CutPrefix(line, keyword)
-	if !ok {
+	if i := markup(line); len(line)-i < len(keyword) || line[i]|0x20 != 'p' {
+		return tally.Marker{}, false // most lines: not even the keyword's first letter
+	}
+	m, why := parseMarker(unwrap(line))
+	if why == "" {
+		return m, true
+	}
+	if !meant(line) {
 		return tally.Marker{}, false
 	}
-	rest = skipSpace(rest)
+	return Unrecognised(line, why), true
+}
+
+// Unrecognised is the marker of a line meant as one that is not: the line
+// (cut to MaxReason bytes, made valid UTF-8) and why it is not one.
+func Unrecognised(line []byte, why string) tally.Marker {
+	if len(line) > MaxReason {
+		line = line[:MaxReason]
+	}
+	return tally.Marker{Line: string(bytes.ToValidUTF8(line, []byte("\uFFFD"))), Reason: why}
+}
+
+// unwrap takes off what agents put around a marker that leaves no doubt
+// it is one: a list bullet ("- ", "* ", "+ ", "• ", "1. ", "1) ") and a
+// pair of backticks around the whole of the rest (the protocol itself
+// shows markers as code). line is trimmed of spaces at both ends.
+func unwrap(line []byte) []byte {
+	line = unbullet(line)
+	if len(line) >= 2 && line[0] == '`' && line[len(line)-1] == '`' {
+		inner := line[1 : len(line)-1]
+		if bytes.IndexByte(inner, '`') < 0 {
+			line = bytes.TrimRight(skipSpace(inner), " \t")
+		}
+	}
+	return line
+}
+
+// unbullet takes a list bullet and the spaces after it off line.
+func unbullet(line []byte) []byte {
+	n := 0
+	switch {
+	case len(line) == 0:
+	case line[0] == '-' || line[0] == '*' || line[0] == '+':
+		n = 1
+	case bytes.HasPrefix(line, []byte("•")):
+		n = len("•")
+	default:
+		for n < len(line) && n < 3 && line[n] >= '0' && line[n] <= '9' {
+			n++
+		}
+		if n == 0 || n == len(line) || line[n] != '.' && line[n] != ')' {
+			return line
+		}
+		n++
+	}
+	if n == 0 || n == len(line) || !isSpace(line[n]) {
+		return line
+	}
+	return skipSpace(line[n:])
+}
+
+// meant tells a line that is not a marker but was meant as one: after
+// markup (bullets, quotes, headings, emphasis, code), it begins with the
+// keyword in any case, and what follows names a task ("T002"). A line
+// that says "Progress: all tests pass" is prose.
+func meant(line []byte) bool {
+	line = line[markup(line):]
+	if len(line) < len(keyword) || !isKeyword(line[:len(keyword)-1]) || line[len(keyword)-1] != ':' {
+		return false
+	}
+	rest := line[len(keyword):]
+	for i := 0; i+1 < len(rest); i++ {
+		if rest[i]|0x20 == 't' && rest[i+1] >= '0' && rest[i+1] <= '9' && (i == 0 || !isIDByte(rest[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// markup is how many bytes of markup begin line: spaces, bullets, list
+// numbers, quotes, headings, emphasis, code.
+func markup(line []byte) int {
+	i := 0
+	for i < len(line) {
+		switch c := line[i]; {
+		case isSpace(c) || c >= '0' && c <= '9' || bytes.IndexByte([]byte("-*+>#_`~.)"), c) >= 0:
+			i++
+		case bytes.HasPrefix(line[i:], []byte("•")):
+			i += len("•")
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// parseMarker reads the marker that line is, or says why it is not one.
+func parseMarker(line []byte) (tally.Marker, string) {
+	if len(line) < len(keyword) || !isKeyword(line[:len(keyword)-1]) || line[len(keyword)-1] != ':' {
+		return tally.Marker{}, "it does not begin with progress: on a line of its own"
+	}
+	rest := skipSpace(line[len(keyword):])
 	task, rest := takeID(rest)
 	if task == "" {
-		return tally.Marker{}, false
+		return tally.Marker{}, "no task id after progress: (progress: T001.S1 done)"
 	}
 	var step string
 	if len(rest) > 0 && rest[0] == '.' {
 		step, rest = takeID(rest[1:])
 		if step == "" {
-			return tally.Marker{}, false
+			return tally.Marker{}, "no step id after " + task + ". (progress: " + task + ".S1 done)"
 		}
 	}
 	if len(rest) == 0 || !isSpace(rest[0]) {
-		return tally.Marker{}, false
+		if len(rest) == 0 {
+			return tally.Marker{}, "no action: use start, done, blocked or promoted"
+		}
+		return tally.Marker{}, "the id is followed by " + quote(rest) + ", not a space and an action"
 	}
 	rest = skipSpace(rest)
-	word, rest := takeWord(rest)
+	word, after := takeWord(rest)
 	verb, ok := ParseVerb(word)
 	if !ok {
-		return tally.Marker{}, false
+		w, _ := takeToken(rest)
+		return tally.Marker{}, quote(w) + " is not an action: use start, done, blocked or promoted, in lower case"
 	}
 	m := tally.Marker{Task: task, Step: step, Verb: string(verb)}
-	rest = skipSpace(rest)
+	rest = skipSpace(after)
 	switch {
 	case len(rest) == 0:
-		return m, true
+		return m, ""
 	case rest[0] == ':':
 		reason := skipSpace(rest[1:])
 		if len(reason) > MaxReason {
 			reason = reason[:MaxReason]
 		}
 		m.Reason = string(bytes.ToValidUTF8(reason, []byte("\uFFFD")))
-		return m, true
+		return m, ""
 	}
-	return tally.Marker{}, false
+	return tally.Marker{}, "text after the action: " + quote(rest) + " (only \": reason\" may follow it)"
+}
+
+// takeToken is the run of bytes up to the next space.
+func takeToken(b []byte) ([]byte, []byte) {
+	i := 0
+	for i < len(b) && !isSpace(b[i]) {
+		i++
+	}
+	return b[:i], b[i:]
+}
+
+// quote quotes b for a reason, cut to a few dozen bytes.
+func quote(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		b = append(bytes.ToValidUTF8(b[:max], nil), "…"...)
+	}
+	return strconv.Quote(string(bytes.ToValidUTF8(b, []byte("\uFFFD"))))
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }
@@ -219,4 +354,21 @@ func (c *Chunks) Flush() []tally.Marker {
 	found := Append(nil, c.Held, c.Off, c.At)
 	*c = Chunks{Held: c.Held[:0]}
 	return found
+}
+
+// Text is a marker as an agent writes it ("progress: T001.S2 blocked:
+// reason"); an unrecognised one is its line as written.
+func Text(m tally.Marker) string {
+	if m.Unrecognised() {
+		return m.Line
+	}
+	s := "progress: " + m.Task
+	if m.Step != "" {
+		s += "." + m.Step
+	}
+	s += " " + m.Verb
+	if m.Reason != "" {
+		s += ": " + m.Reason
+	}
+	return s
 }

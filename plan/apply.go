@@ -9,6 +9,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/internal/safefile"
+	"github.com/tallyhq/tally/marker"
 )
 
 // StaleAfter is how much older than the newest marker a plan has taken a
@@ -39,18 +40,8 @@ func Key(session string, offset int64, index int) string {
 	return tally.MarkerKey(session, "", offset, index)
 }
 
-// Text is the marker as an agent writes it.
-func Text(m tally.Marker) string {
-	s := "progress: " + m.Task
-	if m.Step != "" {
-		s += "." + m.Step
-	}
-	s += " " + m.Verb
-	if m.Reason != "" {
-		s += ": " + m.Reason
-	}
-	return s
-}
+// Text is the marker as an agent writes it (marker.Text).
+func Text(m tally.Marker) string { return marker.Text(m) }
 
 // Outcome is what became of one marker, with the ledger entries written
 // for it (none for a duplicate).

@@ -17,6 +17,12 @@ import (
 // wrote progress markers in its replies (see its README.md).
 const capture = "testdata/claude-code-2.1.330-plan-markers"
 
+// captureFocus is a real Claude Code session that followed a plan writing
+// markers as agents do (in backticks, after bullets, capitalised, one
+// near miss), started a second task while one was active and recorded a
+// quick task (see its README.md).
+const captureFocus = "testdata/claude-code-2.1.330-plan-focus"
+
 // message is an assistant message of the capture: its text, where its
 // line starts in the log, and when it was written.
 type message struct {
@@ -31,7 +37,13 @@ type message struct {
 // assistant lines.
 func assistantMessages(t *testing.T) []message {
 	t.Helper()
-	logs, err := filepath.Glob(filepath.Join(capture, "config/projects/*/*.jsonl"))
+	return assistantMessagesIn(t, capture)
+}
+
+// assistantMessagesIn is assistantMessages of the capture in dir.
+func assistantMessagesIn(t *testing.T, dir string) []message {
+	t.Helper()
+	logs, err := filepath.Glob(filepath.Join(dir, "config/projects/*/*.jsonl"))
 	if err != nil || len(logs) != 1 {
 		t.Fatalf("the capture's session log: %v %v", logs, err)
 	}
@@ -76,7 +88,13 @@ func assistantMessages(t *testing.T) []message {
 // copyPlan copies the capture's plan folder, as the agent left it.
 func copyPlan(t *testing.T) Folder {
 	t.Helper()
-	src := filepath.Join(capture, "work/docs/por")
+	return copyPlanFrom(t, capture)
+}
+
+// copyPlanFrom is copyPlan of the capture in dir.
+func copyPlanFrom(t *testing.T, dir string) Folder {
+	t.Helper()
+	src := filepath.Join(dir, "work/docs/por")
 	dst := filepath.Join(t.TempDir(), "docs", "por")
 	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -183,5 +201,58 @@ func TestCapture_claudeMarkersAdvanceThePlan(t *testing.T) {
 	}
 	if readString(t, filepath.Join(f.Dir, LedgerFile)) != ledger || readString(t, t001) != wantFile {
 		t.Fatal("reading the log again changed the plan")
+	}
+}
+
+// outcomeOf is the outcome of the marker written as text, found among all.
+func outcomeOf(t *testing.T, all []Outcome, text string) Outcome {
+	t.Helper()
+	for _, o := range all {
+		if o.Text == text {
+			return o
+		}
+	}
+	t.Fatalf("no marker %q among the outcomes", text)
+	return Outcome{}
+}
+
+// applyAll applies the capture's messages one by one, as an indexer would.
+func applyAll(t *testing.T, f Folder, msgs []message) []Outcome {
+	t.Helper()
+	var all []Outcome
+	for _, m := range msgs {
+		all = append(all, applyMessage(t, f, m)...)
+	}
+	return all
+}
+
+// The markers as Claude Code wrote them move the plan: in backticks (as
+// the protocol shows them), after a list bullet, with the keyword in
+// capitals. The line meant as a marker that is not one ("Progress:
+// T001.S2 finished") moves nothing and is in the ledger as unrecognised,
+// with the line and why, so the timeline says why the plan did not move.
+func TestCapture_markersInMarkupMoveThePlanAndANearMissIsRecorded(t *testing.T) {
+	f := copyPlanFrom(t, captureFocus)
+	all := applyAll(t, f, assistantMessagesIn(t, captureFocus))
+	for _, text := range []string{"progress: T001 start", "progress: T001.S1 done", "progress: T001.S2 done", "progress: T003.S2 done"} {
+		if o := outcomeOf(t, all, text); o.Verdict != Applied {
+			t.Errorf("%s: %v %s", text, o.Verdict, o.Reason)
+		}
+	}
+	miss := outcomeOf(t, all, "Progress: T001.S2 finished")
+	if miss.Verdict != Rejected || len(miss.Entries) != 1 {
+		t.Fatalf("the near miss: %v %s, entries %+v", miss.Verdict, miss.Reason, miss.Entries)
+	}
+	e := miss.Entries[0]
+	if e.Type != EntryUnrecognised || e.Marker != "Progress: T001.S2 finished" || !strings.Contains(e.Reason, `"finished" is not an action`) ||
+		e.By != "2266b703-6c71-47e1-9789-b99dd61d4cbe" || e.Key == "" {
+		t.Fatalf("the near miss's entry %+v", e)
+	}
+	var found bool
+	for _, le := range load(t, f).entries() {
+		found = found || le.Type == EntryUnrecognised && le.Marker == e.Marker
+	}
+	if !found {
+		t.Fatal("the near miss is not in the ledger")
 	}
 }

@@ -78,7 +78,11 @@ func Judge(p *Plan, markers []Marker, now time.Time) Judgement {
 				}
 			}
 		case Rejected:
-			d.Entries = []Entry{{Type: EntryRejected, Task: m.Task, Step: m.Step, Reason: d.Reason, Marker: o.Text}}
+			typ := EntryRejected
+			if m.Unrecognised() {
+				typ = EntryUnrecognised
+			}
+			d.Entries = []Entry{{Type: typ, Task: m.Task, Step: m.Step, Reason: d.Reason, Marker: o.Text}}
 		case Skipped:
 			d.Entries = []Entry{{Type: EntrySkipped, Task: m.Task, Step: m.Step, Reason: d.Reason, Marker: o.Text}}
 		case Unchanged:

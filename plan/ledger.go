@@ -44,6 +44,9 @@ const (
 	EntryRejected  EntryType = "marker_rejected"
 	EntrySkipped   EntryType = "marker_skipped"
 	EntryUnchanged EntryType = "marker_unchanged"
+	// EntryUnrecognised: a line meant as a marker that is not one
+	// ("progress: T001.S1 finished"); Marker is the line, Reason why.
+	EntryUnrecognised EntryType = "marker_unrecognised"
 )
 
 // Entry is one line of ledger.jsonl. Fields a type does not use are left

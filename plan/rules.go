@@ -109,6 +109,9 @@ var rules = map[marker.Verb]rule{
 // Decide says what marker m does to the plan in s. It is pure: s is only
 // read; the caller applies the decision with State.Apply.
 func Decide(s *State, m tally.Marker) Decision {
+	if m.Unrecognised() {
+		return reject("not a progress marker: %s", m.Reason)
+	}
 	verb, ok := marker.ParseVerb(m.Verb)
 	if !ok {
 		return reject("%q is not an action: use start, done, blocked or promoted", m.Verb)

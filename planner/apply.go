@@ -189,7 +189,7 @@ func verdictOf(v plan.Verdict) tally.MarkerVerdict {
 func judged(before map[string]plan.Entry, key string) (tally.MarkerVerdict, string) {
 	if e, ok := before[key]; ok {
 		switch e.Type {
-		case plan.EntryRejected:
+		case plan.EntryRejected, plan.EntryUnrecognised:
 			return tally.MarkerRejected, e.Reason
 		case plan.EntrySkipped:
 			return tally.MarkerSkipped, e.Reason

@@ -81,6 +81,8 @@ func TimelineText(e plan.Entry) string {
 		return fmt.Sprintf("⚡ Quick task: %q", e.Description)
 	case plan.EntryRejected:
 		return fmt.Sprintf("✗ Rejected %q: %s", e.Marker, e.Reason)
+	case plan.EntryUnrecognised:
+		return fmt.Sprintf("? Unrecognised %q: %s", e.Marker, e.Reason)
 	case plan.EntrySkipped:
 		return fmt.Sprintf("· Skipped %q: %s", e.Marker, e.Reason)
 	case plan.EntryUnchanged:

@@ -324,3 +324,19 @@ func TestStanding_namesTheActiveTaskAndItsNextStep(t *testing.T) {
 		t.Fatalf("no plan folder: %q", got)
 	}
 }
+
+// A line meant as a marker that is not one shows on the timeline as
+// unrecognised, with the line and why: the user sees why the plan did not
+// move.
+func TestTimeline_anUnrecognisedMarkerShowsItsLineAndWhy(t *testing.T) {
+	f := newFolder(t)
+	writeExampleTask(t, f.Dir, "T001-oauth", "OAuth Setup", "g", plainSteps(2)...)
+	clock := at(16, 10, 5)
+	f.Now = func() time.Time { return clock }
+	apply(t, f, markers("s", 1, clock, "Nearly there.\n\nProgress: T001.S2 finished"))
+	out := render(t, func(b *bytes.Buffer) error { return RenderTimeline(b, entries(load(t, f)), exampleOptions()) })
+	want := `[10:05] ? Unrecognised "Progress: T001.S2 finished": not a progress marker: "finished" is not an action`
+	if !strings.Contains(out, want) {
+		t.Fatalf("timeline:\n%s\nwant a line %s", out, want)
+	}
+}

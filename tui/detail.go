@@ -133,6 +133,9 @@ func (v detailView) toolLines(rt *tally.SubAgentList, p *palette) []string {
 }
 
 func markerLine(m tally.Marker) string {
+	if m.Unrecognised() {
+		return "  ? " + oneLine(m.Line) + " — not a marker: " + oneLine(m.Reason)
+	}
 	parts := []string{oneLine(m.Task)}
 	if m.Step != "" {
 		parts = append(parts, "["+oneLine(m.Step)+"]")

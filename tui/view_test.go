@@ -345,3 +345,12 @@ func lineWith(s, sub string) string {
 	}
 	return ""
 }
+
+// In a session's detail, a line meant as a marker that is not one says
+// so and why, rather than showing as an empty marker.
+func TestDetail_anUnrecognisedMarkerSaysItIsNotOne(t *testing.T) {
+	m := tally.Marker{Line: "Progress: T001.S2 finished", Reason: `"finished" is not an action`}
+	if got, want := markerLine(m), `  ? Progress: T001.S2 finished — not a marker: "finished" is not an action`; got != want {
+		t.Fatalf("markerLine = %q, want %q", got, want)
+	}
+}

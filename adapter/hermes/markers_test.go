@@ -42,6 +42,22 @@ progress: T001.S2 done', NULL, NULL, NULL, 1767607303.0)`); err != nil {
 	}
 }
 
+// A marker whose keyword is capitalised is read from state.db too: the
+// query's prefilter finds the keyword in any case, as package marker does.
+func TestMarkers_stateDBReadsTheKeywordInAnyCase(t *testing.T) {
+	path, w := buildDB(t, "built-state-v2.sql")
+	if _, err := w.Exec(`INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) VALUES
+		('20260105_100000_a1b2c3', 'assistant', 'Starting.
+
+Progress: T001 start', NULL, NULL, NULL, 1767607301.0)`); err != nil {
+		t.Fatal(err)
+	}
+	st := fold("s", sessions(t, path)["20260105_100000_a1b2c3"])
+	if len(st.Markers) != 1 || adaptertest.MarkerText(st.Markers[0]) != "progress: T001 start" {
+		t.Fatalf("markers %+v", st.Markers)
+	}
+}
+
 // The stream form places a reply's markers at its line; a per-session log,
 // rewritten whole, by the message's number in it.
 func TestMarkers_streamAndLog(t *testing.T) {

@@ -128,7 +128,10 @@ function render(s) {
     frag.append(h('h3', 'detail-h', 'Progress markers'));
     const ul = h('ul', 'markers');
     for (const m of s.markers) {
-      ul.append(h('li', '', [m.task, m.step].filter(Boolean).join('.') + (m.verb ? ` ${m.verb}` : '')));
+      // A line meant as a marker that is not one says so, and why.
+      ul.append(m.line
+        ? h('li', 'marker-unrecognised', `? ${m.line} — not a marker: ${m.reason || ''}`)
+        : h('li', '', [m.task, m.step].filter(Boolean).join('.') + (m.verb ? ` ${m.verb}` : '')));
     }
     frag.append(ul);
   }
