@@ -256,3 +256,55 @@ func TestCapture_markersInMarkupMoveThePlanAndANearMissIsRecorded(t *testing.T) 
 		t.Fatal("the near miss is not in the ledger")
 	}
 }
+
+// One task is active at a time, the current focus: Claude Code started
+// T002 while T001 was active, so T001 was paused (its work kept); the
+// blocked T002 is the plan's state; completing T002 resumed T001 rather
+// than starting T003 beside it; completing T001 started T003.
+func TestCapture_oneTaskIsActiveAtATime(t *testing.T) {
+	f := copyPlanFrom(t, captureFocus)
+	after := map[string]string{}
+	for _, m := range assistantMessagesIn(t, captureFocus) {
+		outs := applyMessage(t, f, m)
+		if len(outs) == 0 {
+			continue
+		}
+		p := load(t, f)
+		var active []string
+		for _, task := range p.Tasks {
+			if task.Status == TaskActive {
+				active = append(active, task.ID)
+			}
+		}
+		if len(active) > 1 {
+			t.Fatalf("after %q: %d tasks active (%v)", outs[len(outs)-1].Text, len(active), active)
+		}
+		after[outs[len(outs)-1].Text] = stateLine(p)
+		if outs[0].Text == "progress: T002 start" {
+			t001 := p.Task("T001")
+			if t001.Status != TaskPlanned || t001.Steps[0].Status != StepComplete || t001.Steps[1].Status != StepInProgress {
+				t.Fatalf("T001 after T002 started: %s, steps %s %s", t001.Status, t001.Steps[0].Status, t001.Steps[1].Status)
+			}
+		}
+	}
+	for text, want := range map[string]string{
+		"progress: T002 start": "0/3 T002 active S1",
+		"progress: T002.S1 blocked: waiting for a review of the wording": "0/3 T002 blocked",
+		"progress: T002.S2 done": "1/3 T001 active S2",
+		"progress: T001.S2 done": "2/3 T003 active S1",
+		"progress: T003.S2 done": "3/3 complete",
+	} {
+		if after[text] != want {
+			t.Errorf("after %q: %q, want %q", text, after[text], want)
+		}
+	}
+	var paused []Entry
+	for _, e := range load(t, f).entries() {
+		if e.Type == EntryTaskPaused {
+			paused = append(paused, e)
+		}
+	}
+	if len(paused) != 1 || paused[0].Task != "T001" || !strings.Contains(paused[0].Reason, "T002 started") {
+		t.Fatalf("paused entries %+v", paused)
+	}
+}

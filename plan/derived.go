@@ -51,6 +51,27 @@ func (p *Plan) Blocked(id string) (Entry, bool) {
 	return e, true
 }
 
+// Focus is the task under way, the plan's current focus: its active
+// task. Tally's markers keep one task active at a time; when the files
+// say several are (an agent or a person wrote them so), it is the first
+// of them that is blocked, so a blocked task is never hidden behind
+// another, else the first by id. Nil when no task is active.
+func (p *Plan) Focus() *Task {
+	var first *Task
+	for _, t := range p.Tasks {
+		if t.Status != TaskActive {
+			continue
+		}
+		if _, blocked := p.Blocked(t.ID); blocked {
+			return t
+		}
+		if first == nil {
+			first = t
+		}
+	}
+	return first
+}
+
 // ScopeNow is the scope as views show it: the original count from
 // scope.yaml (the current count when there is none yet), and the count
 // of task folders there are now.

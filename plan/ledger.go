@@ -23,6 +23,10 @@ const (
 	// their folders and Total counts them.
 	EntryPlanCreated EntryType = "plan_created"
 	EntryTaskActive  EntryType = "task_activated"
+	// EntryTaskPaused: another task was activated, so this one went
+	// back to planned, its steps as they were (one task is active at a
+	// time); Reason says which.
+	EntryTaskPaused  EntryType = "task_paused"
 	EntryStepStarted EntryType = "step_started"
 	EntryStepDone    EntryType = "step_completed"
 	// EntryTaskDone: the task's last step was completed; Done/Total are

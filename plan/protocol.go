@@ -78,7 +78,7 @@ const Protocol = "## Task Management Protocol\n" +
 	"progress: T001.S1 done\n" +
 	"```\n" +
 	"\n" +
-	"Several markers in one message are applied in order. Tally parses the markers and updates task.yaml automatically: completing a task's last step completes the task and starts the next planned one.\n" +
+	"Several markers in one message are applied in order. Tally parses the markers and updates task.yaml automatically: completing a task's last step completes the task and starts the next planned one. One task is active at a time: starting another pauses the active one, which is taken up again when the new one is complete.\n" +
 	"\n" +
 	"### Replan Recognition\n" +
 	"\n" +

@@ -132,10 +132,11 @@ func Decide(s *State, m tally.Marker) Decision {
 	return rules[verb](s, t, step, m)
 }
 
-// ruleStart: a planned task becomes active and its first step not yet
+// ruleStart: a planned task becomes active (the task active before it
+// paused: one task is active at a time) and its first step not yet
 // complete becomes in progress. Naming a step starts that step, which
 // must be the task's current one.
-func ruleStart(_ *State, t *TaskState, step *StepState, _ tally.Marker) Decision {
+func ruleStart(s *State, t *TaskState, step *StepState, _ tally.Marker) Decision {
 	if t.Status == TaskComplete {
 		return reject("%s is already complete", t.ID)
 	}
@@ -162,13 +163,15 @@ func ruleStart(_ *State, t *TaskState, step *StepState, _ tally.Marker) Decision
 		return reject("every step of %s is already complete", t.ID)
 	}
 	d := Decision{Verdict: Applied}
-	d.activate(t)
+	d.activate(s, t)
 	return d
 }
 
 // ruleDone: the step becomes complete and the task's next step in
 // progress; the last step completes the task and activates the next
-// planned task (by id), or, when no task is left, completes the plan. A
+// task (nextPlanned: a paused one first, then by id), or, when no task is
+// left, completes the plan — unless another task is active (the files
+// said so), which is then the focus. A
 // step of a planned task may be done: the task becomes active first.
 func ruleDone(s *State, t *TaskState, step *StepState, _ tally.Marker) Decision {
 	switch {
@@ -181,6 +184,7 @@ func ruleDone(s *State, t *TaskState, step *StepState, _ tally.Marker) Decision 
 	}
 	d := Decision{Verdict: Applied}
 	if t.Status == TaskPlanned {
+		d.pauseOthers(s, t)
 		d.Changes = append(d.Changes, Change{Task: t.ID, TaskStatus: TaskActive})
 		d.Entries = append(d.Entries, Entry{Type: EntryTaskActive, Task: t.ID})
 	}
@@ -205,8 +209,13 @@ func ruleDone(s *State, t *TaskState, step *StepState, _ tally.Marker) Decision 
 	}
 	d.Changes = append(d.Changes, Change{Task: t.ID, TaskStatus: TaskComplete})
 	d.Entries = append(d.Entries, Entry{Type: EntryTaskDone, Task: t.ID, Step: step.ID, Done: done, Total: len(t.Steps)})
+	if s.activeOther(t.ID) != nil {
+		// Another task is active (its files said so): the focus goes
+		// to it, and no third task is started.
+		return d
+	}
 	if nt := s.nextPlanned(t.ID); nt != nil {
-		d.activate(nt)
+		d.activate(s, nt)
 		return d
 	}
 	if n, all := s.completeWith(t.ID); all {
@@ -251,13 +260,41 @@ func unchanged(format string, args ...any) Decision {
 	return Decision{Verdict: Unchanged, Reason: fmt.Sprintf(format, args...)}
 }
 
-// activate makes t active and its current step in progress.
-func (d *Decision) activate(t *TaskState) {
+// activate makes t active and its current step in progress; a task
+// active before it is paused (pauseOthers).
+func (d *Decision) activate(s *State, t *TaskState) {
+	d.pauseOthers(s, t)
 	d.Changes = append(d.Changes, Change{Task: t.ID, TaskStatus: TaskActive})
 	if cur := t.current(); cur != nil && cur.Status == StepPending {
 		d.Changes = append(d.Changes, Change{Task: t.ID, Step: cur.ID, StepStatus: StepInProgress})
 	}
 	d.Entries = append(d.Entries, Entry{Type: EntryTaskActive, Task: t.ID})
+}
+
+// pauseOthers pauses every task active but t, which is about to become
+// active: one task is active at a time, the current focus (seed 04's
+// "one task active at a time"; seed 05's single current focus). A paused
+// task goes back to planned with its steps as they are, the work done
+// kept; completing the task in focus resumes it before any task not
+// begun (nextPlanned).
+func (d *Decision) pauseOthers(s *State, t *TaskState) {
+	for i := range s.Tasks {
+		if o := &s.Tasks[i]; o.ID != t.ID && o.Status == TaskActive && !d.completes(o.ID) {
+			d.Changes = append(d.Changes, Change{Task: o.ID, TaskStatus: TaskPlanned})
+			d.Entries = append(d.Entries, Entry{Type: EntryTaskPaused, Task: o.ID,
+				Reason: t.ID + " started: one task is active at a time"})
+		}
+	}
+}
+
+// completes tells whether the decision completes task id.
+func (d *Decision) completes(id string) bool {
+	for _, c := range d.Changes {
+		if c.Task == id && c.Step == "" && c.TaskStatus == TaskComplete {
+			return true
+		}
+	}
+	return false
 }
 
 // Apply makes a decision's changes and notes its promotions.
@@ -289,14 +326,44 @@ func (s *State) task(id string) *TaskState {
 	return nil
 }
 
-// nextPlanned is the first planned task by id, other than except.
+// nextPlanned is the task to take up next, other than except: the first
+// planned task by id whose work has begun (one paused, see pauseOthers),
+// else the first planned task by id.
 func (s *State) nextPlanned(except string) *TaskState {
+	var first *TaskState
 	for i := range s.Tasks {
-		if t := &s.Tasks[i]; t.ID != except && t.Status == TaskPlanned {
+		t := &s.Tasks[i]
+		if t.ID == except || t.Status != TaskPlanned {
+			continue
+		}
+		if t.begun() {
+			return t
+		}
+		if first == nil {
+			first = t
+		}
+	}
+	return first
+}
+
+// activeOther is an active task other than except, nil when none is.
+func (s *State) activeOther(except string) *TaskState {
+	for i := range s.Tasks {
+		if t := &s.Tasks[i]; t.ID != except && t.Status == TaskActive {
 			return t
 		}
 	}
 	return nil
+}
+
+// begun tells a task with a step no longer pending.
+func (t *TaskState) begun() bool {
+	for _, st := range t.Steps {
+		if st.Status != StepPending {
+			return true
+		}
+	}
+	return false
 }
 
 // completeWith tells whether completing task id completes the plan: every

@@ -90,9 +90,23 @@ func TestDecide(t *testing.T) {
 		{name: "the last step completes the task and activates the next planned task",
 			before: "T001 active ✓✓→; T002 planned ○○", marker: "T001.S3 done", verdict: Applied,
 			after: "T001 complete ✓✓✓; T002 active →○", entries: []string{"task_completed T001 S3", "task_activated T002"}},
-		{name: "the next planned task is the first by id, past complete and active ones",
+		{name: "the next planned task is the first by id, past complete ones",
+			before: "T001 active ✓→; T002 complete ✓✓; T003 planned ○○; T004 planned ○○", marker: "T001.S2 done", verdict: Applied,
+			after: "T001 complete ✓✓; T002 complete ✓✓; T003 active →○; T004 planned ○○", entries: []string{"task_completed T001 S2", "task_activated T003"}},
+		// One task is active at a time (issue 21: completing T005 started
+		// T006 while T002 and T004 were active).
+		{name: "a task completed while another is active starts no third: the focus goes to the active one",
 			before: "T001 active ✓→; T002 complete ✓✓; T003 active →○; T004 planned ○○; T005 planned ○○", marker: "T001.S2 done", verdict: Applied,
-			after: "T001 complete ✓✓; T002 complete ✓✓; T003 active →○; T004 active →○; T005 planned ○○", entries: []string{"task_completed T001 S2", "task_activated T004"}},
+			after: "T001 complete ✓✓; T002 complete ✓✓; T003 active →○; T004 planned ○○; T005 planned ○○", entries: []string{"task_completed T001 S2"}},
+		{name: "starting a task while another is active pauses the other, its work kept",
+			before: "T001 active ✓→○; T002 planned ○○", marker: "T002 start", verdict: Applied,
+			after: "T001 planned ✓→○; T002 active →○", entries: []string{"task_paused T001", "task_activated T002"}},
+		{name: "a step done of a planned task while another is active pauses the other",
+			before: "T001 active →○; T002 planned ○○", marker: "T002.S1 done", verdict: Applied,
+			after: "T001 planned →○; T002 active ✓→", entries: []string{"task_paused T001", "task_activated T002", "step_completed T002 S1"}},
+		{name: "a paused task is taken up again before one not begun",
+			before: "T001 complete ✓✓; T002 planned ○○; T003 planned ✓→; T004 active ✓→", marker: "T004.S2 done", verdict: Applied,
+			after: "T001 complete ✓✓; T002 planned ○○; T003 active ✓→; T004 complete ✓✓", entries: []string{"task_completed T004 S2", "task_activated T003"}},
 		{name: "the last step of the last task completes the plan",
 			before: "T001 complete ✓✓; T002 active ✓→", marker: "T002.S2 done", verdict: Applied,
 			after: "T001 complete ✓✓; T002 complete ✓✓", entries: []string{"task_completed T002 S2", "all_complete"}},
@@ -238,8 +252,9 @@ func TestDecide_severalMarkersInOrder(t *testing.T) {
 }
 
 // Whatever markers arrive, in whatever order, no applied marker moves a
-// step or task backwards, and a task is complete exactly when its steps
-// are.
+// step or task backwards (but for an active task paused when another
+// starts), a task is complete exactly when its steps are, and at most one
+// task is active.
 func TestDecide_neverMovesBackwards(t *testing.T) {
 	rank := map[StepStatus]int{StepPending: 0, StepInProgress: 1, StepComplete: 2}
 	trank := map[TaskStatus]int{TaskPlanned: 0, TaskActive: 1, TaskComplete: 2}
@@ -267,8 +282,21 @@ func TestDecide_neverMovesBackwards(t *testing.T) {
 			if d.Verdict != Applied && s.String() != before {
 				rt.Fatalf("%v marker %+v changed %s to %s", d.Verdict, m, before, s)
 			}
+			paused := map[string]bool{}
+			for _, e := range d.Entries {
+				if e.Type == EntryTaskPaused {
+					paused[e.Task] = true
+				}
+			}
+			active := 0
 			for i, t := range s.Tasks {
-				if trank[t.Status] < trank[old.Tasks[i].Status] {
+				if t.Status == TaskActive {
+					active++
+				}
+				// The one way back: an active task paused, because
+				// another was started (one task is active at a time).
+				pause := paused[t.ID] && old.Tasks[i].Status == TaskActive && t.Status == TaskPlanned
+				if trank[t.Status] < trank[old.Tasks[i].Status] && !pause {
 					rt.Fatalf("%+v moved %s back: %s → %s", m, t.ID, before, s)
 				}
 				done := 0
@@ -283,6 +311,9 @@ func TestDecide_neverMovesBackwards(t *testing.T) {
 				if (t.Status == TaskComplete) != (done == len(t.Steps)) {
 					rt.Fatalf("%+v: %s is %s with %d/%d steps: %s", m, t.ID, t.Status, done, len(t.Steps), s)
 				}
+			}
+			if active > 1 {
+				rt.Fatalf("%+v left %d tasks active: %s → %s", m, active, before, s)
 			}
 		}
 	})

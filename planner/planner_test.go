@@ -298,3 +298,27 @@ func TestView_stages(t *testing.T) {
 		t.Fatalf("a project without a plan folder has a view: %v %v", ok, err)
 	}
 }
+
+// A plan whose files say two tasks are active shows the blocked one: the
+// board's Blueprint and the terminal's panel say BLOCKED, whichever of
+// the active tasks it is.
+func TestViewOf_aBlockedTaskIsNotHiddenBehindAnotherActiveOne(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "docs", "por")
+	for _, id := range []string{"T001", "T002"} {
+		os.MkdirAll(filepath.Join(dir, id+"-x"), 0o755)
+		os.WriteFile(filepath.Join(dir, id+"-x", plan.TaskFile), []byte("id: "+id+"\nname: "+id+" work\ngoal: done\nstatus: active\nsteps:\n"+
+			"  - id: S1\n    name: One\n    done: one\n    status: in_progress\n  - id: S2\n    name: Two\n    done: two\n    status: pending\n"), 0o644)
+	}
+	f := plan.Folder{Dir: dir}
+	if _, err := f.Apply([]plan.Marker{{Marker: tally.Marker{Task: "T002", Step: "S1", Verb: "blocked", Reason: "waiting for review"}}}); err != nil {
+		t.Fatal(err)
+	}
+	pl, err := f.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := planner.ViewOf("p", pl)
+	if v.Stage != planner.StageBlocked || v.Active == nil || v.Active.ID != "T002" || v.Blocked == nil || v.Blocked.Reason != "waiting for review" {
+		t.Fatalf("view %+v, active %+v", v, v.Active)
+	}
+}

@@ -87,10 +87,7 @@ func ViewOf(project string, pl *plan.Plan) View {
 	done, total := pl.Progress()
 	v := View{Project: project, Folder: pl.Dir, Done: done, Total: total, Percent: plan.Percent(done, total),
 		Line: planview.PanelLine(pl), Problems: len(pl.Problems)}
-	for _, t := range pl.Tasks {
-		if t.Status != plan.TaskActive {
-			continue
-		}
+	if t := pl.Focus(); t != nil {
 		td, tt := t.Progress()
 		v.Active = &ActiveTask{ID: t.ID, Name: t.Name, Done: td, Total: tt}
 		if s := t.Current(); s != nil {
@@ -99,7 +96,6 @@ func ViewOf(project string, pl *plan.Plan) View {
 		if e, ok := pl.Blocked(t.ID); ok {
 			v.Blocked = &planview.Blocked{Step: e.Step, Reason: e.Reason, At: e.At}
 		}
-		break
 	}
 	// The forms of planview.PanelLine, in its order.
 	switch {

@@ -12,7 +12,8 @@ import (
 //	No tasks            no task folders
 //	Planning…           tasks written, none started
 //	2/5 → T003 [S2]     T003 active, at step S2 (+N when more are active)
-//	2/5 ⚠ T003 BLOCKED  the active task's step is blocked
+//	2/5 ⚠ T003 BLOCKED  the active task's step is blocked (any active
+//	                    task's: plan.Plan.Focus)
 //	2/5 ○ T003          between tasks: T003 is the next planned
 //	✓ 5/5 Complete      every task complete
 //
@@ -42,13 +43,15 @@ func PanelLine(p *plan.Plan) string {
 	case len(active) == 0:
 		return fmt.Sprintf("%d/%d", done, total)
 	}
-	t := active[0]
+	t := p.Focus()
+	var line string
 	if _, blocked := p.Blocked(t.ID); blocked {
-		return fmt.Sprintf("%d/%d %s %s BLOCKED", done, total, iconBlocked, t.ID)
-	}
-	line := fmt.Sprintf("%d/%d %s %s", done, total, iconActive, t.ID)
-	if cur := t.Current(); cur != nil {
-		line += " [" + cur.ID + "]"
+		line = fmt.Sprintf("%d/%d %s %s BLOCKED", done, total, iconBlocked, t.ID)
+	} else {
+		line = fmt.Sprintf("%d/%d %s %s", done, total, iconActive, t.ID)
+		if cur := t.Current(); cur != nil {
+			line += " [" + cur.ID + "]"
+		}
 	}
 	if len(active) > 1 {
 		line += fmt.Sprintf(" +%d", len(active)-1)

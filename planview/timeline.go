@@ -63,6 +63,8 @@ func TimelineText(e plan.Entry) string {
 		return fmt.Sprintf("≡ Plan created: %s", plural(e.Total, "task"))
 	case plan.EntryTaskActive:
 		return fmt.Sprintf("%s %s activated", iconActive, e.Task)
+	case plan.EntryTaskPaused:
+		return fmt.Sprintf("‖ %s paused%s", e.Task, reasonSuffix(e.Reason))
 	case plan.EntryStepStarted:
 		return fmt.Sprintf("%s %s %s started", iconActive, e.Task, e.Step)
 	case plan.EntryStepDone:

@@ -236,6 +236,18 @@ func TestTimeline_spanningDaysHasDateLines(t *testing.T) {
 	}
 }
 
+// activeTasks is a plan whose files say two tasks are active, as an agent
+// (or a person) may write them.
+func activeTasks(t *testing.T) plan.Folder {
+	t.Helper()
+	f := newFolder(t)
+	for _, id := range []string{"T001", "T002"} {
+		writeTaskFile(t, f.Dir, id+"-x", "id: "+id+"\nname: "+id+" work\ngoal: done\nstatus: active\nsteps:\n"+
+			"  - id: S1\n    name: One\n    done: one\n    status: in_progress\n  - id: S2\n    name: Two\n    done: two\n    status: pending\n")
+	}
+	return f
+}
+
 // The collapsed Task Panel line in each situation a plan can be in.
 func TestPanelLine(t *testing.T) {
 	tests := []struct {
@@ -255,9 +267,17 @@ func TestPanelLine(t *testing.T) {
 			apply(t, f, markers("s", 0, t0, "progress: T001.S1 done\nprogress: T001.S2 done\nprogress: T002.S1 done\nprogress: T002.S2 done"))
 			return f
 		}},
-		{"two active tasks", "0/2 → T001 [S1] +1", func(t *testing.T) plan.Folder {
+		{"a second task started pauses the first", "0/2 → T002 [S1]", func(t *testing.T) plan.Folder {
 			f := newFolder(t, "T001-a:2", "T002-b:2")
 			apply(t, f, markers("s", 0, t0, "progress: T001 start\nprogress: T002 start"))
+			return f
+		}},
+		{"two active tasks in the files", "0/2 → T001 [S1] +1", func(t *testing.T) plan.Folder {
+			return activeTasks(t)
+		}},
+		{"two active tasks in the files, the second blocked", "0/2 ⚠ T002 BLOCKED +1", func(t *testing.T) plan.Folder {
+			f := activeTasks(t)
+			apply(t, f, markers("s", 0, t0, "progress: T002.S1 blocked: waiting for review"))
 			return f
 		}},
 	}
