@@ -35,7 +35,7 @@ var planKinds = map[planner.EventKind]notify.Kind{
 
 func planNews(e planner.Event) notify.PlanNews {
 	return notify.PlanNews{Kind: planKinds[e.Kind], Task: e.Task, TaskName: e.TaskName, Step: e.Step, Reason: e.Reason,
-		Done: e.Done, Total: e.Total, At: e.At}
+		Done: e.Done, Total: e.Total, Quick: e.Quick, At: e.At}
 }
 
 // planLines are the plan lines (planview.PanelLine) of the projects that keep

@@ -130,6 +130,24 @@ func TestMarker_markupAroundAMarkerIsReadAndANearMissIsSaid(t *testing.T) {
 	}
 }
 
+// A quick task is recorded from its marker and shown where seed 04 shows
+// it: the plan's scope line ("Quick: 1 done") and the timeline.
+func TestMarker_aQuickTaskIsRecordedAndShown(t *testing.T) {
+	project := t.TempDir()
+	runIn(t, "", "task", "new", "Login", "--project", project, "--goal", "Users can log in",
+		"--step", "Add the form", "--done", "It posts", "--step", "Keep the session", "--done", "A cookie is set")
+	code, out, errOut := runIn(t, "Fixed it.\n\nprogress: quick done: Fix typo in README\n", "marker", "--project", project, "--session", "s1")
+	if code != ExitOK || out != "applied  progress: quick done: Fix typo in README\n" {
+		t.Fatalf("marker: %d %q %q", code, out, errOut)
+	}
+	if code, out, _ = runIn(t, "", "task", "--project", project); code != ExitOK || !strings.Contains(out, "Scope: 1 task (no changes) │ Quick: 1 done\n") {
+		t.Fatalf("task:\n%s", out)
+	}
+	if code, out, _ = runIn(t, "", "timeline", "--project", project); code != ExitOK || !strings.Contains(out, `⚡ Quick task: "Fix typo in README"`) {
+		t.Fatalf("timeline:\n%s", out)
+	}
+}
+
 // tally task and tally tasks are different things; each one's help says
 // which is which.
 func TestTask_helpTellsTaskFromTasks(t *testing.T) {

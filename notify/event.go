@@ -196,6 +196,8 @@ type PlanNews struct {
 	Reason   string `json:"reason,omitempty"`
 	Done     int    `json:"-"`
 	Total    int    `json:"-"`
+	// Quick counts the quick tasks done beside the plan.
+	Quick int `json:"-"`
 	// At is when the agent wrote the marker: a marker read from history
 	// (written before the notifier started) is not news.
 	At time.Time `json:"-"`
@@ -360,7 +362,11 @@ func planHeadline(e Event) string {
 	case KindTaskComplete:
 		return fmt.Sprintf("completed %s (%d/%d tasks)", task, e.Done, e.Total)
 	}
-	return fmt.Sprintf("completed its plan: all %d tasks", e.Total)
+	s := fmt.Sprintf("completed its plan: all %d tasks", e.Total)
+	if p.Quick > 0 {
+		s += fmt.Sprintf(" · Quick: %d done", p.Quick) // seed 04: "5/5 tasks … Quick: 3"
+	}
+	return s
 }
 
 func quoteAll(items []string) []string {

@@ -381,3 +381,16 @@ func TestNotifier_aBlockedSessionSaysWhy(t *testing.T) {
 		t.Errorf("events = %+v, want the blocked one with its reason", m.Events)
 	}
 }
+
+// The plan's completion says the quick tasks done beside it, as seed 04's
+// "All complete!" notification does ("5/5 tasks │ Quick: 3").
+func TestPlanHeadline_planCompleteCountsQuickTasks(t *testing.T) {
+	e := Event{Kind: KindPlanComplete, Total: 3, Plan: &PlanNews{Kind: KindPlanComplete, Done: 3, Total: 3, Quick: 1}}
+	if got, want := planHeadline(e), "completed its plan: all 3 tasks · Quick: 1 done"; got != want {
+		t.Fatalf("headline %q, want %q", got, want)
+	}
+	e.Plan.Quick = 0
+	if got, want := planHeadline(e), "completed its plan: all 3 tasks"; got != want {
+		t.Fatalf("headline %q, want %q", got, want)
+	}
+}

@@ -308,3 +308,47 @@ func TestCapture_oneTaskIsActiveAtATime(t *testing.T) {
 		t.Fatalf("paused entries %+v", paused)
 	}
 }
+
+// A quick task is recorded (seed 04: "Record as quick_task in ledger"):
+// Claude Code wrote "progress: quick done: …" after a fix below the
+// planning threshold; the ledger has the quick_task entry with what was
+// done and by whom, the plan counts it, and it neither began the plan nor
+// moved a task.
+func TestCapture_aQuickTaskIsRecorded(t *testing.T) {
+	f := copyPlanFrom(t, captureFocus)
+	all := applyAll(t, f, assistantMessagesIn(t, captureFocus))
+	o := outcomeOf(t, all, "progress: quick done: Fix the typo in CONTRIBUTING.md")
+	if o.Verdict != Applied || len(o.Entries) != 1 {
+		t.Fatalf("the quick task: %v %s %+v", o.Verdict, o.Reason, o.Entries)
+	}
+	e := o.Entries[0]
+	if e.Type != EntryQuickTask || e.Description != "Fix the typo in CONTRIBUTING.md" || e.By != "2266b703-6c71-47e1-9789-b99dd61d4cbe" || e.Task != "" {
+		t.Fatalf("the quick task's entry %+v", e)
+	}
+	if p := load(t, f); p.QuickTasks() != 1 || stateLine(p) != "3/3 complete" {
+		t.Fatalf("quick tasks %d, plan %s", p.QuickTasks(), stateLine(p))
+	}
+}
+
+// A quick task alone does not begin the plan: no scope.yaml is made.
+func TestApply_aQuickTaskDoesNotBeginThePlan(t *testing.T) {
+	f := copyPlanFrom(t, captureFocus)
+	outs := apply(t, f, markers("s", 1, time.Time{}, "progress: quick done: Fix typo in README"))
+	if verdicts(outs) != "applied" {
+		t.Fatalf("verdicts %s", verdicts(outs))
+	}
+	if p := load(t, f); p.HasScope || p.QuickTasks() != 1 || ledgerTypes(p) != "quick_task" {
+		t.Fatalf("scope %v, quick %d, ledger %s", p.HasScope, p.QuickTasks(), ledgerTypes(p))
+	}
+	off := int64(1)
+	for text, why := range map[string]string{
+		"progress: quick done":       "a quick task says what was done",
+		"progress: quick start: x":   "a quick task is recorded once done",
+		"progress: quick.S1 done: x": "a quick task is recorded once done",
+	} {
+		off++
+		if o := apply(t, f, markers("s", off, time.Time{}, text)); o[0].Verdict != Rejected || !strings.Contains(o[0].Reason, why) {
+			t.Errorf("%s: %v %s", text, o[0].Verdict, o[0].Reason)
+		}
+	}
+}

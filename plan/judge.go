@@ -63,7 +63,8 @@ func Judge(p *Plan, markers []Marker, now time.Time) Judgement {
 			d = Decide(s, m.Marker)
 		}
 		o.Verdict, o.Reason = d.Verdict, d.Reason
-		j.Begun = j.Begun || d.Verdict == Applied || d.Verdict == Unchanged
+		// A quick task is work beside the plan: it does not begin it.
+		j.Begun = j.Begun || (d.Verdict == Applied || d.Verdict == Unchanged) && !IsQuick(m.Marker)
 		switch d.Verdict {
 		case Applied:
 			s.Apply(d)

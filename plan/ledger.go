@@ -39,8 +39,9 @@ const (
 	// EntryScopeChange: task folders appeared or went away; From/To are
 	// the counts, Added/Removed the folders.
 	EntryScopeChange EntryType = "scope_change"
-	// EntryQuickTask is work done without a task file. Tally reads these
-	// (and counts them) but does not write them: no marker says so.
+	// EntryQuickTask is work done without a task file: Description says
+	// what, By who. The marker "progress: quick done: what was done"
+	// writes it (QuickTask).
 	EntryQuickTask EntryType = "quick_task"
 	// The verdicts on markers that changed nothing. Each carries the
 	// marker's key, so a marker read again is recognised and not judged

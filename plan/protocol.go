@@ -26,7 +26,7 @@ const Protocol = "## Task Management Protocol\n" +
 	"\n" +
 	"3. **Quick task** (below threshold):\n" +
 	"   - Execute directly\n" +
-	"   - Report completion to the user\n" +
+	"   - Report completion to the user, ending with `progress: quick done: <what you did>` (e.g. `progress: quick done: Fix typo in README`)\n" +
 	"   - If you discover it's more complex, create task.yaml (work already done marked complete) and send `progress: T### promoted`\n" +
 	"\n" +
 	"4. **Formal planning** (above threshold):\n" +
@@ -70,6 +70,7 @@ const Protocol = "## Task Management Protocol\n" +
 	"- `done` — Completed a step (e.g., `progress: T001.S1 done`)\n" +
 	"- `blocked` — Step is blocked (e.g., `progress: T001.S2 blocked: reason`)\n" +
 	"- `promoted` — A quick task became a planned task (e.g., `progress: T001 promoted`)\n" +
+	"- `quick done` — A quick task is done, no task file (e.g., `progress: quick done: Fix typo in README`)\n" +
 	"\n" +
 	"**Example message:**\n" +
 	"```\n" +

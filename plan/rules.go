@@ -116,6 +116,9 @@ func Decide(s *State, m tally.Marker) Decision {
 	if !ok {
 		return reject("%q is not an action: use start, done, blocked or promoted", m.Verb)
 	}
+	if IsQuick(m) {
+		return ruleQuick(m)
+	}
 	t := s.task(m.Task)
 	if t == nil {
 		if why, bad := s.Invalid[m.Task]; bad {
@@ -250,6 +253,27 @@ func rulePromoted(s *State, t *TaskState, step *StepState, _ tally.Marker) Decis
 		return unchanged("%s was already promoted", t.ID)
 	}
 	return Decision{Verdict: Applied, Entries: []Entry{{Type: EntryTaskPromoted, Task: t.ID, Reason: "from a quick task"}}}
+}
+
+// QuickTask is the task id a quick task's marker names: "progress: quick
+// done: Fix the typo in README" records work done without a task file
+// (seed 04: "Record as quick_task in ledger"). Plan task ids are T###,
+// so it is never one of them.
+const QuickTask = "quick"
+
+// IsQuick tells a quick task's marker.
+func IsQuick(m tally.Marker) bool { return m.Task == QuickTask && !m.Unrecognised() }
+
+// ruleQuick records a quick task done: a ledger entry with what was done
+// and by whom. No task changes; it is counted ("Quick: 3 done").
+func ruleQuick(m tally.Marker) Decision {
+	switch {
+	case m.Step != "" || m.Verb != string(marker.VerbDone):
+		return reject("a quick task is recorded once done: progress: quick done: what was done")
+	case m.Reason == "":
+		return reject("a quick task says what was done: progress: quick done: Fix the typo in README")
+	}
+	return Decision{Verdict: Applied, Entries: []Entry{{Type: EntryQuickTask, Description: m.Reason}}}
 }
 
 func reject(format string, args ...any) Decision {

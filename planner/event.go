@@ -48,8 +48,9 @@ type Event struct {
 	TaskName string
 	Step     string
 	Reason   string
-	// Done and Total are the plan's tasks after the marker.
-	Done, Total int
+	// Done and Total are the plan's tasks after the marker; Quick counts
+	// the quick tasks done beside it.
+	Done, Total, Quick int
 	// At is when the agent wrote the marker: news only if it is recent.
 	At time.Time
 	// Text says it as the timeline does ("✓ T001 complete (4/4)").
@@ -59,7 +60,7 @@ type Event struct {
 func eventOf(project string, pl *plan.Plan, e plan.Entry) Event {
 	done, total := pl.Progress()
 	ev := Event{Kind: eventKinds[e.Type], Project: project, Folder: pl.Dir, Session: e.By, Task: e.Task, Step: e.Step,
-		Reason: e.Reason, Done: done, Total: total, At: e.At, Text: planview.TimelineText(e)}
+		Reason: e.Reason, Done: done, Total: total, Quick: pl.QuickTasks(), At: e.At, Text: planview.TimelineText(e)}
 	if t := pl.Task(e.Task); t != nil {
 		ev.TaskName = t.Name
 	}

@@ -27,6 +27,9 @@ type View struct {
 	Stage   Stage             `json:"stage"`
 	Active  *ActiveTask       `json:"active,omitempty"`
 	Blocked *planview.Blocked `json:"blocked,omitempty"`
+	// Quick counts the quick tasks done beside the plan (its ledger's
+	// quick_task entries).
+	Quick int `json:"quick,omitempty"`
 	// Problems counts what is wrong in the folder's files.
 	Problems int `json:"problems,omitempty"`
 }
@@ -86,7 +89,7 @@ type ActiveTask struct {
 func ViewOf(project string, pl *plan.Plan) View {
 	done, total := pl.Progress()
 	v := View{Project: project, Folder: pl.Dir, Done: done, Total: total, Percent: plan.Percent(done, total),
-		Line: planview.PanelLine(pl), Problems: len(pl.Problems)}
+		Line: planview.PanelLine(pl), Quick: pl.QuickTasks(), Problems: len(pl.Problems)}
 	if t := pl.Focus(); t != nil {
 		td, tt := t.Progress()
 		v.Active = &ActiveTask{ID: t.ID, Name: t.Name, Done: td, Total: tt}
