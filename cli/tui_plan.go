@@ -76,5 +76,5 @@ func (h *planHeadliner) Headline(s *tally.Session) (tui.Headline, bool) {
 	if !pv.ok {
 		return tui.Headline{}, false
 	}
-	return tui.Headline{State: panelStates[pv.v.Stage], Done: pv.v.Done, Total: pv.v.Total, Line: pv.v.Line}, true
+	return tui.Headline{State: panelStates[pv.v.Stage], Done: pv.v.Done, Total: pv.v.Total, Line: pv.v.Line, Plan: pv.v.Tasks}, true
 }

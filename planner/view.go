@@ -30,6 +30,10 @@ type View struct {
 	// Quick counts the quick tasks done beside the plan (its ledger's
 	// quick_task entries).
 	Quick int `json:"quick,omitempty"`
+	// Tasks are the plan's tasks, each with its steps and what is
+	// computed for it: the rows of the expanded Task Panel and of the
+	// board's Blueprint box.
+	Tasks []planview.TaskReport `json:"tasks,omitempty"`
 	// Problems counts what is wrong in the folder's files.
 	Problems int `json:"problems,omitempty"`
 }
@@ -90,6 +94,9 @@ func ViewOf(project string, pl *plan.Plan) View {
 	done, total := pl.Progress()
 	v := View{Project: project, Folder: pl.Dir, Done: done, Total: total, Percent: plan.Percent(done, total),
 		Line: planview.PanelLine(pl), Quick: pl.QuickTasks(), Problems: len(pl.Problems)}
+	for _, t := range pl.Tasks {
+		v.Tasks = append(v.Tasks, planview.TaskReportOf(pl, t))
+	}
 	if t := pl.Focus(); t != nil {
 		td, tt := t.Progress()
 		v.Active = &ActiveTask{ID: t.ID, Name: t.Name, Done: td, Total: tt}

@@ -65,7 +65,11 @@ func (v detailView) header(p *palette) []string {
 func (v detailView) body(p *palette) []string {
 	out := v.flagLines(p)
 	out = append(out, v.panel.lines(p)...)
-	if v.item >= 0 && v.item < len(v.s.Items) {
+	if plan := v.panel.head.Plan; len(plan) > 0 {
+		if v.item >= 0 && v.item < len(plan) && plan[v.item].Task != nil {
+			out = append(out, planTaskLines(&plan[v.item], v.width, p)...)
+		}
+	} else if v.item >= 0 && v.item < len(v.s.Items) {
 		out = append(out, itemLines(&v.s.Items[v.item], v.s.Items, v.item, v.width, p)...)
 	}
 	subs, runtime := splitRuntime(v.s.SubAgents)

@@ -18,6 +18,11 @@
 //     records the caller read (Options.Records); the rest of the store is
 //     read, and the caller's Drawn runs, once that frame is on the
 //     terminal (Program).
+//   - A session following a plan (Headline.Plan) expands to the plan's
+//     tasks, each with its status, X/Y steps and current step, folded as
+//     seed 04's Task Panel is (two columns when long, the next planned
+//     only past 100 tasks); Tab chooses one and Enter, or a click, shows
+//     its steps. The session's own list follows under a line of its own.
 //   - Flags call a person back: a session that has not ended shows its most
 //     urgent flag in place of its activity, marked with !; the detail lists
 //     every flag and how long it has been so.
@@ -43,6 +48,7 @@
 //	headline.go   the collapsed Task Panel (Headline, and the Headliner seam)
 //	panel.go      the Task Panel, collapsed or expanded; sub-agents' lists
 //	fold.go       an expanded list folded: done runs, ranges, two columns
+//	planpanel.go  a plan's tasks as the expanded panel's rows; one task's steps
 //	detail.go     one session opened; one task in full
 //	filterbar.go  the bottom line: the filter typed, hints, notes
 //	help.go       the keys

@@ -27,7 +27,18 @@ const minColumn = 26
 //
 // Beside each line it returns the items the line shows, for a click to find.
 func foldItems(items []tally.ItemView, w int, spin string, p *palette) ([]string, []ref) {
-	large := len(items) > largeList
+	return foldList(items, w, spin, p, len(items) > largeList, false)
+}
+
+// foldList is foldItems with the list's size given: large folds it as a
+// large list; named names every item by its id, as a plan's tasks are.
+func foldList(items []tally.ItemView, w int, spin string, p *palette, large, named bool) ([]string, []ref) {
+	name := func(i int) string {
+		if named {
+			return taskName(items[i].ID, i)
+		}
+		return itemName(items, i, large)
+	}
 	var out []string
 	var refs []ref
 	add := func(r ref, lines ...string) {
@@ -55,7 +66,7 @@ func foldItems(items []tally.ItemView, w int, spin string, p *palette) ([]string
 			}
 			if j-i >= 2 {
 				rows := (j - i + 1) / 2
-				for r, l := range columns(items, i, j, w, p) {
+				for r, l := range columns(items, i, j, w, p, name) {
 					right := -1
 					if i+r+rows < j {
 						right = i + r + rows
@@ -67,11 +78,11 @@ func foldItems(items []tally.ItemView, w int, spin string, p *palette) ([]string
 			}
 			j = i + 1
 		case m == termstyle.MarkActive:
-			add(ref{item: i, right: -1}, activeLines(it, itemName(items, i, large), w, spin, p)...)
+			add(ref{item: i, right: -1}, activeLines(it, name(i), w, spin, p)...)
 			i = j
 			continue
 		}
-		add(ref{item: i, right: -1}, itemLine(it, items, itemName(items, i, large), w, p))
+		add(ref{item: i, right: -1}, itemLine(it, items, name(i), w, p))
 		i = j
 	}
 	return out, refs
@@ -159,17 +170,18 @@ func activeLines(it *tally.ItemView, name string, w int, spin string, p *palette
 	return out
 }
 
-// columns lays items[i:j] out in two columns, down then across.
-func columns(items []tally.ItemView, i, j, w int, p *palette) []string {
+// columns lays items[i:j] out in two columns, down then across, each
+// named by name.
+func columns(items []tally.ItemView, i, j, w int, p *palette, name func(int) string) []string {
 	n := j - i
 	rows := (n + 1) / 2
 	colW := (w - 2) / 2
 	out := make([]string, rows)
 	for r := range rows {
-		left := itemLine(&items[i+r], items, itemName(items, i+r, true), colW, p)
+		left := itemLine(&items[i+r], items, name(i+r), colW, p)
 		line := fit(left, colW)
 		if k := i + r + rows; k < j {
-			line += "  " + itemLine(&items[k], items, itemName(items, k, true), colW, p)
+			line += "  " + itemLine(&items[k], items, name(k), colW, p)
 		}
 		out[r] = strings.TrimRight(line, " ")
 	}

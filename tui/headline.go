@@ -6,6 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/planview"
 	"github.com/tallyhq/tally/termstyle"
 )
 
@@ -37,6 +38,9 @@ type Headline struct {
 	// Line, when set, is the whole line as another model words it (a
 	// plan's "2/5 → T003 [S2]"), drawn as it is in State's colour.
 	Line string
+	// Plan, for a session following a plan, is the plan's tasks: the rows
+	// of the expanded panel, each opening to its steps.
+	Plan []planview.TaskReport
 }
 
 // A Headliner describes a session whose work is kept in a model other than

@@ -30,6 +30,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.help = true
 	case "T", "t":
 		m.expanded = !m.expanded
+	case "tab":
+		m.step(1)
+	case "shift+tab":
+		m.step(-1)
 	case "A":
 		return m.approve()
 	default:
@@ -70,7 +74,7 @@ func (m *Model) listKey(s string) {
 	case "esc":
 		switch {
 		case m.expanded:
-			m.expanded = false
+			m.expanded, m.cursor = false, -1
 		case !f.empty():
 			f, m.bar.text = Filter{}, ""
 		}
@@ -80,13 +84,22 @@ func (m *Model) listKey(s string) {
 
 func (m *Model) detailKey(s string) {
 	switch s {
+	case "enter":
+		// The row Tab chose, shown in full; Enter again closes it.
+		if m.expanded && m.cursor >= 0 {
+			if m.item == m.cursor {
+				m.item = -1
+			} else {
+				m.item = m.cursor
+			}
+		}
 	case "esc", "backspace", "left", "h":
 		switch {
 		case s == "esc" && m.item >= 0:
 			m.item = -1
 			return
 		case s == "esc" && m.expanded:
-			m.expanded = false
+			m.expanded, m.cursor = false, -1
 			return
 		}
 		m.screen = screenList
@@ -126,10 +139,14 @@ func (m *Model) click(ms tea.Mouse) tea.Cmd {
 	return nil
 }
 
-// open shows the selected session in full.
+// open shows the selected session in full, and the panel's row Tab
+// chose, if any, in full under it.
 func (m *Model) open() {
 	if m.selected != "" {
 		m.screen, m.scroll, m.item = screenDetail, 0, -1
+		if m.expanded && m.cursor >= 0 {
+			m.item = m.cursor
+		}
 	}
 }
 
@@ -149,6 +166,7 @@ func (m *Model) clickItem(ms tea.Mouse) {
 	if i < 0 {
 		return
 	}
+	m.cursor = i
 	if i == m.item {
 		i = -1
 	}

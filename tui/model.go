@@ -73,6 +73,9 @@ type Model struct {
 	scroll int
 	// item is the item of the open session shown in full (-1: none).
 	item int
+	// cursor is the row of the expanded panel Tab chose (-1: none): what
+	// Enter shows in full.
+	cursor int
 
 	spinFrame   int
 	spinPending bool
@@ -119,7 +122,7 @@ func New(ctx context.Context, o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	m := &Model{o: o, ctx: ctx, roster: newRoster(), dark: true, width: 80, height: 24, item: -1, scan: o.Status}
+	m := &Model{o: o, ctx: ctx, roster: newRoster(), dark: true, width: 80, height: 24, item: -1, cursor: -1, scan: o.Status}
 	m.pal = newPalette(o.Color, m.dark)
 	m.roster.load(o.Records, o.Now())
 	m.o.Records = nil
@@ -245,7 +248,42 @@ func (m *Model) move(by int) {
 		return
 	}
 	i := min(max(m.index()+by, 0), len(rows)-1)
-	m.selected = rows[i].rec.ID
+	if id := rows[i].rec.ID; id != m.selected {
+		m.selected, m.cursor = id, -1
+	}
+}
+
+// rowCount is how many rows the expanded panel of s can choose from: the
+// plan's tasks for a session following one, else its items.
+func (m *Model) rowCount(s *tally.Session) int {
+	if pl := m.headline(s).Plan; len(pl) > 0 {
+		return len(pl)
+	}
+	return len(s.Items)
+}
+
+// step moves the panel's cursor by one row (by -1: back), wrapping; on
+// the open session, the task it lands on is shown in full.
+func (m *Model) step(by int) {
+	s := m.current()
+	if s == nil || !m.expanded {
+		return
+	}
+	n := m.rowCount(s)
+	if n == 0 {
+		return
+	}
+	switch {
+	case m.cursor < 0 && by < 0:
+		m.cursor = n - 1
+	case m.cursor < 0:
+		m.cursor = 0
+	default:
+		m.cursor = ((m.cursor+by)%n + n) % n
+	}
+	if m.screen == screenDetail && m.item >= 0 {
+		m.item = m.cursor
+	}
 }
 
 // plan tells whether the session is a Tally task list waiting for

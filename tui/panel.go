@@ -24,6 +24,9 @@ type panelView struct {
 	width      int
 	// maxLines bounds the expanded panel, header included.
 	maxLines int
+	// cursor is the row chosen with Tab, which Enter opens (-1: none):
+	// an index into the plan's tasks, or the list's items.
+	cursor int
 }
 
 // lines draws the panel: one line collapsed, at most maxLines expanded.
@@ -37,6 +40,9 @@ func (v panelView) layout(p *palette) ([]string, []ref) {
 	w := v.width
 	if !v.expanded {
 		return []string{spread(v.head.line(p, w-width(toggleHint)-1), render(p.faint, toggleHint), w)}, []ref{noRef}
+	}
+	if len(v.head.Plan) > 0 {
+		return v.planLayout(p)
 	}
 	head := render(p.title, "Tasks") + " " + strconv.Itoa(v.head.Done) + "/" + strconv.Itoa(v.head.Total)
 	if v.head.Total > 0 {
@@ -61,8 +67,60 @@ func (v panelView) layout(p *palette) ([]string, []ref) {
 	case PanelWorking, PanelBlocked:
 		body, refs = foldItems(v.s.Items, w, v.spin, p)
 	}
+	return v.finish(out, body, refs, p)
+}
+
+// planLayout is the expanded panel of a session following a plan: the
+// plan's tasks as rows (planRows), then the session's own list, if it
+// keeps one, under a line of its own.
+func (v panelView) planLayout(p *palette) ([]string, []ref) {
+	w := v.width
+	head := render(p.title, "Blueprint") + " " + strconv.Itoa(v.head.Done) + "/" + strconv.Itoa(v.head.Total)
+	if v.head.Total > 0 {
+		head += render(p.faint, " · "+strconv.Itoa(100*v.head.Done/v.head.Total)+"%")
+	}
+	out := []string{spread(head, render(p.faint, toggleHint), w)}
+	var body []string
+	var refs []ref
+	switch v.head.State {
+	case PanelComplete:
+		body, refs = []string{render(p.done, "✓ All "+plural(v.head.Total, "task")+" complete")}, []ref{noRef}
+	case PanelPlanning:
+		body, refs = []string{render(p.active, "Planning… no task started")}, []ref{noRef}
+	case PanelEmpty, PanelWorking, PanelBlocked:
+	}
+	rows, rrefs := planRows(v.head.Plan, w, v.maxLines-1-len(body), v.spin, p)
+	body, refs = append(body, rows...), append(refs, rrefs...)
+	if len(v.s.Items) > 0 {
+		own := todoHeadline(v.s, false)
+		body = append(body, cut(render(p.faint, "Session's own list ")+own.line(p, w-18), w))
+		lines, _ := foldItems(v.s.Items, w, v.spin, p)
+		body = append(body, lines...)
+		for len(refs) < len(body) {
+			refs = append(refs, noRef)
+		}
+	}
+	return v.finish(out, body, refs, p)
+}
+
+// finish clips the body to the panel's lines, marks the cursor's row and
+// lines the refs up with the lines.
+func (v panelView) finish(out, body []string, refs []ref, p *palette) ([]string, []ref) {
+	w := v.width
 	all := len(body)
 	body = clip(body, v.maxLines-1, w, p)
+	if v.cursor >= 0 {
+		shown := len(body)
+		if shown < all {
+			shown-- // the "… +N more lines" line
+		}
+		for i := range min(shown, len(refs)) {
+			if r := refs[i]; r.item == v.cursor || r.right == v.cursor {
+				body[i] = render(p.selected, fit(body[i], w))
+				break
+			}
+		}
+	}
 	refs = append([]ref{noRef}, refs...)
 	for len(refs) < len(body)+1 {
 		refs = append(refs, noRef)

@@ -64,11 +64,15 @@ func (m *Model) panelView(s *tally.Session, maxLines int) panelView {
 	if s.Activity == tally.ActivityWorking {
 		spin = spinnerFrames[m.spinFrame]
 	}
-	return panelView{
+	pv := panelView{
 		s: s, head: m.headline(s), expanded: m.expanded, spin: spin,
 		approvable: m.o.Approve != nil && m.plan(s.ID),
-		width:      m.width, maxLines: maxLines,
+		width:      m.width, maxLines: maxLines, cursor: -1,
 	}
+	if m.expanded {
+		pv.cursor = m.cursor
+	}
+	return pv
 }
 
 // listPanel is the Task Panel under the list, for the selected session.
