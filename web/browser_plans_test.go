@@ -85,3 +85,76 @@ func TestDashboard_planBrowser(t *testing.T) {
 		t.Errorf("tally task after the session:\n%s", out)
 	}
 }
+
+// focusCapture is a real Claude Code session following a three-task plan
+// (see its README.md).
+const focusCapture = "../plan/testdata/claude-code-2.1.330-plan-focus"
+
+// The Blueprint box expands to the plan's tasks: its "Tasks" button lists
+// each task with its status, X/Y steps and current step (the blocked one
+// saying why), and a click on a task shows its steps, with what done means
+// for each and the current one marked.
+func TestDashboard_blueprintExpandsToTheTaskList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped in -short mode")
+	}
+	requireChromium(t)
+	srv := startServe(t)
+
+	project := t.TempDir()
+	if err := os.CopyFS(project, os.DirFS(filepath.Join(focusCapture, "work"))); err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob(focusCapture + "/config/projects/*/*.jsonl")
+	data, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.ReplaceAll(data, []byte("/tmp/cap21d/cc/plan-focus/work"), []byte(project))
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	cut := 0 // after the reply saying "progress: T002.S1 blocked: …"
+	for i, l := range lines {
+		if bytes.Contains(l, []byte(`"type":"assistant"`)) && bytes.Contains(l, []byte("progress: T002.S1 blocked")) {
+			cut = i + 1
+		}
+	}
+	log := filepath.Join(srv.claude, "projects", "-project", filepath.Base(logs[0]))
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	b := startBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.url))
+	b.poll(t, "the stream is live", `document.getElementById('conn').dataset.state === 'live'`)
+	dashAppend(t, log, strings.Split(strings.TrimSuffix(string(bytes.Join(lines[:cut], nil)), "\n"), "\n"))
+
+	box := `document.querySelector('#plans .plan')`
+	b.poll(t, "the blocked plan shows above the board", box+` !== null && `+box+`.querySelector('.plan-now').dataset.stage === 'blocked'`)
+	if got := b.eval(t, box+`.querySelector('.plan-tasks').hidden`); got != "true" {
+		t.Errorf("the task list shows before it is asked for")
+	}
+	b.do(t, chromedp.Click(chromedp.CSS(`#plans .plan .plan-toggle`)))
+	b.poll(t, "the box lists the tasks", box+`.querySelectorAll('.plan-task').length === 3`)
+	rows := b.eval(t, `[...document.querySelectorAll('#plans .plan .plan-task')].map(r => r.dataset.status + ' ' + r.textContent).join('\n')`)
+	want := "planned ○T001Greeting module1/2\n" +
+		"blocked ⚠T002Farewell module0/2S1 blocked: waiting for a review of the wording\n" +
+		"planned ○T003Document the modules0/2"
+	if rows != want {
+		t.Errorf("task rows:\n%s\nwant:\n%s", rows, want)
+	}
+	b.do(t, chromedp.Click(chromedp.CSS(`#plans .plan .plan-task-row[data-task="T002"]`)))
+	b.poll(t, "T002 opens to its steps", box+`.querySelector('.plan-steps') !== null`)
+	steps := b.eval(t, box+`.querySelector('.plan-steps').textContent`)
+	for _, w := range []string{"Goal: farewell(name) returns a goodbye and is tested", "⚠ S1 Write farewell.py ← current",
+		`Done: farewell("World") returns "Goodbye, World!"`, "○ S2 Add a unit test"} {
+		if !strings.Contains(steps, w) {
+			t.Errorf("T002's steps lack %q: %s", w, steps)
+		}
+	}
+	b.shot(t, "dashboard-blueprint-tasks-1280x800.png")
+
+	// The rest of the session: the list stays open and follows the plan.
+	dashAppend(t, log, strings.Split(strings.TrimSuffix(string(bytes.Join(lines[cut:], nil)), "\n"), "\n"))
+	b.poll(t, "the plan completes with its list open", box+`.querySelector('.plan-count').textContent === '3/3 · 100%' && `+
+		`[...`+box+`.querySelectorAll('.plan-task')].every(r => r.dataset.status === 'complete')`)
+}
