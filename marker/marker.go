@@ -2,6 +2,7 @@ package marker
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"time"
 
@@ -59,13 +60,20 @@ func Maybe(line []byte) bool {
 			return false
 		}
 		i += j
-		if line[i-1]|0x20 == 's' && isKeyword(line[i-n:i]) {
+		if line[i-1]|0x20 == 's' && binary.LittleEndian.Uint64(line[i-n:i])|fold8 == keyword8 {
 			return true
 		}
 		i++
 	}
 	return false
 }
+
+// keyword8 is "progress" as the 8 bytes Maybe compares at once, fold8 the
+// bit that makes each of its letters lowercase (see isKeyword).
+var (
+	keyword8 = binary.LittleEndian.Uint64(keyword[:8])
+	fold8    = uint64(0x2020202020202020)
+)
 
 // isKeyword tells whether b is "progress" in any case of its letters. Only
 // ASCII folds: a letter's byte with bit 0x20 set is its lowercase, and no
