@@ -257,6 +257,10 @@ func TestPlan_taskPanelLine(t *testing.T) {
 	if got, ok := h.Headline(&s); !ok || got.Line != "0/2 → T001 [S2]" || got.State != tui.PanelWorking || got.Done != 0 || got.Total != 2 {
 		t.Fatalf("the panel: %+v %v", got, ok)
 	}
+	// The expanded panel's rows: the plan's tasks, with their steps.
+	if got, _ := h.Headline(&s); len(got.Plan) != 2 || got.Plan[0].ID != "T001" || got.Plan[0].Current != "S2" || len(got.Plan[1].Steps) != 2 {
+		t.Fatalf("the panel's tasks: %+v", got.Plan)
+	}
 	withList := s
 	withList.Markers, withList.Progress = nil, tally.Progress{Done: 1, Total: 3}
 	if _, ok := h.Headline(&withList); ok {
