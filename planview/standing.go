@@ -26,13 +26,12 @@ func Standing(p *plan.Plan) string {
 		return fmt.Sprintf("Where the plan stands: every task is complete (%d of %d).", done, total)
 	}
 	var active []string
-	var first, next *plan.Task
+	var next *plan.Task
+	first := p.Focus() // the current focus: a blocked active task is never hidden behind another
 	for _, t := range p.Tasks {
 		switch {
 		case t.Status == plan.TaskActive:
-			if first == nil {
-				first = t
-			} else {
+			if t != first {
 				active = append(active, t.ID)
 			}
 		case t.Status == plan.TaskPlanned && next == nil:

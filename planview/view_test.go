@@ -327,11 +327,19 @@ func TestStanding_namesTheActiveTaskAndItsNextStep(t *testing.T) {
 			apply(t, f, markers("s", 0, t0, "progress: T001.S1 done\nprogress: T001.S2 done\nprogress: T002.S1 done\nprogress: T002.S2 done"))
 			return f
 		}},
-		{"two active tasks", `Where the plan stands: T001 S1 next (task "a", step "Step 1 of a"), also active: T002; 0 of 2 tasks complete.`, func(t *testing.T) plan.Folder {
+		{"a second task started pauses the first", `Where the plan stands: T002 S1 next (task "b", step "Step 1 of b"); 0 of 2 tasks complete.`, func(t *testing.T) plan.Folder {
 			f := newFolder(t, "T001-a:2", "T002-b:2")
 			apply(t, f, markers("s", 0, t0, "progress: T001 start\nprogress: T002 start"))
 			return f
 		}},
+		{"two active tasks in the files", `Where the plan stands: T001 S1 next (task "T001 work", step "One"), also active: T002; 0 of 2 tasks complete.`,
+			func(t *testing.T) plan.Folder { return activeTasks(t) }},
+		{"two active tasks in the files, the second blocked", `Where the plan stands: T002 S1 blocked: waiting for review (task "T002 work"), also active: T001; 0 of 2 tasks complete.`,
+			func(t *testing.T) plan.Folder {
+				f := activeTasks(t)
+				apply(t, f, markers("s", 0, t0, "progress: T002.S1 blocked: waiting for review"))
+				return f
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
