@@ -157,4 +157,8 @@ func TestDashboard_blueprintExpandsToTheTaskList(t *testing.T) {
 	dashAppend(t, log, strings.Split(strings.TrimSuffix(string(bytes.Join(lines[cut:], nil)), "\n"), "\n"))
 	b.poll(t, "the plan completes with its list open", box+`.querySelector('.plan-count').textContent === '3/3 · 100%' && `+
 		`[...`+box+`.querySelectorAll('.plan-task')].every(r => r.dataset.status === 'complete')`)
+	// The quick task the agent recorded on the way is counted under the list.
+	if got := b.eval(t, box+`.querySelector('.plan-quick') && `+box+`.querySelector('.plan-quick').textContent`); got != "Quick: 1 done" {
+		t.Errorf("the quick tasks under the list: %q", got)
+	}
 }

@@ -151,6 +151,8 @@ function fillTasks(el, v) {
     li.dataset.status = r.status;
     return li;
   }));
+  // The quick tasks done beside the plan, as seed 04's /task view counts them.
+  if (v.quick) list.append(h('li', 'plan-quick', `Quick: ${v.quick} done`));
 }
 
 // nowLine says where the plan is: the task under way and its step, a
