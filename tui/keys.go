@@ -126,6 +126,9 @@ func (m *Model) click(ms tea.Mouse) tea.Cmd {
 		m.clickItem(ms)
 		return nil
 	}
+	if m.clickPanelRow(ms) {
+		return nil
+	}
 	i := ms.Y - listTop
 	rows := m.roster.rows()
 	if i < 0 || i >= m.listRows() || m.top+i >= len(rows) {
@@ -171,6 +174,29 @@ func (m *Model) clickItem(ms tea.Mouse) {
 		i = -1
 	}
 	m.item = i
+}
+
+// clickPanelRow opens the selected session with the task clicked in the
+// expanded panel under the list shown in full; false when the click was
+// not on a task row of it.
+func (m *Model) clickPanelRow(ms tea.Mouse) bool {
+	s := m.current()
+	y, ok := m.toggleRow()
+	if s == nil || !ok || !m.expanded || ms.Y <= y {
+		return false
+	}
+	_, refs := m.panelView(s, max(minPanel, (m.height-listFixed)/2)).layout(&m.pal)
+	k := ms.Y - y
+	if k >= len(refs) {
+		return false
+	}
+	i := refs[k].at(ms.X)
+	if i < 0 {
+		return false
+	}
+	m.cursor = i
+	m.open()
+	return true
 }
 
 // toggleRow is the screen row of the panel's [T], if it is on screen.

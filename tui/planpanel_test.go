@@ -140,6 +140,18 @@ func TestPanel_clickOnAPlanTaskShowsItsSteps(t *testing.T) {
 	}
 }
 
+// A click on a task of the expanded panel under the list opens the
+// session with that task's steps.
+func TestPanel_clickOnAPlanTaskUnderTheListOpensItsSteps(t *testing.T) {
+	m := planModel(t, focusPlan(t), 100, 40)
+	press(m, "T")
+	y := lineOf(t, look(t, m), "T001 Greeting module")
+	m.Update(tea.MouseClickMsg{X: 4, Y: y, Button: tea.MouseLeft})
+	if s := look(t, m); !strings.Contains(s, "goal: greet(name) returns a greeting and is tested") || !strings.Contains(s, "✓ S1 Write greet.py") {
+		t.Errorf("after a click on T001 under the list:\n%s", s)
+	}
+}
+
 // A plan of 100+ tasks is folded: the tasks done in one line, the active
 // one, the next planned ones in two columns, and how many more are
 // planned.
