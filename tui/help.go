@@ -11,7 +11,7 @@ var helpKeys = [][2]string{
 	{"Enter / click", "open the session"},
 	{"T / click [T]", "expand or collapse the Task Panel"},
 	{"Tab / Shift-Tab", "choose a task of the expanded panel"},
-	{"Enter / click a task", "show it in full (panel expanded; a plan's task: its steps)"},
+	{"Enter / click a task", "show it in full (a plan's task: its steps)"},
 	{"Esc", "collapse the panel; back; clear the filter"},
 	{"A", "approve a plan waiting for approval (tally tasks approve)"},
 	{"?", "this help"},
