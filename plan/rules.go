@@ -187,7 +187,11 @@ func ruleDone(s *State, t *TaskState, step *StepState, _ tally.Marker) Decision 
 	}
 	d := Decision{Verdict: Applied}
 	if t.Status == TaskPlanned {
-		d.pauseOthers(s, t)
+		if !t.lastOpen(step) {
+			// The task is taken up, not finished at once: it is the
+			// focus now.
+			d.pauseOthers(s, t)
+		}
 		d.Changes = append(d.Changes, Change{Task: t.ID, TaskStatus: TaskActive})
 		d.Entries = append(d.Entries, Entry{Type: EntryTaskActive, Task: t.ID})
 	}
@@ -378,6 +382,16 @@ func (s *State) activeOther(except string) *TaskState {
 		}
 	}
 	return nil
+}
+
+// lastOpen tells whether step is the task's only step not complete.
+func (t *TaskState) lastOpen(step *StepState) bool {
+	for i := range t.Steps {
+		if st := &t.Steps[i]; st != step && st.Status != StepComplete {
+			return false
+		}
+	}
+	return true
 }
 
 // begun tells a task with a step no longer pending.
