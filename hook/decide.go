@@ -63,7 +63,11 @@ func sessionStart(ev Event, s Session, st State, o Options) (Answer, State) {
 	switch ev.Source {
 	case SourceResume:
 		if o.ResumeLater {
-			st.Owed = SourceResume
+			// A compaction still owed stays owed: the resumed context
+			// lost the lists as well, and its words say why.
+			if st.Owed != SourceCompact {
+				st.Owed = SourceResume
+			}
 			break
 		}
 		fallthrough

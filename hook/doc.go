@@ -38,7 +38,10 @@
 //   - With Options.ResumeLater (an agent that writes a resumed session's
 //     record back only after its SessionStart hooks ran), a resume gives
 //     the lists back at the next prompt or tool result instead, under the
-//     same rule.
+//     same rule; a compaction still owed then stays owed (Gemini CLI 0.61
+//     compresses `-p /compress` in the background, so its PreCompress can
+//     come after that prompt's BeforeAgent, and the next prompt may come
+//     only after a resume).
 //   - The stop guard never traps: it stands aside while the agent is
 //     already continuing because of a stop hook (stop_hook_active), after
 //     StopBlocks blocks within StopWindow, in plan mode, when the agent

@@ -153,6 +153,22 @@ func TestDecide_gemini(t *testing.T) {
 			t.Errorf("a second resume repeated the unchanged list, which the context resumed holds: %q", a.Context)
 		}
 	})
+	// Gemini CLI 0.61 runs `-p /compress` in the background and sends
+	// "/compress" as a prompt meanwhile, so its PreCompress may come after
+	// that prompt's BeforeAgent: the compaction is then owed when the
+	// session is next resumed, and the resume must not take its place.
+	t.Run("a compaction still owed is given back after a later resume", func(t *testing.T) {
+		later := Options{Now: t0, ResumeLater: true}
+		_, st := Decide(geminiPayload(t, "SessionStart-resume.json"), Session{}, State{}, later)
+		prompt := geminiPayload(t, "BeforeAgent-compress.json")
+		_, st = Decide(prompt, todos, st, later)
+		_, st = Decide(geminiPayload(t, "PreCompress-manual.json"), todos, st, later)
+		_, st = Decide(geminiPayload(t, "SessionStart-resume.json"), Session{}, st, later)
+		a, _ := Decide(geminiPayload(t, "BeforeAgent.json"), todos, st, later)
+		if !strings.Contains(a.Context, "before the context was compacted") || !strings.Contains(a.Context, "[in progress] Add a unit test") {
+			t.Errorf("the prompt after the resume: %q", a.Context)
+		}
+	})
 	t.Run("a stop with unblocked work left is denied, with the items", func(t *testing.T) {
 		ev := geminiPayload(t, "AfterAgent.json")
 		a, _ := Decide(ev, todos, State{}, guard)
