@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -570,7 +571,8 @@ func TestHook_aFoldItCommitsCarriesMarkersAndDetection(t *testing.T) {
 }
 
 // The turns between list updates are the model calls the transcript's
-// fold counts (tally.Turner), one read for the list and the count: after
+// fold counts (tally.Turner: an assistant message, however many lines it
+// takes), one read for the list and the count: after
 // --remind-after of them with the session's Tally list unchanged and
 // unfinished, the next prompt is reminded of it; a first call counts
 // nothing.
@@ -592,7 +594,11 @@ func TestHook_aReminderComesAfterTheTurnsTheFoldCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		fmt.Fprintf(f, `{"type":"api-request","sessionId":%q,"timestamp":"2026-11-23T16:48:%02d.000Z"}`+"\n", hs.id, 10+i)
+		// One model call: its message's lines, as Claude Code writes them
+		// (a text block, then a tool call, both with the message's id).
+		for _, block := range []string{`{"type":"text","text":"Working."}`, `{"type":"tool_use","id":"toolu_t` + strconv.Itoa(i) + `","name":"Read","input":{"file_path":"greet.py"}}`} {
+			fmt.Fprintf(f, `{"parentUuid":null,"isSidechain":false,"message":{"id":"msg_turn%d","type":"message","role":"assistant","content":[%s]},"type":"assistant","sessionId":%q,"timestamp":"2026-11-23T16:48:%02d.000Z"}`+"\n", i, block, hs.id, 10+i)
+		}
 		if i == 1 {
 			if _, out, _ := hs.run(t, st, prompt, "--remind-after", "3"); out != "" {
 				t.Fatalf("reminded after 2 turns: %s", out)
