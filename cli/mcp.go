@@ -14,8 +14,9 @@ import (
 
 type mcpOptions struct {
 	*app
-	List      string
-	PlanFirst bool
+	List       string
+	PlanFirst  bool
+	NoProtocol bool
 }
 
 func (a *app) mcpCommand() *cobra.Command {
@@ -42,6 +43,7 @@ else one list per MCP session.`,
 	}
 	cmd.Flags().StringVar(&o.List, "list", a.env.Getenv("TALLY_LIST"), "the list calls use when they name none (env TALLY_LIST)")
 	cmd.Flags().BoolVar(&o.PlanFirst, "plan", false, "start new lists in plan mode: execution waits for 'tally tasks approve LIST'")
+	cmd.Flags().BoolVar(&o.NoProtocol, "no-protocol", false, "leave the plan protocol out of the instructions: the agent's SessionStart hook gives it (tally setup claude registers the server so)")
 	return cmd
 }
 
@@ -73,7 +75,17 @@ func runMCP(ctx context.Context, o *mcpOptions) error {
 		in = os.Stdin
 	}
 	return mcp.ServeStdio(ctx, mcp.Options{Store: st, List: o.List, PlanFirst: o.PlanFirst, Project: o.env.Dir,
-		Protocol: o.planProtocol(o.env.Dir), Now: o.env.Now, Version: version.String()}, in, o.env.Out)
+		Protocol: o.protocol(), Now: o.env.Now, Version: version.String()}, in, o.env.Out)
+}
+
+// protocol is the plan protocol the instructions end with: none with
+// --no-protocol, where the agent's SessionStart hook gives it (once in
+// the context, not twice).
+func (o *mcpOptions) protocol() string {
+	if o.NoProtocol {
+		return ""
+	}
+	return o.planProtocol(o.env.Dir)
 }
 
 // mcpExtra is what tally serve mounts besides the dashboard: the same task

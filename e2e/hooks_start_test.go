@@ -103,12 +103,24 @@ func checkStartup(t *testing.T, reqs []map[string]any) {
 	if len(got) != 1 || !strings.HasPrefix(got[0], protocolHead) || !strings.Contains(got[0], planStands) {
 		t.Errorf("the first request's SessionStart context: %q", got)
 	}
+	// tally mcp's instructions (the server is registered with
+	// --no-protocol) do not repeat it.
+	if n := strings.Count(requestText(reqs[0]), protocolHead); n != 1 {
+		t.Errorf("the first request carries the protocol %d times, want once", n)
+	}
+}
+
+// requestText is a request's messages as JSON text.
+func requestText(r map[string]any) string {
+	js, _ := json.Marshal(r["messages"])
+	return string(js)
 }
 
 // /compact then --resume (the case): SessionStart resume gives the
 // unfinished items back, the compaction that follows before any model call
 // keeps them, and the first request after carries them once, the protocol
-// once and where the plan stands once.
+// once (tally mcp's instructions leave it out) and where the plan stands
+// once.
 func TestRealClaude_compactThenResumeGivesEachBackOnce(t *testing.T) {
 	c := newClaudeRun(t, "claude-plan-compact-resume", todoScript, "CLAUDE_CODE_ENABLE_TASKS=false")
 	writePlan(t, c.work)
@@ -144,6 +156,9 @@ func checkOnceAfterCompaction(t *testing.T, reqs []map[string]any) {
 	}
 	if strings.Contains(joined, "Write greeting module") {
 		t.Errorf("a finished item is given back:\n%s", joined)
+	}
+	if n := strings.Count(requestText(after), protocolHead); n != 1 {
+		t.Errorf("the first request after the compaction carries the protocol %d times in all, want once", n)
 	}
 }
 

@@ -110,15 +110,22 @@ func TestKill9(t *testing.T) {
 }
 
 // `tally mcp` started by an agent in a project with a plan folder tells
-// the agent the plan protocol; started elsewhere it does not.
+// the agent the plan protocol; started elsewhere it does not, nor with
+// --no-protocol (as tally setup claude registers it: the SessionStart
+// hook gives the protocol, and both would put it in the context twice).
 func TestProcess_planProtocolWhereThereIsAPlan(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "tally.db")
 	withPlan, without := t.TempDir(), t.TempDir()
 	if err := os.MkdirAll(filepath.Join(withPlan, "docs", "por"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for dir, want := range map[string]bool{withPlan: true, without: false} {
-		cmd := exec.Command(tallyBinary(t), "--db", db, "mcp")
+	for _, c := range []struct {
+		dir  string
+		args []string
+		want bool
+	}{{withPlan, nil, true}, {without, nil, false}, {withPlan, []string{"--no-protocol"}, false}} {
+		dir, want := c.dir, c.want
+		cmd := exec.Command(tallyBinary(t), append([]string{"--db", db, "mcp"}, c.args...)...)
 		cmd.Dir = dir
 		cmd.Env = testhome.Environ(t.TempDir())
 		cmd.Stderr = os.Stderr
@@ -130,7 +137,7 @@ func TestProcess_planProtocolWhereThereIsAPlan(t *testing.T) {
 		got := strings.Contains(cs.InitializeResult().Instructions, "## Task Management Protocol")
 		cs.Close()
 		if got != want {
-			t.Errorf("in %s: protocol in the instructions %v, want %v", dir, got, want)
+			t.Errorf("in %s, %v: protocol in the instructions %v, want %v", dir, c.args, got, want)
 		}
 	}
 }

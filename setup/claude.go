@@ -8,7 +8,9 @@ import (
 	"github.com/tailscale/hujson"
 )
 
-// Claude sets up Claude Code: hooks and env in settings.json (plain JSON,
+// Claude sets up Claude Code (`tally mcp --no-protocol`: the SessionStart
+// hook gives the plan protocol, once per context, and the server's
+// instructions would repeat it): hooks and env in settings.json (plain JSON,
 // checked with 2.1.330: a comment makes Claude Code ignore the whole file)
 // in its config directory dir ($CLAUDE_CONFIG_DIR, else ~/.claude), and
 // `tally mcp` as a user MCP server in its user config userConfig
@@ -57,7 +59,7 @@ func (t claudeTarget) Plan(o Options) (Plan, error) {
 		Command string            `json:"command"`
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env"`
-	}{"stdio", o.Tally, []string{"mcp"}, map[string]string{}}
+	}{"stdio", o.Tally, []string{"mcp", "--no-protocol"}, map[string]string{}}
 	mcp, notes, err := editMCP(t.userConfig, false, "Claude Code", server, o)
 	if err != nil {
 		return Plan{}, err
