@@ -177,7 +177,9 @@ type Recenter interface {
 // Turner is implemented by decoders of agents whose hooks count the
 // model's turns (package hookservice): Turn tells whether a line records
 // one model call, from its first bytes, cheaply (every line of a cold
-// scan is asked). The fold counts such lines as it reads them
+// scan is asked); a decoder may remember the call it counted last, as
+// Claude Code's does (a call's message takes a line per content block).
+// The fold counts such lines as it reads them
 // (FileState.Turns), so the turns are counted by the one read that folds
 // the file, never by reading it again.
 type Turner interface {
