@@ -39,8 +39,9 @@ func Decide(ev Event, s Session, st State, o Options) (Answer, State) {
 func sessionStart(ev Event, s Session, st State, o Options) (Answer, State) {
 	switch ev.Source {
 	case SourceStartup, SourceClear:
-		// A new context holds nothing given before.
+		// A new context holds nothing given before, sent or not.
 		st.Protocol, st.Injected = false, 0
+		st.UnsentLists, st.UnsentProtocol, st.UnsentPlan = false, false, false
 	case SourceCompact:
 		st.Compactions++
 		// Given, and no model call has carried it yet: Claude Code keeps
@@ -76,7 +77,7 @@ func sessionStart(ev Event, s Session, st State, o Options) (Answer, State) {
 			lists = resumeText(ev.Source, s.Lists)
 		}
 	}
-	if o.Plan != "" && (protocol || lists != "") && (st.Unavailable || !st.UnsentPlan) {
+	if o.Plan != "" && (protocol || lists != "") && !st.UnsentPlan {
 		parts = append(parts, o.Plan)
 		st.UnsentPlan = true
 	}

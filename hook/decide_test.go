@@ -327,6 +327,11 @@ func TestDecide_oneGiveBackPerSessionAndCompaction(t *testing.T) {
 	if a, _ := Decide(resume, s, st, o); a.Context != "" {
 		t.Errorf("the resume after it repeats: %q", a.Context)
 	}
+	clear := compact
+	clear.Source = SourceClear
+	if a, _ := Decide(clear, s, st, o); !strings.HasPrefix(a.Context, protocol) || !strings.Contains(a.Context, "T001 S2 next") {
+		t.Errorf("a clear right after a give-back: the new context holds none of it, yet %q", a.Context)
+	}
 
 	t.Run("after a startup that gave the protocol, as recorded", func(t *testing.T) {
 		startup := payload(t, "todo/payloads/SessionStart-startup.json")
