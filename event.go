@@ -88,6 +88,11 @@ func Asks(reply []byte) bool {
 // calls must not push the plan out of sight.
 const RuntimeList = "runtime"
 
+// ProposalList is the list key of a plan the agent proposed and its user
+// has not approved yet (Codex's Plan mode): the approval layer, kept apart
+// from the list the agent executes, and gone once the plan is settled.
+const ProposalList = "proposal"
+
 // Event is what an adapter makes of a line. Adapters emit events; the fold
 // (FileState.Apply) is the only code that changes state.
 type Event struct {

@@ -136,8 +136,9 @@ func (f *FileState) apply(ev Event) bool {
 		return changed
 	case EventSnapshot, EventTaskCreate, EventTaskAssign, EventTaskUpdate, EventTaskResync, EventMerge:
 	}
-	if ev.List != RuntimeList && f.ListTools != ListToolsOffered {
-		// A list was kept: a list tool was there, whatever else the log said.
+	if ev.List != RuntimeList && ev.List != ProposalList && f.ListTools != ListToolsOffered {
+		// A list was kept: a list tool was there, whatever else the log
+		// said. A proposed plan is text, not a list tool's.
 		f.ListTools, f.ListToolsHint, changed = ListToolsOffered, "", true
 	}
 	l := f.list(ev.List)

@@ -40,6 +40,9 @@ type state struct {
 	// Titled: the first real user message was seen; later ones must not
 	// replace its (weak) title.
 	Titled bool `json:"titled,omitempty"`
+	// Proposed: a plan proposed in Plan mode waits for the user's
+	// approval (proposal.go).
+	Proposed bool `json:"proposed,omitempty"`
 }
 
 // pendingPlan is an update_plan call waiting for Codex's verdict.
@@ -59,7 +62,7 @@ func newDecoder(session string, saved []byte) (*decoder, error) {
 }
 
 func (d *decoder) State() []byte {
-	if len(d.st.Pending) == 0 && !d.st.Titled {
+	if len(d.st.Pending) == 0 && !d.st.Titled && !d.st.Proposed {
 		return nil
 	}
 	b, err := json.Marshal(&d.st)
@@ -85,6 +88,14 @@ func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 		}
 		return d.execLine(line, off, emit)
 	case execNone:
+	}
+	if d.planModeLine(line) {
+		v, err := d.p.ParseBytes(line)
+		if err != nil {
+			return jsonl.NotJSON(Agent, off, err)
+		}
+		d.planModeItem(v, stamp(v), emit)
+		return nil
 	}
 	// A line the decoder finds bad changes nothing, its call included.
 	call, isCall := d.callOf(line)

@@ -22,6 +22,10 @@
 //   - Activity (last time, whose turn) is read from the newest lines only
 //     (tally.Recenter), so Line stays cheap. An approval request or a
 //     request for the user's input is the agent asking (SignalAsking).
+//   - A plan proposed in Plan mode (its plan item) is shown as a list of its
+//     own, tally.ProposalList, apart from update_plan's, and the session asks
+//     its user from the end of that turn until a turn starts outside Plan
+//     mode, which settles and clears it (proposal.go).
 //   - Every tool call of a rollout (function_call, custom_tool_call,
 //     local_shell_call) is fingerprinted from its name and the bytes of its
 //     arguments as written, unparsed (EventToolCall); the calls of lines

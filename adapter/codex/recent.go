@@ -23,6 +23,10 @@ func (d *decoder) Recent(line []byte, emit func(tally.Event)) bool {
 		item, top = v, "response_item"
 	}
 	sig := signalOf(top, item)
+	if sig == tally.SignalWaiting && d.st.Proposed {
+		// The turn ended on a plan proposed for approval (proposal.go).
+		sig = tally.SignalAsking
+	}
 	if !at.IsZero() || sig != tally.SignalNone {
 		// An event_msg is Codex's own word on its turn; a final answer
 		// is followed by task_complete, which says it.

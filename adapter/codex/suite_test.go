@@ -36,5 +36,10 @@ func FuzzDecoder(f *testing.F) {
 		seeds = append(seeds, run)
 	}
 	seeds = append(seeds, []byte(planCallLine("01", "c", `[{"step":"a","status":"done"}]`)+"\n"+outputLine("02", "c", `"Plan updated"`)+"\n"))
+	var planMode []byte
+	for _, l := range append(planTurn("1"), turnContext("20", "default")) {
+		planMode = append(planMode, l+"\n"...)
+	}
+	seeds = append(seeds, planMode)
 	adaptertest.Fuzz(f, a, fileInfoFor("01a20394-9b6f-7950-b4c0-0ce93fabcd83"), seeds...)
 }
