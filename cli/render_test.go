@@ -90,6 +90,15 @@ func TestRenderShow(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a proposed plan is headed by its name, not as a sub-agent", func(t *testing.T) {
+		r := exampleRecord()
+		r.Lists[tally.ProposalList] = []tally.Item{item("", "Add the handler", "", tally.StatusPending)}
+		r.Names = map[string]string{tally.ProposalList: "Plan proposed, awaiting approval"}
+		got := renderShow(t, r, ShowOptions{})
+		if !strings.Contains(got, "Plan proposed, awaiting approval 0/1") || strings.Contains(got, "Sub-agent Plan") {
+			t.Errorf("want the proposal headed by its name:\n%s", got)
+		}
+	})
 	t.Run("narrow terminal truncates with an ellipsis", func(t *testing.T) {
 		got := renderShow(t, exampleRecord(), ShowOptions{Width: 24})
 		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {

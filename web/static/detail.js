@@ -120,7 +120,9 @@ function render(s) {
 
   for (const sub of s.subAgents || []) {
     // A sub-agent is named by what it was asked to do, its id the fallback.
-    frag.append(h('h3', 'detail-h', `Sub-agent ${sub.name || sub.id} ${progressText(sub.progress)}`.trim()));
+    // A plan proposed for approval (list "proposal") is no sub-agent: its name says what it is.
+    const head = sub.id === 'proposal' ? sub.name || 'Plan proposed' : `Sub-agent ${sub.name || sub.id}`;
+    frag.append(h('h3', 'detail-h', `${head} ${progressText(sub.progress)}`.trim()));
     frag.append(detailList(sub.items || []));
   }
 
