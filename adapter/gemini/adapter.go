@@ -23,6 +23,9 @@ type Options struct {
 // them.
 type Adapter struct {
 	home string
+	// tracker: settings.json turns the task tracker on; trackerKnown: the
+	// file could be read (offered.go).
+	tracker, trackerKnown bool
 
 	mu       sync.Mutex
 	projects map[string]string // projectId -> project path ("" = unknown)
@@ -34,7 +37,9 @@ var (
 )
 
 func New(o Options) *Adapter {
-	return &Adapter{home: o.Home, projects: make(map[string]string), ids: make(map[string]string)}
+	a := &Adapter{home: o.Home, projects: make(map[string]string), ids: make(map[string]string)}
+	a.tracker, a.trackerKnown = trackerEnabled(o.Home)
+	return a
 }
 
 func (a *Adapter) Agent() tally.Agent { return Agent }
@@ -129,6 +134,7 @@ func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, err
 		return nil, err
 	}
 	d.home = a.home
+	d.tracker, d.trackerKnown = a.tracker, a.trackerKnown
 	if roots := a.Roots(); len(roots) > 0 && f.Path != "" {
 		if rel, err := filepath.Rel(roots[0], f.Path); err == nil {
 			parts := strings.Split(filepath.ToSlash(rel), "/")

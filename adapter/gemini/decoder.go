@@ -35,6 +35,9 @@ type state struct {
 	// Calls are the ids (hashed) of the newest tool calls fingerprinted,
 	// so that a message appended again is not counted again.
 	Calls []uint64 `json:"calls,omitempty"`
+	// Model: the session's model was seen, and what it says of the list
+	// tools reported (offered.go).
+	Model bool `json:"model,omitempty"`
 	// Parsed counts lines given to the JSON parser (ParseCounter).
 	Parsed int64 `json:"-"`
 }
@@ -45,11 +48,13 @@ type state struct {
 type Decoder struct {
 	info tally.FileInfo
 	// home is Gemini CLI's home, where a stream's tracker files are.
-	home        string
-	st          state
-	p           fastjson.Parser
-	projectID   string
-	projectPath string
+	home string
+	// tracker, trackerKnown: see Adapter.
+	tracker, trackerKnown bool
+	st                    state
+	p                     fastjson.Parser
+	projectID             string
+	projectPath           string
 	// evs collects a line's events so that a line found bad half-way
 	// emits nothing.
 	evs []tally.Event
@@ -87,7 +92,7 @@ func (d *Decoder) State() []byte {
 		return nil
 	}
 	s := &d.st
-	if s.chat.empty() && len(s.Pending) == 0 && len(s.Trackers) == 0 && s.Stream == "" && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 && len(s.Reply.Held) == 0 && len(s.Calls) == 0 {
+	if s.chat.empty() && len(s.Pending) == 0 && len(s.Trackers) == 0 && s.Stream == "" && len(s.Deps) == 0 && !s.HaveTitle && s.Rank == 0 && len(s.Reply.Held) == 0 && len(s.Calls) == 0 && !s.Model {
 		return nil
 	}
 	b, err := json.Marshal(s)
@@ -138,7 +143,11 @@ func (d *Decoder) line(line []byte, off int64) error {
 	if !jsonl.Object(line) {
 		return jsonl.NotObject(Agent, off)
 	}
-	switch k := kindOf(line); k {
+	k := kindOf(line)
+	if !d.st.Model && (k == kindMessage || k == kindSet) {
+		d.noteModel(modelOf(line))
+	}
+	switch k {
 	case kindMessage:
 		d.messageCalls(line)
 		return d.chatMessage(line, off)

@@ -33,6 +33,10 @@
 //     per call id however often the message is appended again, and
 //     stream-json's tool_use lines. A call awaiting approval, or a reply
 //     that ends on a question, is the agent asking (SignalAsking).
+//   - A session of a model Gemini CLI offers no write_todos (Gemini 3, a
+//     preview, auto), with its task tracker off in settings.json, is said
+//     to have had no list tool, with the setting that gives it one
+//     (offered.go).
 //   - Gemini's statuses map one to one, blocked included; an unknown word
 //     is kept as RawStatus with StatusUnknown.
 //   - Most lines are never parsed: a record's first key gives its kind,

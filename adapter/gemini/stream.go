@@ -45,6 +45,7 @@ func (d *Decoder) stream(v *fastjson.Value, off int64) error {
 			return err
 		}
 		d.st.Stream = sid
+		d.noteModel(string(v.GetStringBytes("model")))
 		if sid != "" && d.info.List == "" {
 			d.add(tally.Event{Kind: tally.EventMeta, At: at, Meta: tally.Meta{SessionID: sid}})
 		}
