@@ -7,6 +7,7 @@ import (
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/adapter/crush"
+	"github.com/tallyhq/tally/adapter/droid"
 	"github.com/tallyhq/tally/adapter/gemini"
 	"github.com/tallyhq/tally/adapter/hermes"
 	"github.com/tallyhq/tally/adapter/opencode"
@@ -22,6 +23,7 @@ var All = []*adapter.Descriptor{
 	&opencode.Descriptor,
 	&crush.Descriptor,
 	&acp.Descriptor,
+	&droid.Descriptor,
 }
 
 // Tally is the agent of Tally's own task lists (tally mcp): sessions of
