@@ -1,11 +1,14 @@
 package opencode
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/agentdb"
+	"github.com/tallyhq/tally/adapter/internal/opencodedb"
 )
 
 var (
@@ -53,6 +56,14 @@ func New(opts Options) *Adapter {
 }
 
 const dbName = "opencode.db"
+
+// openCodeDB is opencode.db, which holds every session.
+var openCodeDB = agentdb.DB{Name: "OpenCode", Pkg: "opencode"}
+
+// ReadDatabase reads opencode.db (package opencodedb).
+func (a *Adapter) ReadDatabase(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
+	return opencodedb.Read(ctx, path, openCodeDB)
+}
 
 func (a *Adapter) Agent() tally.Agent { return Agent }
 

@@ -2,10 +2,10 @@ package opencode
 
 import (
 	"encoding/json"
-	"time"
 	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/opencodedb"
 )
 
 // legacyTodo reads storage/todo/<session>.json, the array Todo.update
@@ -26,7 +26,7 @@ func (legacyTodo) Line(data []byte, _ int64, emit func(tally.Event)) error {
 	}
 	items := make([]tally.Item, len(todos))
 	for i, t := range todos {
-		items[i] = item(t.ID, t.Content, t.Status, t.Priority)
+		items[i] = opencodedb.Item(t.ID, t.Content, t.Status, t.Priority)
 	}
 	ev := tally.Event{Kind: tally.EventSnapshot, Items: items}
 	if !utf8.Valid(data) { // encoding/json read it with U+FFFD for the bad bytes
@@ -56,20 +56,11 @@ func (legacySession) Line(data []byte, _ int64, emit func(tally.Event)) error {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return tally.Errorf(tally.CodeInvalid, "opencode.session", "session file is not a JSON session: %v", err)
 	}
-	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: s.ID, Title: s.Title, Project: s.Directory}, At: millis(s.Time.Created)})
+	emit(tally.Event{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: s.ID, Title: s.Title, Project: s.Directory}, At: opencodedb.Millis(s.Time.Created)})
 	end := tally.Meta{}
 	if s.Time.Archived > 0 {
 		end.Signal = tally.SignalEnded
 	}
-	emit(tally.Event{Kind: tally.EventMeta, Meta: end, At: millis(s.Time.Updated)})
+	emit(tally.Event{Kind: tally.EventMeta, Meta: end, At: opencodedb.Millis(s.Time.Updated)})
 	return nil
-}
-
-// millis converts OpenCode's Date.now() milliseconds; an implausible value
-// (a damaged row) is no time.
-func millis(ms int64) time.Time {
-	if ms <= 0 || ms > 1e14 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms).UTC()
 }

@@ -1,4 +1,4 @@
-package opencode
+package opencodedb
 
 import (
 	"context"
@@ -10,9 +10,6 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
 )
-
-// openCodeDB is opencode.db, which holds every session.
-var openCodeDB = agentdb.DB{Name: "OpenCode", Pkg: "opencode"}
 
 //go:embed sql/todos.sql
 var todosSQL string
@@ -26,6 +23,7 @@ type sessionRow struct {
 }
 
 type dbState struct {
+	db       agentdb.DB
 	sessions map[string]*sessionRow
 	order    []string
 	todos    map[string][]tally.Item
@@ -34,14 +32,15 @@ type dbState struct {
 	signal   map[string]tally.Signal
 }
 
-// ReadDatabase reads opencode.db. The todo table holds each session's current
-// list (todowrite replaces it whole), so a session's list is one snapshot.
-// A sub-agent's session (parent_id set, made by the task tool) is shown as
-// a list of its root session, named by its own id, when it has todos.
-// The tables have text keys, so a row it cannot use is a diagnostic named
-// by its key, with Offset 0.
-func (a *Adapter) ReadDatabase(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
-	return openCodeDB.ReadDatabase(ctx, path, &dbState{})
+// Read reads a database of OpenCode's schema at path, db naming it (which
+// agent's) in errors and diagnostics. The todo table holds each session's
+// current list (todowrite replaces it whole), so a session's list is one
+// snapshot. A sub-agent's session (parent_id set, made by the task tool)
+// is shown as a list of its root session, named by its own id, when it has
+// todos. The tables have text keys, so a row it cannot use is a diagnostic
+// named by its key, with Offset 0.
+func Read(ctx context.Context, path string, db agentdb.DB) (map[string][]tally.Event, []tally.Diagnostic, error) {
+	return db.ReadDatabase(ctx, path, &dbState{db: db})
 }
 
 // Read reads the sessions, their lists and their newest messages.
@@ -55,11 +54,11 @@ func (st *dbState) Read(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) e
 		return err
 	}
 	if !scols["id"] {
-		return tally.Errorf(tally.CodeInvalid, "opencode.ReadDatabase", "no table session: not an OpenCode database")
+		return tally.Errorf(tally.CodeInvalid, st.db.Pkg+".ReadDatabase", "no table session: not an %s database", st.db.Name)
 	}
 	for _, c := range []string{"session_id", "content", "status", "priority", "position", "time_updated"} {
 		if !tcols[c] {
-			return tally.Errorf(tally.CodeInvalid, "opencode.ReadDatabase", "no column todo.%s: not an OpenCode database", c)
+			return tally.Errorf(tally.CodeInvalid, st.db.Pkg+".ReadDatabase", "no column todo.%s: not an %s database", c, st.db.Name)
 		}
 	}
 	if err := st.readSessions(ctx, tx, scols); err != nil {
@@ -120,7 +119,7 @@ func (st *dbState) readTodos(ctx context.Context, tx *sql.Tx, diags *agentdb.Dia
 			diags.Add(0, "todo", fmt.Sprintf("at position %s of session %q", pos, sid), "no such session; the item is skipped")
 			continue
 		}
-		st.todos[sid] = append(st.todos[sid], item("", content, status, priority))
+		st.todos[sid] = append(st.todos[sid], Item("", content, status, priority))
 		st.todoAt[sid] = max(st.todoAt[sid], at)
 	}
 	return rows.Err()
@@ -179,9 +178,9 @@ func (st *dbState) Events(*agentdb.Diags) map[string][]tally.Event {
 			children = append(children, id)
 			continue
 		}
-		evs := []tally.Event{{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: id, Title: r.title, Project: r.directory}, At: millis(r.created)}}
+		evs := []tally.Event{{Kind: tally.EventMeta, Meta: tally.Meta{SessionID: id, Title: r.title, Project: r.directory}, At: Millis(r.created)}}
 		if items, ok := st.todos[id]; ok {
-			evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: items, At: millis(st.todoAt[id])})
+			evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: items, At: Millis(st.todoAt[id])})
 		}
 		end := tally.Meta{Signal: st.signal[id]}
 		if r.archived > 0 {
@@ -193,7 +192,7 @@ func (st *dbState) Events(*agentdb.Diags) map[string][]tally.Event {
 	for _, id := range children {
 		root := st.root(id)
 		if items, ok := st.todos[id]; ok && out[root] != nil {
-			out[root] = append(out[root], tally.Event{Kind: tally.EventSnapshot, List: id, Items: items, At: millis(st.todoAt[id])})
+			out[root] = append(out[root], tally.Event{Kind: tally.EventSnapshot, List: id, Items: items, At: Millis(st.todoAt[id])})
 		}
 	}
 	return out
@@ -204,5 +203,14 @@ func latest(ms ...int64) time.Time {
 	for _, v := range ms {
 		m = max(m, v)
 	}
-	return millis(m)
+	return Millis(m)
+}
+
+// Millis converts OpenCode's Date.now() milliseconds; an implausible value
+// (a damaged row) is no time.
+func Millis(ms int64) time.Time {
+	if ms <= 0 || ms > 1e14 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
 }

@@ -1,4 +1,4 @@
-package opencode
+package opencodedb
 
 import "github.com/tallyhq/tally"
 
@@ -12,7 +12,8 @@ var statusWords = map[string]tally.Status{
 	"cancelled":   tally.StatusCancelled,
 }
 
-func item(id, content, status, priority string) tally.Item {
+// Item is a todo row as OpenCode (and its forks) write it.
+func Item(id, content, status, priority string) tally.Item {
 	it := tally.Item{ID: id, Title: content, Priority: priority}
 	if s, ok := statusWords[status]; ok {
 		it.Status = s
