@@ -10,6 +10,7 @@ import (
 	"github.com/tallyhq/tally/adapter/droid"
 	"github.com/tallyhq/tally/adapter/gemini"
 	"github.com/tallyhq/tally/adapter/hermes"
+	"github.com/tallyhq/tally/adapter/kilo"
 	"github.com/tallyhq/tally/adapter/opencode"
 )
 
@@ -24,6 +25,7 @@ var All = []*adapter.Descriptor{
 	&crush.Descriptor,
 	&acp.Descriptor,
 	&droid.Descriptor,
+	&kilo.Descriptor,
 }
 
 // Tally is the agent of Tally's own task lists (tally mcp): sessions of
