@@ -5,6 +5,7 @@ import (
 	"github.com/tallyhq/tally/adapter"
 	"github.com/tallyhq/tally/adapter/acp"
 	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/adapter/cline"
 	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/adapter/crush"
 	"github.com/tallyhq/tally/adapter/droid"
@@ -26,6 +27,7 @@ var All = []*adapter.Descriptor{
 	&acp.Descriptor,
 	&droid.Descriptor,
 	&kilo.Descriptor,
+	&cline.Descriptor,
 }
 
 // Tally is the agent of Tally's own task lists (tally mcp): sessions of
