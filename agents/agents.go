@@ -8,6 +8,7 @@ import (
 	"github.com/tallyhq/tally/adapter/cline"
 	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/adapter/crush"
+	"github.com/tallyhq/tally/adapter/cursor"
 	"github.com/tallyhq/tally/adapter/droid"
 	"github.com/tallyhq/tally/adapter/gemini"
 	"github.com/tallyhq/tally/adapter/hermes"
@@ -28,6 +29,7 @@ var All = []*adapter.Descriptor{
 	&droid.Descriptor,
 	&kilo.Descriptor,
 	&cline.Descriptor,
+	&cursor.Descriptor,
 }
 
 // Tally is the agent of Tally's own task lists (tally mcp): sessions of
