@@ -13,6 +13,7 @@ import (
 	"github.com/tallyhq/tally/adapter/gemini"
 	"github.com/tallyhq/tally/adapter/hermes"
 	"github.com/tallyhq/tally/adapter/kilo"
+	"github.com/tallyhq/tally/adapter/kimi"
 	"github.com/tallyhq/tally/adapter/opencode"
 )
 
@@ -30,6 +31,7 @@ var All = []*adapter.Descriptor{
 	&kilo.Descriptor,
 	&cline.Descriptor,
 	&cursor.Descriptor,
+	&kimi.Descriptor,
 }
 
 // Tally is the agent of Tally's own task lists (tally mcp): sessions of
