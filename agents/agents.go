@@ -15,6 +15,7 @@ import (
 	"github.com/tallyhq/tally/adapter/kilo"
 	"github.com/tallyhq/tally/adapter/kimi"
 	"github.com/tallyhq/tally/adapter/opencode"
+	"github.com/tallyhq/tally/adapter/openhands"
 )
 
 // All are the agents whose files Tally reads, in the order the help names
@@ -32,6 +33,7 @@ var All = []*adapter.Descriptor{
 	&cline.Descriptor,
 	&cursor.Descriptor,
 	&kimi.Descriptor,
+	&openhands.Descriptor,
 }
 
 // Tally is the agent of Tally's own task lists (tally mcp): sessions of
