@@ -3,6 +3,7 @@ package cli
 import (
 	"path/filepath"
 
+	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/notify"
 	"github.com/tallyhq/tally/plan"
@@ -52,9 +53,15 @@ func (a *app) planLines(projects ...string) map[string]string {
 		if _, done := out[p]; done || p == "" {
 			continue
 		}
-		if f := folderOf(p); f.Dir == "" {
+		f := folderOf(p)
+		if f.Dir == "" {
 			continue
-		} else if pl, err := f.Load(); err == nil {
+		}
+		pl, err := f.Load()
+		if tally.ErrorCode(err) == tally.CodeNotFound {
+			pl, err = plan.LoadKiro(p) // no plan folder: Kiro's specs, if any
+		}
+		if err == nil {
 			out[p] = planview.PanelLine(pl)
 		}
 	}

@@ -359,3 +359,34 @@ func TestPlan_pushAppliesTheMarkersItCommits(t *testing.T) {
 		}
 	}
 }
+
+// A project with no plan folder but Kiro specs shows them as its plan in
+// tally show and tally sessions, and the agent's markers write nothing
+// among Kiro's files.
+func TestPlan_kiroSpecsShowWhereThereIsNoPlanFolder(t *testing.T) {
+	home, project, _ := planHome(t, 2)
+	if err := os.RemoveAll(filepath.Join(project, "docs/por")); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(project, plan.KiroSpecs, "greeting")
+	if err := os.MkdirAll(spec, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tasks := "# Implementation Plan\n\n- [x] 1. Write greet.py\n  - _Requirements: 1.1_\n- [-] 2. Add a unit test\n"
+	if err := os.WriteFile(filepath.Join(spec, plan.KiroTasks), []byte(tasks), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := newStore(t)
+	env := map[string]string{"CLAUDE_CONFIG_DIR": home}
+	if code, _, errOut := run(t, st, env, "scan"); code != ExitOK {
+		t.Fatalf("scan: %s", errOut)
+	}
+	code, out, _ := run(t, st, env, "show", planSession[:8])
+	if code != ExitOK || !strings.Contains(out, "\nplan 0/1 → T001 [S2]\n") {
+		t.Fatalf("tally show:\n%s", out)
+	}
+	des, _ := os.ReadDir(filepath.Join(project, plan.KiroSpecs))
+	if len(des) != 1 || readText(t, filepath.Join(spec, plan.KiroTasks)) != tasks {
+		t.Fatalf("Kiro's specs changed: %v", des)
+	}
+}

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,6 +66,8 @@ type followed struct {
 	cache   *plan.Cache
 	sig     string
 	used    time.Time
+	// kiro: Kiro's specs (plan.LoadKiro), read only: never synced.
+	kiro bool
 }
 
 // Change says that a project's plan changed.
@@ -100,8 +103,11 @@ func (p *Planner) Load(project string) (*plan.Plan, error) {
 		return nil, nil
 	}
 	pf := p.o.Folder(project)
-	if pf.Dir == "" || !isDir(pf.Dir) {
+	if pf.Dir == "" {
 		return nil, nil
+	}
+	if !isDir(pf.Dir) {
+		return p.loadKiro(project)
 	}
 	pl, err := p.folder(project, pf).Load()
 	if tally.ErrorCode(err) == tally.CodeNotFound {
@@ -112,18 +118,39 @@ func (p *Planner) Load(project string) (*plan.Plan, error) {
 
 // folder is pf with Planner's clock and its cache, following it.
 func (p *Planner) folder(project string, pf plan.Folder) plan.Folder {
+	f := p.follow(project, pf.Dir, pf.Root, false)
+	return plan.Folder{Dir: pf.Dir, Root: pf.Root, Now: p.o.Now, Cache: f.cache}
+}
+
+// loadKiro reads the Kiro specs of a project with no plan folder (see
+// plan.LoadKiro), following them; nil when it has none.
+func (p *Planner) loadKiro(project string) (*plan.Plan, error) {
+	dir := filepath.Join(project, plan.KiroSpecs)
+	if !isDir(dir) {
+		return nil, nil
+	}
+	p.follow(project, dir, project, true)
+	pl, err := plan.LoadKiro(project)
+	if tally.ErrorCode(err) == tally.CodeNotFound {
+		return nil, nil
+	}
+	return pl, err
+}
+
+// follow remembers the plan in dir, so that Look sees it change.
+func (p *Planner) follow(project, dir, root string, kiro bool) *followed {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	f := p.followed[pf.Dir]
+	f := p.followed[dir]
 	if f == nil {
 		if len(p.followed) >= maxFollowed {
 			p.forgetOldest()
 		}
-		f = &followed{project: project, root: pf.Root, cache: &plan.Cache{}}
-		p.followed[pf.Dir] = f
+		f = &followed{project: project, root: root, cache: &plan.Cache{}, kiro: kiro}
+		p.followed[dir] = f
 	}
 	f.used = p.o.Now()
-	return plan.Folder{Dir: pf.Dir, Root: pf.Root, Now: p.o.Now, Cache: f.cache}
+	return f
 }
 
 func (p *Planner) forgetOldest() {

@@ -173,7 +173,7 @@ func (p *Planner) Look() {
 		if s.f.sig == "" {
 			continue // first look: nothing to compare with
 		}
-		if sig != "" {
+		if sig != "" && !s.f.kiro {
 			f := plan.Folder{Dir: s.dir, Root: s.f.root, Now: p.o.Now, Cache: s.f.cache}
 			if _, err := f.Sync(); err != nil && tally.ErrorCode(err) != tally.CodeNotFound {
 				p.failure(s.dir, err)
@@ -201,6 +201,7 @@ func signature(dir string) string {
 		h.Write([]byte(de.Name() + "\n"))
 		if de.IsDir() {
 			stamp(filepath.Join(dir, de.Name(), plan.TaskFile))
+			stamp(filepath.Join(dir, de.Name(), plan.KiroTasks))
 		}
 	}
 	stamp(filepath.Join(dir, plan.ScopeFile))
