@@ -35,7 +35,8 @@ editing the agent's user settings (nothing in the agent changes):
     nudge to verify the work; a permission prompt marks the session as
     needing input; with --guard-stop, a stop is refused while unblocked
     items remain (never more than twice in a few minutes);
-  - for Claude Code, with --enable-todo-tools, sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1.
+  - for Claude Code, with --enable-todo-tools, sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1;
+  - for Gemini CLI, with --enable-task-tracker, sets experimental.taskTracker.
 
 It merges, never overwrites: other settings stay as they are, each changed file
 is backed up first (FILE.tally-backup-TIME), and a second run changes nothing.
@@ -49,6 +50,7 @@ A settings file that cannot be read as the agent reads it is left untouched.`,
 	f.StringVar(&o.opts.Tally, "tally", "", "the tally the agent runs (default: this one, unless it is a throwaway build of go run)")
 	f.BoolVar(&o.opts.GuardStop, "guard-stop", false, "also install the Stop hook that refuses a stop while unblocked items remain")
 	f.BoolVar(&o.opts.EnableTodoTools, "enable-todo-tools", false, "Claude Code: set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (the newest models get TodoWrite and Task tools only with it)")
+	f.BoolVar(&o.opts.EnableTaskTracker, "enable-task-tracker", false, "Gemini CLI: set experimental.taskTracker (Gemini 3 models get no write_todos: the tracker is their list)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
 	f.BoolVar(&o.opts.Uninstall, "uninstall", false, "remove Tally's entries (and only those)")
 	return cmd

@@ -20,6 +20,7 @@ type Owned map[string]map[string]bool
 const (
 	ownAllow   = "permissions.allow " + tallyTools
 	ownTodoEnv = "env." + todoToolsEnv
+	ownTracker = "experimental.taskTracker"
 )
 
 // of is the record of one settings file, to change in place; with puts

@@ -21,6 +21,10 @@ type Options struct {
 	// EnableTodoTools sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in Claude
 	// Code's settings.
 	EnableTodoTools bool
+	// EnableTaskTracker turns Gemini CLI's task tracker on
+	// (experimental.taskTracker): with Gemini 3 models, which Gemini CLI
+	// offers no write_todos, it is the only list they keep.
+	EnableTaskTracker bool
 	// Uninstall removes Tally's entries instead.
 	Uninstall bool
 	// Owned is the record of the entries earlier runs added (LoadOwned);

@@ -32,7 +32,8 @@ const maxSettingsBytes = 1 << 20
 
 // noListToolsHint is how to give Gemini CLI a list tool.
 const noListToolsHint = "Gemini CLI offers write_todos only to Gemini 2.x models that are not previews; " +
-	"with Gemini 3 its task tracker is the list: set `\"experimental\": {\"taskTracker\": true}` in its settings.json; " +
+	"with Gemini 3 its task tracker is the list: `\"experimental\": {\"taskTracker\": true}` in its settings.json " +
+	"(`tally setup gemini --enable-task-tracker` sets it); " +
 	"or give it Tally's task tools with `tally mcp` (`tally setup gemini` registers it)."
 
 // trackerEnabled reads whether home's settings.json turns the task tracker
