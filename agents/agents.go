@@ -16,6 +16,7 @@ import (
 	"github.com/tallyhq/tally/adapter/kimi"
 	"github.com/tallyhq/tally/adapter/opencode"
 	"github.com/tallyhq/tally/adapter/openhands"
+	"github.com/tallyhq/tally/adapter/roo"
 )
 
 // All are the agents whose files Tally reads, in the order the help names
@@ -34,6 +35,7 @@ var All = []*adapter.Descriptor{
 	&cursor.Descriptor,
 	&kimi.Descriptor,
 	&openhands.Descriptor,
+	&roo.Descriptor,
 }
 
 // Tally is the agent of Tally's own task lists (tally mcp): sessions of
