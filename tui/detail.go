@@ -73,6 +73,15 @@ func (v detailView) body(p *palette) []string {
 		out = append(out, itemLines(&v.s.Items[v.item], v.s.Items, v.item, v.width, p)...)
 	}
 	subs, runtime := splitRuntime(v.s.SubAgents)
+	subs, proposal := splitProposal(subs)
+	if proposal != nil {
+		// A plan proposed for approval (Codex's Plan mode): not the list
+		// at work, not a sub-agent's.
+		head := oneLine(proposal.Label()) + " " + strconv.Itoa(proposal.Progress.Done) + "/" + strconv.Itoa(proposal.Progress.Total)
+		out = append(out, "", cut(render(p.title, head), v.width))
+		lines, _ := foldItems(proposal.Items, v.width, v.panel.spin, p)
+		out = append(out, lines...)
+	}
 	if len(subs) > 0 {
 		out = append(out, "", render(p.title, "Sub-agents"))
 		out = append(out, subAgentLines(subs, v.panel.expanded, v.panel.spin, v.width, p)...)
@@ -123,6 +132,18 @@ func splitRuntime(all []tally.SubAgentList) (subs []tally.SubAgentList, runtime 
 		subs = append(subs, all[i])
 	}
 	return subs, runtime
+}
+
+// splitProposal takes a plan proposed for approval out of the sub-agents.
+func splitProposal(all []tally.SubAgentList) (subs []tally.SubAgentList, proposal *tally.SubAgentList) {
+	for i := range all {
+		if all[i].ID == tally.ProposalList {
+			proposal = &all[i]
+			continue
+		}
+		subs = append(subs, all[i])
+	}
+	return subs, proposal
 }
 
 // toolLines is the runtime's tool calls: a count, then the newest few.

@@ -231,6 +231,20 @@ func TestView_subAgentNameAndNoListTool(t *testing.T) {
 	}
 }
 
+// A plan proposed for approval is headed by its name, apart from the
+// sub-agents.
+func TestView_aProposedPlanIsNoSubAgent(t *testing.T) {
+	r := limiter()
+	r.Lists[tally.ProposalList] = []tally.Item{item("", "Add the handler", "", tally.StatusPending)}
+	r.Names = map[string]string{tally.ProposalList: "Plan proposed, awaiting approval"}
+	m := newModel(t, 80, 24, false, r)
+	press(m, "enter")
+	got := look(t, m)
+	if !strings.Contains(got, "Plan proposed, awaiting approval 0/1") || strings.Contains(got, "Sub-agents") || !strings.Contains(got, "Add the handler") {
+		t.Errorf("detail:\n%s", got)
+	}
+}
+
 // Three Codex sessions started in the same minute share their first 8
 // characters (UUIDv7 ids begin with the time): the list shows each by a
 // prefix no other known session shares, and a list of Tally's by its whole
