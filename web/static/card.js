@@ -83,7 +83,9 @@ export class Card {
     setText(this.state, activityLabel(act));
     setClass(this.state, `state st-${act}`);
 
-    const nSubs = (s.subAgents || []).length;
+    // A plan proposed for approval (list "proposal") is no sub-agent.
+    const proposal = (s.subAgents || []).find((sub) => sub.id === 'proposal');
+    const nSubs = (s.subAgents || []).length - (proposal ? 1 : 0);
     setHidden(this.subs, nSubs === 0);
     setText(this.subs, `+${nSubs} sub`);
     setTitle(this.subs, `${plural(nSubs, 'sub-agent')} — open for their lists`);
@@ -115,6 +117,12 @@ export class Card {
       this.bar.setAttribute('aria-valuenow', String(p.done));
       this.bar.setAttribute('aria-label', `${p.done} of ${p.total} done`);
       this.renderList(items);
+    } else if (proposal) {
+      // The plan waits for the person: its steps are in the tooltip and the detail.
+      const steps = proposal.items || [];
+      setText(this.spinnerText, `${proposal.name || 'Plan proposed'} · ${plural(steps.length, 'step')}`);
+      setTitle(this.spinner, steps.map((it) => it.title).join('\n'));
+      this.spinner.dataset.activity = act;
     } else if (keptNoList(s)) {
       // Not "no list yet": this agent had no tool to keep one with.
       setText(this.spinnerText, NO_LIST_TOOL);
