@@ -11,19 +11,27 @@ import (
 )
 
 // Between task_started and task_complete Codex is at work; after
-// task_complete the next move is the user's. Checked after every line of
-// the real rollouts.
+// task_complete the next move is the user's — asked for, when the turn
+// proposed a plan in Plan mode that no turn outside Plan mode has taken up
+// yet. Checked after every line of the real rollouts.
 func TestDecoder_ActivityFollowsTurns(t *testing.T) {
 	for _, path := range rollouts(t) {
 		t.Run(scenario(path), func(t *testing.T) {
 			a := New(Options{Home: t.TempDir()})
 			want := tally.SignalNone
+			proposed := false
 			lineByLine(t, a, fileInfo(t, a, path), read(t, path), func(line []byte, st *tally.FileState) {
 				var l rolloutLine
 				_ = json.Unmarshal(line, &l)
 				switch {
+				case l.Type == "event_msg" && l.Payload.Type == "item_completed" && l.Payload.Item.Type == "Plan":
+					proposed = true
+				case l.Type == "turn_context" && l.Payload.CollaborationMode.Mode != "plan":
+					proposed = false
 				case l.Type == "event_msg" && l.Payload.Type == "task_started":
 					want = tally.SignalWorking
+				case l.Type == "event_msg" && l.Payload.Type == "task_complete" && proposed:
+					want = tally.SignalAsking
 				case l.Type == "event_msg" && l.Payload.Type == "task_complete":
 					want = tally.SignalWaiting
 				}

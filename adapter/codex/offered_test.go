@@ -26,7 +26,7 @@ func TestRollout_ListToolsFollowTheConfig(t *testing.T) {
 		a := New(Options{Home: home})
 		st := adaptertest.Fold(t, a, fileInfo(t, a, p), read(t, p), 0)
 		want := tally.ListToolsOffered
-		if scen == "default-config-no-update-plan" {
+		if !strings.Contains(string(cfg), "[tools.update_plan]") {
 			want = tally.ListToolsNone
 		}
 		if st.ListTools != want {

@@ -1,13 +1,16 @@
 package codex
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/adaptertest"
 )
 
 // The lines of a Plan-mode turn as Codex 0.169 writes them: turn_context
@@ -124,5 +127,46 @@ func TestProposalSteps(t *testing.T) {
 				t.Errorf("got %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// On a real Plan-mode session (codex app-server, a turn in Plan mode, then
+// "Implement the plan." in Default mode): after the first turn the
+// proposal is the plan item's steps and the session asks its user; once
+// the turn outside Plan mode starts, the proposal is gone.
+func TestRollout_planModeCapture(t *testing.T) {
+	paths := captures(t, "captured/codex-0.169.0/plan-mode-app-server/codex_home/sessions/*/*/*/rollout-*.jsonl")
+	a := New(Options{Home: t.TempDir()})
+	fi := fileInfo(t, a, paths[0])
+	data := read(t, paths[0])
+	var text string
+	first := -1
+	for i, line := range bytes.SplitAfter(data, []byte("\n")) {
+		var l rolloutLine
+		_ = json.Unmarshal(line, &l)
+		if l.Payload.Item.Type == "Plan" {
+			text = l.Payload.Item.Text
+		}
+		if l.Payload.Type == "task_complete" && first < 0 {
+			first = i
+		}
+	}
+	if text == "" || first < 0 {
+		t.Fatal("the capture has no plan item or no turn end")
+	}
+	end := len(bytes.Join(bytes.SplitAfter(data, []byte("\n"))[:first+1], nil))
+	st := adaptertest.Fold(t, a, fi, data[:end], 0)
+	want := []step{{"Add the /health handler", "pending"}, {"Test it", "pending"}, {"Note it in the changelog", "pending"}}
+	for _, w := range want {
+		if !strings.Contains(text, w.Text) {
+			t.Fatalf("the plan item does not hold %q: %q", w.Text, text)
+		}
+	}
+	if got := stepsOf(st.Lists[tally.ProposalList]); !reflect.DeepEqual(got, want) || st.Signal != tally.SignalAsking {
+		t.Errorf("after the Plan-mode turn: proposal %v, signal %v; want %v, asking", got, st.Signal, want)
+	}
+	st = adaptertest.Fold(t, a, fi, data, 0)
+	if got := stepsOf(st.Lists[tally.ProposalList]); len(got) != 0 || st.Signal != tally.SignalWaiting {
+		t.Errorf("after the Default-mode turn: proposal %v, signal %v; want none, waiting", got, st.Signal)
 	}
 }

@@ -21,6 +21,13 @@ type rolloutLine struct {
 		Arguments string          `json:"arguments"`
 		Output    json.RawMessage `json:"output"`
 		Cwd       string          `json:"cwd"`
+		Item      struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"item"`
+		CollaborationMode struct {
+			Mode string `json:"mode"`
+		} `json:"collaboration_mode"`
 	} `json:"payload"`
 }
 
