@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -261,8 +262,9 @@ func TestRun_emptyScanSaysWhereItLooked(t *testing.T) {
 	if code != ExitOK || !strings.HasPrefix(out, "sessions   0\n") {
 		t.Fatalf("exit %d, stdout %q", code, out)
 	}
-	want := "  claude    " + filepath.Join(home, "projects") + "  (not there)\n"
-	if !strings.HasPrefix(errOut, "Tally looked for agents' logs in:\n") || !strings.Contains(errOut, want) ||
+	// The agents' column is as wide as the longest name registered.
+	want := regexp.MustCompile(`(?m)^  claude +` + regexp.QuoteMeta(filepath.Join(home, "projects")) + `  \(not there\)$`)
+	if !strings.HasPrefix(errOut, "Tally looked for agents' logs in:\n") || !want.MatchString(errOut) ||
 		!strings.Contains(errOut, filepath.Join(home, "codex", "sessions")) || !strings.Contains(errOut, filepath.Join(home, "gemini", "tmp")) {
 		t.Errorf("stderr does not say where the scan looked:\n%s", errOut)
 	}
