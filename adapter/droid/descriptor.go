@@ -12,7 +12,7 @@ const Agent tally.Agent = "droid"
 // FACTORY_HOME_OVERRIDE as the home folder that holds .factory, as it does
 // the user's home.
 var Descriptor = adapter.Descriptor{
-	Agent: Agent, Label: "Factory Droid", Color: 166 /* dark orange */, Hue: 8,
+	Agent: Agent, Label: "Factory Droid", Color: 166 /* dark orange */, Hue: 0,
 	Homes: []adapter.Home{
 		{What: "Factory Droid's .factory directory", Flag: "droid-home",
 			From: []adapter.Place{{Var: "FACTORY_HOME_OVERRIDE", Path: ".factory"}, {Under: adapter.UnderHome, Path: ".factory"}}},
