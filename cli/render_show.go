@@ -80,7 +80,11 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	}
 	for _, sub := range s.SubAgents {
 		line("")
-		line(st.Paint(termstyle.Bold, termstyle.Truncate("Sub-agent "+oneLine(sub.Label())+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
+		heading := "Sub-agent " + oneLine(sub.Label())
+		if sub.Tally {
+			heading = "Tally list " + strings.TrimPrefix(sub.ID, tally.TallyListPrefix)
+		}
+		line(st.Paint(termstyle.Bold, termstyle.Truncate(heading+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
 		renderItems(&b, sub.Items, o, st)
 	}
 	renderMarkers(&b, o, st)

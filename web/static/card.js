@@ -83,10 +83,16 @@ export class Card {
     setText(this.state, activityLabel(act));
     setClass(this.state, `state st-${act}`);
 
-    const nSubs = (s.subAgents || []).length;
-    setHidden(this.subs, nSubs === 0);
-    setText(this.subs, `+${nSubs} sub`);
-    setTitle(this.subs, `${plural(nSubs, 'sub-agent')} — open for their lists`);
+    // The session's Tally list (tally mcp's, named after the session) is
+    // shown with it, beside its sub-agents' lists.
+    const nSubs = (s.subAgents || []).filter((sub) => !sub.tally).length;
+    const own = (s.subAgents || []).find((sub) => sub.tally);
+    const badge = [nSubs ? `+${nSubs} sub` : '', own ? `Tally ${own.progress?.done ?? 0}/${own.progress?.total ?? 0}` : '']
+      .filter(Boolean).join(' · ');
+    setHidden(this.subs, !badge);
+    setText(this.subs, badge);
+    setTitle(this.subs, [nSubs ? plural(nSubs, 'sub-agent') : '', own ? 'its Tally list' : ''].filter(Boolean).join(' and ') +
+      ' — open for their lists');
 
     this.nameProject(s);
     const origin = originOf(s);

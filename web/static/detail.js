@@ -119,8 +119,10 @@ function render(s) {
   }
 
   for (const sub of s.subAgents || []) {
-    // A sub-agent is named by what it was asked to do, its id the fallback.
-    frag.append(h('h3', 'detail-h', `Sub-agent ${sub.name || sub.id} ${progressText(sub.progress)}`.trim()));
+    // A sub-agent is named by what it was asked to do, its id the fallback;
+    // the session's Tally list by its name.
+    const heading = sub.tally ? `Tally list ${sub.id.slice('tally:'.length)}` : `Sub-agent ${sub.name || sub.id}`;
+    frag.append(h('h3', 'detail-h', `${heading} ${progressText(sub.progress)}`.trim()));
     frag.append(detailList(sub.items || []));
   }
 
