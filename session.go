@@ -376,7 +376,12 @@ func (r *Record) Session(now time.Time) Session {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := DeriveBlocked(r.Lists[k])
-		s.SubAgents = append(s.SubAgents, SubAgentList{ID: k, Tally: strings.HasPrefix(k, TallyListPrefix), Name: r.Names[k], Progress: ProgressOf(v), Items: v})
+		sub := SubAgentList{ID: k, Tally: strings.HasPrefix(k, TallyListPrefix), Name: r.Names[k], Progress: ProgressOf(v), Items: v}
+		if sub.Tally {
+			// The session's Tally list is the session's work too.
+			s.Progress.add(sub.Progress)
+		}
+		s.SubAgents = append(s.SubAgents, sub)
 	}
 	return s
 }
@@ -391,4 +396,15 @@ func (s *Session) LocalProject() string {
 		return ""
 	}
 	return s.Project
+}
+
+// add counts o's items in p, whose current step stays first.
+func (p *Progress) add(o Progress) {
+	p.Done += o.Done
+	p.Total += o.Total
+	p.InProgress += o.InProgress
+	p.Blocked += o.Blocked
+	if p.Current == nil {
+		p.Current = o.Current
+	}
 }
