@@ -115,3 +115,25 @@ func TestDecoder_aFailedTodoWriteChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestDecoder_aRepairedCreateIsWhatClaudeCodeSaved folds a capture whose
+// TaskCreate calls Claude Code 2.1.330 repaired before running them (a
+// "title" for the subject, no subject — taken from the description — and
+// no description — taken from the subject): the tasks are what its result
+// says it saved, as its task files do, not the call's input.
+func TestDecoder_aRepairedCreateIsWhatClaudeCodeSaved(t *testing.T) {
+	dir := filepath.Join(captured, "tasks-repaired-calls")
+	mains, _ := filepath.Glob(filepath.Join(dir, "config/projects/*/*.jsonl"))
+	if len(mains) != 1 {
+		t.Fatalf("want one transcript, got %v", mains)
+	}
+	sid := filepath.Base(mains[0])
+	sid = sid[:len(sid)-len(".jsonl")]
+	atExit := readTaskDir(t, filepath.Join(dir, "config/tasks", sid))
+	for _, p := range []string{mains[0], filepath.Join(dir, "stream-json.stdout.jsonl")} {
+		st := foldAll(t, tally.FileInfo{Path: p, Session: sid}, read(t, p))
+		if got := taskViews(st.Lists[""].Items(), nil); !reflect.DeepEqual(got, atExit) {
+			t.Errorf("%s: final list\n got %+v\nwant (task files at exit) %+v", filepath.Base(p), got, atExit)
+		}
+	}
+}

@@ -82,7 +82,12 @@ func (d *Decoder) results(l line) error {
 				return err
 			}
 			if taskID != "" {
-				d.add(tally.Event{Kind: tally.EventTaskAssign, List: call.List, ToolUseID: id, At: at, Patch: tally.TaskPatch{ID: taskID}})
+				p, err := savedTask(structured)
+				if err != nil {
+					return err
+				}
+				p.ID = taskID
+				d.add(tally.Event{Kind: tally.EventTaskAssign, List: call.List, ToolUseID: id, At: at, Patch: p})
 			}
 		case callList:
 			if structured == nil {
@@ -112,6 +117,32 @@ func failed(block, structured *fastjson.Value) bool {
 	}
 	s := structured.Get("success")
 	return s != nil && s.Type() == fastjson.TypeFalse
+}
+
+// savedTask is the subject and description Claude Code saved for a new
+// task, as its result states them (toolUseResult.task): they can differ
+// from the call's input, which Claude Code repairs before running it (a
+// "title" for the subject, a subject taken from the description or the
+// other way round). Nil fields where the result does not say.
+func savedTask(structured *fastjson.Value) (tally.TaskPatch, error) {
+	var p tally.TaskPatch
+	if structured == nil {
+		return p, nil
+	}
+	t := structured.Get("task")
+	if t == nil || t.Type() != fastjson.TypeObject {
+		return p, nil
+	}
+	for key, dst := range map[string]**string{"subject": &p.Subject, "description": &p.Description} {
+		s, ok, err := str(t, key)
+		if err != nil {
+			return p, err
+		}
+		if ok {
+			*dst = &s
+		}
+	}
+	return p, nil
 }
 
 // createdID is the id Claude Code gave a new task: toolUseResult.task.id,
