@@ -137,3 +137,20 @@ func TestDecoder_aRepairedCreateIsWhatClaudeCodeSaved(t *testing.T) {
 		}
 	}
 }
+
+// A failed result written with spaces (as a hand-made line may be) is
+// still read as failed: only a line that cannot say so is settled unread.
+func TestDecoder_aFailedResultIsReadHoweverItIsSpaced(t *testing.T) {
+	lines := `{"type":"assistant","timestamp":"2026-11-22T10:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[{"content":"a","status":"pending"}]}}]}}
+{"type":"user","timestamp":"2026-11-22T10:00:01Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}
+{"type":"assistant","timestamp":"2026-11-22T10:00:02Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t2","name":"TodoWrite","input":{"todos":[{"content":"b","status":"pending"}]}}]}}
+{"type":"user","timestamp":"2026-11-22T10:00:03Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","is_error": true,"content":"InputValidationError"}]}}
+`
+	st := foldAll(t, tally.FileInfo{Path: "spaced.jsonl"}, []byte(lines))
+	if items := st.Lists[""].Items(); len(items) != 1 || items[0].Title != "a" {
+		t.Errorf("items %+v, want the list of the call that succeeded", items)
+	}
+	if n := len(st.Lists[""].Undo); n != 0 {
+		t.Errorf("%d calls still awaited", n)
+	}
+}

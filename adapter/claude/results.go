@@ -116,17 +116,18 @@ func (d *Decoder) results(l line) error {
 
 var (
 	toolUseIDKey = []byte(`"tool_use_id":"`)
-	isErrorTrue  = []byte(`"is_error":true`)
-	successFalse = []byte(`"success":false`)
+	isErrorKey   = []byte(`"is_error"`)
+	successKey   = []byte(`"success"`)
 )
 
 // succeeded settles, without parsing the line, the calls it answers when
 // they are all TodoWrite or TaskUpdate calls (callChange) and nothing in
-// it can say one failed: their results say only that, and the lines
+// it can say one failed (no is_error, no success key, whatever their
+// values): their results say only that, and the lines
 // holding them (TodoWrite's repeats the whole list twice) are many. It
 // reports false, having done nothing, when the line must be parsed.
 func (d *Decoder) succeeded(line []byte, emit func(tally.Event)) bool {
-	if bytes.Contains(line, isErrorTrue) || bytes.Contains(line, successFalse) {
+	if bytes.Contains(line, isErrorKey) || bytes.Contains(line, successKey) {
 		return false
 	}
 	var answers [maxPending]bool
