@@ -158,7 +158,7 @@ func (l *List) Apply(ev Event) bool {
 	case EventTaskCreate:
 		return l.create(ev)
 	case EventTaskAssign:
-		return l.assign(ev.ToolUseID, ev.Patch.ID)
+		return l.assign(ev.ToolUseID, ev.Patch)
 	case EventTaskUpdate:
 		return l.update(ev)
 	case EventTaskResync:
@@ -267,20 +267,27 @@ func (l *List) create(ev Event) bool {
 	return true
 }
 
-// assign gives the task created by call toolUseID its id. If a resync
-// already brought a task with that id, the two are one task: the resync's
-// copy (which has the status) absorbs the create's fields.
-func (l *List) assign(toolUseID, id string) bool {
+// assign gives the task created by call toolUseID its id, p.ID, and the
+// subject and description the agent says it saved (p.Subject,
+// p.Description, when the result states them: they are what the agent
+// made of the call, which it may have repaired). If a resync already
+// brought a task with that id, the two are one task: the resync's copy
+// (which has the status) absorbs the create's fields.
+func (l *List) assign(toolUseID string, p TaskPatch) bool {
+	id := p.ID
 	if id == "" || toolUseID == "" {
 		return false
 	}
+	saved := TaskPatch{Subject: p.Subject, Description: p.Description}
 	for i := range l.Tasks {
 		t := &l.Tasks[i]
 		if t.ToolUseID != toolUseID {
 			continue
 		}
 		if t.ID == id {
-			return false
+			before := t.Item
+			patchFields(&t.Item, saved)
+			return t.Title != before.Title || t.Description != before.Description
 		}
 		if dup := l.task(id); dup != nil {
 			if dup.ActiveForm == "" {
@@ -289,11 +296,13 @@ func (l *List) assign(toolUseID, id string) bool {
 			if dup.Description == "" {
 				dup.Description = t.Description
 			}
+			patchFields(&dup.Item, saved)
 			dup.ToolUseID = toolUseID
 			l.Tasks = append(l.Tasks[:i], l.Tasks[i+1:]...)
 			return true
 		}
 		t.ID = id
+		patchFields(&t.Item, saved)
 		return true
 	}
 	l.takeEarly(toolUseID) // a second result for the call: the newest wins

@@ -2,6 +2,7 @@ package tally
 
 import (
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -322,9 +323,19 @@ func stopped(sig Signal) bool {
 	return sig.TurnEnd() || sig == SignalEnded
 }
 
-// SubAgentList is one sub-agent's own list within a session.
+// TallyListPrefix starts the key of a session's Tally list among its
+// lists (and the id of a Tally list's own record, tasks.SessionPrefix):
+// the list `tally mcp` keeps for the session, shown inside it beside its
+// sub-agents' lists.
+const TallyListPrefix = "tally:"
+
+// SubAgentList is one sub-agent's own list within a session, or the
+// session's Tally list (Tally).
 type SubAgentList struct {
 	ID string `json:"id"`
+	// Tally marks the session's Tally list (its id tally:NAME): the list
+	// `tally mcp` keeps for the session, not a sub-agent's.
+	Tally bool `json:"tally,omitempty"`
 	// Name is the sub-agent's own description ("Audit string helpers"),
 	// "" when its log does not say: surfaces show it instead of the id.
 	Name     string     `json:"name,omitempty"`
@@ -365,7 +376,12 @@ func (r *Record) Session(now time.Time) Session {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := DeriveBlocked(r.Lists[k])
-		s.SubAgents = append(s.SubAgents, SubAgentList{ID: k, Name: r.Names[k], Progress: ProgressOf(v), Items: v})
+		sub := SubAgentList{ID: k, Tally: strings.HasPrefix(k, TallyListPrefix), Name: r.Names[k], Progress: ProgressOf(v), Items: v}
+		if sub.Tally {
+			// The session's Tally list is the session's work too.
+			s.Progress.add(sub.Progress)
+		}
+		s.SubAgents = append(s.SubAgents, sub)
 	}
 	return s
 }
@@ -380,4 +396,15 @@ func (s *Session) LocalProject() string {
 		return ""
 	}
 	return s.Project
+}
+
+// add counts o's items in p, whose current step stays first.
+func (p *Progress) add(o Progress) {
+	p.Done += o.Done
+	p.Total += o.Total
+	p.InProgress += o.InProgress
+	p.Blocked += o.Blocked
+	if p.Current == nil {
+		p.Current = o.Current
+	}
 }

@@ -14,9 +14,12 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/hook"
 	"github.com/tallyhq/tally/internal/version"
 	"github.com/tallyhq/tally/store"
+	"github.com/tallyhq/tally/tasks"
 )
 
 const captured = "../testdata/fixtures/captured/claude-code-2.1.330"
@@ -446,4 +449,42 @@ func TestRun_sessionsListsIdsThatShowTakesBack(t *testing.T) {
 	if len(shown) != len(recs) {
 		t.Errorf("%d distinct ids for %d sessions:\n%s", len(shown), len(recs), out.String())
 	}
+}
+
+// After `tally setup claude`, Claude Code starts `tally mcp` for each
+// session, which keeps the session's Tally list (claude-<session id>):
+// `tally sessions` lists the session once, with the list inside it, and
+// `tally show` shows the list under the session's own.
+func TestRun_aClaudeSessionAndItsTallyListAreOneSession(t *testing.T) {
+	st := newStore(t)
+	sid := agentSessionID(t, "tasks")
+	if _, err := st.UpdateTaskList(context.Background(), hook.SessionList(claude.Agent, sid), func(l *tasks.List) error {
+		_, err := l.Create(tasks.CreateArgs{Subject: "Review the greeting"}, fixedNow)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dir := map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(captured, "tasks/config")}
+	code, out, errOut := run(t, st, dir, "sessions", "--scan", "--json")
+	var list []tally.Session
+	if err := json.Unmarshal([]byte(out), &list); code != ExitOK || err != nil {
+		t.Fatalf("sessions: exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	if len(list) != 1 || list[0].ID != sid || len(list[0].SubAgents) != 1 || !list[0].SubAgents[0].Tally {
+		t.Fatalf("sessions: %s", out)
+	}
+	code, out, _ = run(t, st, nil, "show", sid[:8])
+	if code != ExitOK || !strings.Contains(out, "Tally list claude-"+sid) || !strings.Contains(out, "Review the greeting") {
+		t.Errorf("show: exit %d\n%s", code, out)
+	}
+}
+
+// agentSessionID is the id of a capture's one session.
+func agentSessionID(t *testing.T, scenario string) string {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(captured, scenario, "config/projects/*/*.jsonl"))
+	if len(logs) != 1 {
+		t.Fatalf("%s: %v", scenario, logs)
+	}
+	return strings.TrimSuffix(filepath.Base(logs[0]), ".jsonl")
 }

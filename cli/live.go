@@ -7,7 +7,9 @@ import (
 	"sync"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/agents"
 	"github.com/tallyhq/tally/broker"
+	"github.com/tallyhq/tally/hook"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/notify"
 	"github.com/tallyhq/tally/planner"
@@ -102,6 +104,7 @@ func (a *app) newLive(ctx context.Context, st store.Store, o liveOptions) (*live
 		Now:          a.env.Now,
 		OnProgress:   o.progress,
 		OnDiagnostic: l.diags.add,
+		SessionLists: sessionLists(st),
 	})
 	if err != nil {
 		l.closeNews()
@@ -188,4 +191,16 @@ func (a *app) nowLive() {
 	if a.following != nil {
 		close(a.following)
 	}
+}
+
+// sessionLists finds in st the Tally lists of the sessions of the agents
+// that tell their MCP servers their session, as sessionList names them.
+func sessionLists(st index.TaskLister) index.StoreLists {
+	var with []tally.Agent
+	for _, d := range agents.All {
+		if d.Hooks != nil && d.Hooks.SessionEnv != "" {
+			with = append(with, d.Agent)
+		}
+	}
+	return index.StoreLists{Store: st, Agents: with, Name: hook.SessionList}
 }

@@ -81,8 +81,11 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	for _, sub := range s.SubAgents {
 		line("")
 		head := "Sub-agent " + oneLine(sub.Label())
-		if sub.ID == tally.ProposalList {
+		switch {
+		case sub.ID == tally.ProposalList:
 			head = oneLine(sub.Label()) // the approval layer, not a sub-agent
+		case sub.Tally:
+			head = "Tally list " + strings.TrimPrefix(sub.ID, tally.TallyListPrefix)
 		}
 		line(st.Paint(termstyle.Bold, termstyle.Truncate(head+" "+fraction(sub.Progress.Done, sub.Progress.Total), o.Width)))
 		renderItems(&b, sub.Items, o, st)

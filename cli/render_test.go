@@ -61,6 +61,16 @@ func TestRenderShow(t *testing.T) {
 			t.Errorf("completed item shown in compact mode:\n%s", got)
 		}
 	})
+	t.Run("the session's Tally list is shown in it, not as a sub-agent's", func(t *testing.T) {
+		r := exampleRecord()
+		key := "tally:claude-" + r.ID
+		r.Lists[key] = []tally.Item{item("1", "Review the greeting", "Reviewing", tally.StatusPending)}
+		r.Names = map[string]string{key: "Tally list"}
+		got := renderShow(t, r, ShowOptions{})
+		if !strings.Contains(got, "Tally list claude-"+r.ID+" 0/1") || !strings.Contains(got, "◻ Review the greeting") || strings.Contains(got, "Sub-agent") {
+			t.Errorf("got\n%s", got)
+		}
+	})
 	t.Run("full", func(t *testing.T) {
 		got := renderShow(t, exampleRecord(), ShowOptions{Full: true})
 		golden(t, "show_full", got)

@@ -45,6 +45,10 @@ func (s *Service) answer(ctx context.Context, ag Agent, c Call, log *logger, ans
 	o := index.Options{Adapters: []tally.Adapter{ag.Adapter}, Detect: s.o.Detect, Now: s.o.Now}
 	if k.st != nil {
 		o.Store = k.st
+		if ag.Spec.SessionEnv != "" {
+			// A long fold commits the session's record: with its Tally list.
+			o.SessionLists = index.StoreLists{Store: k.st, Agents: []tally.Agent{ag.Adapter.Agent()}, Name: hook.SessionList}
+		}
 	}
 	k.fold, err = foldTranscript(ctx, k.st, o, ag.Adapter, ev)
 	if err != nil {

@@ -120,12 +120,18 @@ func (ix *Indexer) tryCommit(ctx context.Context, changed map[string]*entry, gon
 			continue
 		}
 		ix.sum(&rec, files)
+		ix.attachTallyList(ctx, &rec)
 		b.Sessions = append(b.Sessions, rec)
+	}
+	for _, id := range ix.drop {
+		b.RemovedSessions = append(b.RemovedSessions, id)
+		changes = append(changes, Change{Kind: SessionRemoved, ID: id})
 	}
 	b.Markers = foundMarkers(changed, projects)
 	if err := ix.o.Store.Commit(ctx, b); err != nil {
 		return err
 	}
+	ix.drop = nil
 	ix.committed = append(ix.committed, b.Markers...)
 	for _, e := range changed {
 		e.markers = nil

@@ -38,6 +38,9 @@ type Options struct {
 	// they are committed (with a tally.MarkerStore, committed in the same
 	// transaction as their lines' offsets).
 	Markers MarkerSink
+	// SessionLists, when set, finds the Tally lists of agents' sessions,
+	// shown inside their sessions (see tallylist.go).
+	SessionLists SessionLists
 }
 
 // Watcher is a store that says when records were committed, by this
@@ -88,6 +91,9 @@ type Indexer struct {
 	// round to commit.
 	unsaved     map[string]*entry
 	unsavedGone []string
+	// drop are records of sessions' Tally lists to remove with the next
+	// commit: they are shown inside their sessions (tallylist.go).
+	drop []string
 	// lists indexes the lists kept as directories by their tasks, to
 	// find the sessions that use them (see linkShared).
 	lists *lists

@@ -255,6 +255,15 @@ func (ix *Indexer) publishExternal(ctx context.Context, mark int64) (int64, erro
 	ix.round.Lock()
 	defer ix.round.Unlock()
 	for _, rec := range recs {
+		if main := ix.sessionOfList(ctx, rec); main != nil {
+			// A session's Tally list changed: the session is committed
+			// again with it, and the list is no session of its own.
+			ix.drop = append(ix.drop, rec.ID)
+			if err := ix.commit(ctx, map[string]*entry{main.st.Path: main}, nil); err != nil {
+				return mark, err
+			}
+			continue
+		}
 		if len(ix.bySess[rec.ID]) == 0 {
 			ix.broker.Publish(Change{Kind: SessionUpdated, ID: rec.ID, Record: rec})
 			continue

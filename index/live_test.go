@@ -120,6 +120,10 @@ func startLiveWith(t *testing.T, o index.Options) *live {
 	}
 	o.Adapters = []tally.Adapter{claude.New(claude.Options{ConfigDir: home})}
 	o.Store = st
+	if sl, ok := o.SessionLists.(index.StoreLists); ok && sl.Store == nil {
+		sl.Store = st
+		o.SessionLists = sl
+	}
 	ix, err := index.New(ctx, o)
 	if err != nil {
 		t.Fatal(err)

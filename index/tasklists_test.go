@@ -514,3 +514,32 @@ func TestIndexer_Scan_AForkIsNotLinkedToTheListOfTheSessionItCameFrom(t *testing
 		t.Errorf("writers of %s's own list: %v", from, w)
 	}
 }
+
+// A link made before these rules (by the tasks alone, across projects) is
+// dropped on both sides the next time the session is read: saved here as
+// such a link, the teammate's session in another project.
+func TestIndexer_Scan_ALinkAcrossProjectsFromBeforeIsDropped(t *testing.T) {
+	s := newScanner(t)
+	copyTree(t, sharedCapture+"config", s.home)
+	s.scan()
+	ctx := context.Background()
+	mateLog := filepath.Join(s.home, "projects", sharedSlug, mate+".jsonl")
+	st, err := s.st.File(ctx, mateLog)
+	if err != nil || st.TasksIn != sharedList {
+		t.Fatalf("not linked to begin with: %v, %+v", err, st)
+	}
+	st.Project = "/tmp/elsewhere"
+	rec := s.record(mate)
+	rec.Project = st.Project
+	if err := s.st.Commit(ctx, tally.Batch{Files: []*tally.FileState{st}, Sessions: []tally.Record{rec}}); err != nil {
+		t.Fatal(err)
+	}
+	appendTo(t, mateLog, []byte(`{"type":"user","timestamp":"2026-11-23T18:10:00Z","sessionId":"`+mate+`","message":{"role":"user","content":"thanks"}}`+"\n"))
+	s.scan()
+	if rec := s.record(mate); rec.TasksIn != "" || len(shownView(rec)) == 0 {
+		t.Errorf("tasksIn %q, tasks %q: the link is dropped", rec.TasksIn, shownView(rec))
+	}
+	if w := s.record(sharedList).Writers; !reflect.DeepEqual(w, []string{lead}) {
+		t.Errorf("writers %v, want the lead alone", w)
+	}
+}

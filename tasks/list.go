@@ -115,7 +115,7 @@ func CheckName(name string) error {
 }
 
 // SessionPrefix starts the session id of every List's Record.
-const SessionPrefix = "tally:"
+const SessionPrefix = tally.TallyListPrefix
 
 // Record is the list as a session of agent "tally": what watch, sessions
 // and the dashboard show. A plan with tasks waits for the person's

@@ -82,6 +82,20 @@ func (v detailView) body(p *palette) []string {
 		lines, _ := foldItems(proposal.Items, v.width, v.panel.spin, p)
 		out = append(out, lines...)
 	}
+	var own []tally.SubAgentList
+	for i := 0; i < len(subs); i++ {
+		if subs[i].Tally {
+			// The session's Tally list is its own, not a sub-agent's:
+			// drawn under its panel.
+			own = append(own, subs[i])
+			subs = append(subs[:i:i], subs[i+1:]...)
+			i--
+		}
+	}
+	if len(own) > 0 {
+		out = append(out, "")
+		out = append(out, subAgentLines(own, v.panel.expanded, v.panel.spin, v.width, p)...)
+	}
 	if len(subs) > 0 {
 		out = append(out, "", render(p.title, "Sub-agents"))
 		out = append(out, subAgentLines(subs, v.panel.expanded, v.panel.spin, v.width, p)...)

@@ -131,6 +131,23 @@ func TestView_detail(t *testing.T) {
 	})
 }
 
+// The session's Tally list is drawn under the session's own panel, not
+// among its sub-agents.
+func TestView_detailShowsTheSessionsTallyListInIt(t *testing.T) {
+	r := limiter()
+	r.Lists["researcher"] = []tally.Item{item("", "Read the RFC", "Reading the RFC", doing)}
+	key := tally.TallyListPrefix + "claude-" + r.ID
+	r.Lists[key] = []tally.Item{item("1", "Review the limiter", "", pending)}
+	r.Names = map[string]string{key: "Tally list"}
+	m := newModel(t, 80, 40, true, r)
+	press(m, "enter", "T")
+	got := look(t, m)
+	tallyAt, subsAt := strings.Index(got, "Tally list"), strings.Index(got, "Sub-agents")
+	if tallyAt < 0 || subsAt < 0 || tallyAt > subsAt || !strings.Contains(got, "Review the limiter") {
+		t.Errorf("the Tally list at %d, the sub-agents at %d:\n%s", tallyAt, subsAt, got)
+	}
+}
+
 func TestView_largeList(t *testing.T) {
 	t.Run("two columns at 80: completed run summarised, planned items side by side", func(t *testing.T) {
 		m := newModel(t, 80, 24, true, large())

@@ -142,7 +142,7 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	lk := d.lookAt(line)
 	d.callEvents(line, lk, emit)
 	sel := d.selectLine(line, lk)
-	if sel == 0 {
+	if sel == 0 || sel == selResult && d.succeeded(line, emit) {
 		return nil
 	}
 	d.parsed++

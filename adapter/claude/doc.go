@@ -33,7 +33,10 @@
 //     agentId, and in 1.0.x transcripts (sidechains in the same file, no
 //     agentId) the uuid of the sidechain's root line.
 //   - A task id is taken only from the result of the call that created the
-//     task; nothing is guessed. The decoder remembers which list calls
+//     task; nothing is guessed. Its subject and description are the ones
+//     that result says Claude Code saved, where it says (2.1.x repairs a
+//     call before running it: a "title" for the subject, a subject taken
+//     from the description or the other way round). The decoder remembers which list calls
 //     await a result (bounded) so a TaskGet result is never read as a create.
 //   - A call counts once its result says it succeeded: a TodoWrite,
 //     TaskCreate or TaskUpdate whose tool_result is an error (is_error: the

@@ -115,3 +115,42 @@ func TestDecoder_aFailedTodoWriteChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestDecoder_aRepairedCreateIsWhatClaudeCodeSaved folds a capture whose
+// TaskCreate calls Claude Code 2.1.330 repaired before running them (a
+// "title" for the subject, no subject — taken from the description — and
+// no description — taken from the subject): the tasks are what its result
+// says it saved, as its task files do, not the call's input.
+func TestDecoder_aRepairedCreateIsWhatClaudeCodeSaved(t *testing.T) {
+	dir := filepath.Join(captured, "tasks-repaired-calls")
+	mains, _ := filepath.Glob(filepath.Join(dir, "config/projects/*/*.jsonl"))
+	if len(mains) != 1 {
+		t.Fatalf("want one transcript, got %v", mains)
+	}
+	sid := filepath.Base(mains[0])
+	sid = sid[:len(sid)-len(".jsonl")]
+	atExit := readTaskDir(t, filepath.Join(dir, "config/tasks", sid))
+	for _, p := range []string{mains[0], filepath.Join(dir, "stream-json.stdout.jsonl")} {
+		st := foldAll(t, tally.FileInfo{Path: p, Session: sid}, read(t, p))
+		if got := taskViews(st.Lists[""].Items(), nil); !reflect.DeepEqual(got, atExit) {
+			t.Errorf("%s: final list\n got %+v\nwant (task files at exit) %+v", filepath.Base(p), got, atExit)
+		}
+	}
+}
+
+// A failed result written with spaces (as a hand-made line may be) is
+// still read as failed: only a line that cannot say so is settled unread.
+func TestDecoder_aFailedResultIsReadHoweverItIsSpaced(t *testing.T) {
+	lines := `{"type":"assistant","timestamp":"2026-11-22T10:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[{"content":"a","status":"pending"}]}}]}}
+{"type":"user","timestamp":"2026-11-22T10:00:01Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}
+{"type":"assistant","timestamp":"2026-11-22T10:00:02Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t2","name":"TodoWrite","input":{"todos":[{"content":"b","status":"pending"}]}}]}}
+{"type":"user","timestamp":"2026-11-22T10:00:03Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","is_error": true,"content":"InputValidationError"}]}}
+`
+	st := foldAll(t, tally.FileInfo{Path: "spaced.jsonl"}, []byte(lines))
+	if items := st.Lists[""].Items(); len(items) != 1 || items[0].Title != "a" {
+		t.Errorf("items %+v, want the list of the call that succeeded", items)
+	}
+	if n := len(st.Lists[""].Undo); n != 0 {
+		t.Errorf("%d calls still awaited", n)
+	}
+}

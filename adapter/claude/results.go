@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/valyala/fastjson"
@@ -20,17 +21,26 @@ func (d *Decoder) await(c pendingCall) {
 		}
 	}
 	d.st.Pending = append(d.st.Pending, c)
+	d.pendingIDs = append(d.pendingIDs, []byte(c.ID))
 	if n := len(d.st.Pending) - maxPending; n > 0 {
 		d.st.Pending = append(d.st.Pending[:0], d.st.Pending[n:]...)
+		d.pendingIDs = append(d.pendingIDs[:0], d.pendingIDs[n:]...)
 	}
-	d.syncPending()
 }
 
+// syncPending makes pendingIDs, the calls awaited as bytes, from the
+// saved state; await and answered keep the two in step.
 func (d *Decoder) syncPending() {
 	d.pendingIDs = d.pendingIDs[:0]
 	for _, p := range d.st.Pending {
 		d.pendingIDs = append(d.pendingIDs, []byte(p.ID))
 	}
+}
+
+// answered forgets the awaited call i, whose result was read.
+func (d *Decoder) answered(i int) {
+	d.st.Pending = slices.Delete(d.st.Pending, i, i+1)
+	d.pendingIDs = slices.Delete(d.pendingIDs, i, i+1)
 }
 
 // results reads the tool_result blocks of a user line that answer pending
@@ -62,8 +72,7 @@ func (d *Decoder) results(l line) error {
 			continue
 		}
 		call := d.st.Pending[i]
-		d.st.Pending = slices.Delete(d.st.Pending, i, i+1)
-		d.syncPending()
+		d.answered(i)
 		if failed(b, structured) {
 			// The tool rejected the call: it changed nothing.
 			if call.Kind == callChange || call.Kind == callCreate {
@@ -82,7 +91,12 @@ func (d *Decoder) results(l line) error {
 				return err
 			}
 			if taskID != "" {
-				d.add(tally.Event{Kind: tally.EventTaskAssign, List: call.List, ToolUseID: id, At: at, Patch: tally.TaskPatch{ID: taskID}})
+				p, err := savedTask(structured)
+				if err != nil {
+					return err
+				}
+				p.ID = taskID
+				d.add(tally.Event{Kind: tally.EventTaskAssign, List: call.List, ToolUseID: id, At: at, Patch: p})
 			}
 		case callList:
 			if structured == nil {
@@ -100,6 +114,58 @@ func (d *Decoder) results(l line) error {
 	return nil
 }
 
+var (
+	toolUseIDKey = []byte(`"tool_use_id":"`)
+	isErrorKey   = []byte(`"is_error"`)
+	successKey   = []byte(`"success"`)
+)
+
+// succeeded settles, without parsing the line, the calls it answers when
+// they are all TodoWrite or TaskUpdate calls (callChange) and nothing in
+// it can say one failed (no is_error, no success key, whatever their
+// values): their results say only that, and the lines
+// holding them (TodoWrite's repeats the whole list twice) are many. It
+// reports false, having done nothing, when the line must be parsed.
+func (d *Decoder) succeeded(line []byte, emit func(tally.Event)) bool {
+	if bytes.Contains(line, isErrorKey) || bytes.Contains(line, successKey) {
+		return false
+	}
+	var answers [maxPending]bool
+	n := 0
+	for k, id := range d.pendingIDs {
+		for rest := line; ; {
+			i := bytes.Index(rest, toolUseIDKey)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(toolUseIDKey):]
+			if bytes.HasPrefix(rest, id) && len(rest) > len(id) && rest[len(id)] == '"' {
+				if d.st.Pending[k].Kind != callChange {
+					return false
+				}
+				answers[k] = true
+				n++
+				break
+			}
+		}
+	}
+	if n == 0 {
+		return false
+	}
+	var at time.Time
+	if stamp := lineStamp(line); stamp != nil {
+		at, _ = time.Parse(time.RFC3339Nano, string(stamp))
+	}
+	for k := len(d.st.Pending) - 1; k >= 0; k-- {
+		if answers[k] {
+			p := d.st.Pending[k]
+			d.answered(k)
+			emit(tally.Event{Kind: tally.EventCallSucceeded, List: p.List, ToolUseID: p.ID, At: at})
+		}
+	}
+	return true
+}
+
 // failed tells a result saying its call failed: a tool_result marked
 // is_error (the tool rejected its input, InputValidationError), or a Task
 // tool's own {"success":false} (TaskUpdate of a task that does not exist).
@@ -112,6 +178,37 @@ func failed(block, structured *fastjson.Value) bool {
 	}
 	s := structured.Get("success")
 	return s != nil && s.Type() == fastjson.TypeFalse
+}
+
+// savedTask is the subject and description Claude Code saved for a new
+// task, as its result states them (toolUseResult.task): they can differ
+// from the call's input, which Claude Code repairs before running it (a
+// "title" for the subject, a subject taken from the description or the
+// other way round). Nil fields where the result does not say.
+func savedTask(structured *fastjson.Value) (tally.TaskPatch, error) {
+	var p tally.TaskPatch
+	if structured == nil {
+		return p, nil
+	}
+	t := structured.Get("task")
+	if t == nil || t.Type() != fastjson.TypeObject {
+		return p, nil
+	}
+	subject, ok, err := str(t, "subject")
+	if err != nil {
+		return p, err
+	}
+	if ok {
+		p.Subject = &subject
+	}
+	description, ok, err := str(t, "description")
+	if err != nil {
+		return p, err
+	}
+	if ok {
+		p.Description = &description
+	}
+	return p, nil
 }
 
 // createdID is the id Claude Code gave a new task: toolUseResult.task.id,

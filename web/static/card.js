@@ -83,12 +83,17 @@ export class Card {
     setText(this.state, activityLabel(act));
     setClass(this.state, `state st-${act}`);
 
-    // A plan proposed for approval (list "proposal") is no sub-agent.
-    const proposal = (s.subAgents || []).find((sub) => sub.id === 'proposal');
-    const nSubs = (s.subAgents || []).length - (proposal ? 1 : 0);
-    setHidden(this.subs, nSubs === 0);
-    setText(this.subs, `+${nSubs} sub`);
-    setTitle(this.subs, `${plural(nSubs, 'sub-agent')} — open for their lists`);
+    // A plan proposed for approval (list "proposal") is no sub-agent; the
+    // session's Tally list (tally mcp's, named after the session) is shown
+    // with it, beside its sub-agents' lists.
+    const nSubs = (s.subAgents || []).filter((sub) => !sub.tally && sub.id !== 'proposal').length;
+    const own = (s.subAgents || []).find((sub) => sub.tally);
+    const badge = [nSubs ? `+${nSubs} sub` : '', own ? `Tally ${own.progress?.done ?? 0}/${own.progress?.total ?? 0}` : '']
+      .filter(Boolean).join(' · ');
+    setHidden(this.subs, !badge);
+    setText(this.subs, badge);
+    setTitle(this.subs, [nSubs ? plural(nSubs, 'sub-agent') : '', own ? 'its Tally list' : ''].filter(Boolean).join(' and ') +
+      ' — open for their lists');
 
     this.nameProject(s);
     const origin = originOf(s);

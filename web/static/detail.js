@@ -119,10 +119,12 @@ function render(s) {
   }
 
   for (const sub of s.subAgents || []) {
-    // A sub-agent is named by what it was asked to do, its id the fallback.
-    // A plan proposed for approval (list "proposal") is no sub-agent: its name says what it is.
-    const head = sub.id === 'proposal' ? sub.name || 'Plan proposed' : `Sub-agent ${sub.name || sub.id}`;
-    frag.append(h('h3', 'detail-h', `${head} ${progressText(sub.progress)}`.trim()));
+    // A sub-agent is named by what it was asked to do, its id the fallback;
+    // a plan proposed for approval (list "proposal") by its name, as no
+    // sub-agent; the session's Tally list by its name.
+    const heading = sub.id === 'proposal' ? sub.name || 'Plan proposed'
+      : sub.tally ? `Tally list ${sub.id.slice('tally:'.length)}` : `Sub-agent ${sub.name || sub.id}`;
+    frag.append(h('h3', 'detail-h', `${heading} ${progressText(sub.progress)}`.trim()));
     frag.append(detailList(sub.items || []));
   }
 
