@@ -11,6 +11,7 @@ import (
 	"github.com/tallyhq/tally/adapter/cursor"
 	"github.com/tallyhq/tally/adapter/droid"
 	"github.com/tallyhq/tally/adapter/gemini"
+	"github.com/tallyhq/tally/adapter/goose"
 	"github.com/tallyhq/tally/adapter/hermes"
 	"github.com/tallyhq/tally/adapter/kilo"
 	"github.com/tallyhq/tally/adapter/kimi"
@@ -28,6 +29,7 @@ var All = []*adapter.Descriptor{
 	&hermes.Descriptor,
 	&opencode.Descriptor,
 	&crush.Descriptor,
+	&goose.Descriptor,
 	&acp.Descriptor,
 	&droid.Descriptor,
 	&kilo.Descriptor,
