@@ -10,6 +10,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
+	"github.com/tallyhq/tally/marker"
 )
 
 // gooseDB is sessions.db, which holds every session Goose ran.
@@ -20,6 +21,8 @@ var (
 	sessionsSQL string
 	//go:embed sql/last_message.sql
 	lastMessageSQL string
+	//go:embed sql/marker_texts.sql
+	markerTextsSQL string
 )
 
 type sessionRow struct {
@@ -34,6 +37,8 @@ type sessionRow struct {
 	lastAt   int64
 	lastTool bool
 	hasLast  bool
+	// markers are the progress markers in the assistant's text
+	markers []tally.Marker
 }
 
 // ReadDatabase reads sessions.db: each session's title, folder and times,
@@ -54,7 +59,10 @@ func (st *dbState) Read(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) (
 	if st.rows, st.order, err = readSessions(ctx, tx, diags); err != nil {
 		return err
 	}
-	return readLast(ctx, tx, st.rows)
+	if err := readLast(ctx, tx, st.rows); err != nil {
+		return err
+	}
+	return readMarkers(ctx, tx, st.rows)
 }
 
 func (st *dbState) Events(*agentdb.Diags) map[string][]tally.Event {
@@ -137,6 +145,42 @@ func readLast(ctx context.Context, tx *sql.Tx, rows map[string]*sessionRow) erro
 	return rs.Err()
 }
 
+// readMarkers reads the progress markers in the assistant's text. A
+// message has no byte offset: its id, which orders the messages table,
+// places it, and Index numbers the markers of all its text blocks.
+func readMarkers(ctx context.Context, tx *sql.Tx, rows map[string]*sessionRow) error {
+	cols, err := agentdb.Columns(ctx, tx, "messages")
+	if err != nil || !cols["session_id"] || !cols["role"] || !cols["content_json"] || !cols["created_timestamp"] {
+		return err
+	}
+	rs, err := tx.QueryContext(ctx, markerTextsSQL)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	var row []tally.Marker // the markers of the message being read
+	var rowID int64 = -1
+	for rs.Next() {
+		var sid string
+		var id, at int64
+		var text []byte
+		if err := rs.Scan(&sid, &id, &at, &text); err != nil {
+			return err
+		}
+		r := rows[sid]
+		if r == nil {
+			continue
+		}
+		if id != rowID {
+			row, rowID = nil, id
+		}
+		n := len(row)
+		row = marker.Append(row, text, id, unixTime(at))
+		r.markers = append(r.markers, row[n:]...)
+	}
+	return rs.Err()
+}
+
 // events are one session's: who it is, its list, and whose turn it is. An
 // assistant message that asks for no tool ends Goose's reply; anything
 // else (a tool's answer is the user's message) means it is still working.
@@ -148,6 +192,9 @@ func events(r *sessionRow) []tally.Event {
 	evs := []tally.Event{{Kind: tally.EventMeta, Meta: meta, At: unixTime(r.created)}}
 	if r.hasList {
 		evs = append(evs, tally.Event{Kind: tally.EventSnapshot, Items: r.items, At: unixTime(r.updated), Repair: r.repair})
+	}
+	for _, m := range r.markers {
+		evs = append(evs, tally.Event{Kind: tally.EventMarker, At: m.At, Marker: m})
 	}
 	end := tally.Meta{}
 	if r.hasLast {

@@ -25,6 +25,8 @@
 // from the sessions table; whose turn it is from the session's last
 // message: an assistant message asking for no tool ends Goose's reply,
 // anything else (a tool's answer is a user message) means it works on.
+// Progress markers are read from the text blocks of the assistant's
+// messages, each placed by its message's id and time.
 // Hidden sessions are Goose's own bookkeeping and are not shown; a
 // sub-agent's session (session_type sub_agent) names no parent in the
 // table, so it is a session of its own.
