@@ -93,7 +93,7 @@ func kiroTask(name, text string) *Task {
 	for raw := range strings.SplitSeq(text, "\n") {
 		line := strings.TrimRight(raw, " \t\r")
 		trimmed := strings.TrimLeft(line, " \t")
-		step, ok := kiroItem(trimmed)
+		step, optional, ok := kiroItem(trimmed)
 		if !ok {
 			continue
 		}
@@ -103,6 +103,9 @@ func kiroTask(name, text string) *Task {
 		}
 		if in > indent {
 			continue // a sub-task: its parent's box says where the step is
+		}
+		if optional && step.Status != StepComplete {
+			continue // work the spec can finish without
 		}
 		step.ID = "S" + strconv.Itoa(len(t.Steps)+1)
 		t.Steps = append(t.Steps, step)
@@ -128,16 +131,18 @@ func kiroTask(name, text string) *Task {
 }
 
 // kiroItem reads "- [x] 1. Text" (or "* [ ] …"): the step's name, the
-// item's number dropped, and its status.
-func kiroItem(s string) (Step, bool) {
+// item's number dropped, and its status. optional is true for an item
+// marked optional by a star after its box ("- [ ]* 4. Write the property
+// tests"), as Kiro's task lists mark work a spec is finished without.
+func kiroItem(s string) (step Step, optional, ok bool) {
 	rest, ok := strings.CutPrefix(s, "- [")
 	if !ok {
 		if rest, ok = strings.CutPrefix(s, "* ["); !ok {
-			return Step{}, false
+			return Step{}, false, false
 		}
 	}
 	if len(rest) < 2 || rest[1] != ']' {
-		return Step{}, false
+		return Step{}, false, false
 	}
 	st := StepPending
 	switch rest[0] {
@@ -146,13 +151,14 @@ func kiroItem(s string) (Step, bool) {
 	case '-':
 		st = StepInProgress
 	}
-	name := strings.TrimSpace(rest[2:])
+	name, optional := strings.CutPrefix(rest[2:], "*")
+	name = strings.TrimSpace(name)
 	if i := strings.IndexByte(name, ' '); i > 0 && strings.Trim(name[:i], "0123456789.") == "" && strings.HasSuffix(name[:i], ".") {
 		name = strings.TrimSpace(name[i+1:])
 	}
 	name = strings.Trim(name, "*_` ")
 	if name == "" {
-		return Step{}, false
+		return Step{}, false, false
 	}
-	return Step{Name: name, Status: st}, true
+	return Step{Name: name, Status: st}, optional, true
 }

@@ -119,3 +119,18 @@ func FuzzKiroTask(f *testing.F) {
 		}
 	})
 }
+
+// TestKiroTask_anOpenOptionalItemDoesNotKeepTheSpecOpen: an item marked
+// optional ("- [ ]* …") is work the spec is finished without: open, it is
+// no step, so a spec whose other items are done is complete; done, it is
+// a step like any other, its star and number not in its name.
+func TestKiroTask_anOpenOptionalItemDoesNotKeepTheSpecOpen(t *testing.T) {
+	open := kiroTask("s", "- [x] 1. Build it\n- [ ]* 2. Write the property tests\n  - [ ]* 2.1 Fuzz the parser\n")
+	if open.Status != TaskComplete || len(open.Steps) != 1 || open.Steps[0].Name != "Build it" {
+		t.Errorf("open optional item: status %v steps %+v; want complete, one step", open.Status, open.Steps)
+	}
+	done := kiroTask("s", "- [x] 1. Build it\n- [x]* 2. Write the property tests\n")
+	if done.Status != TaskComplete || len(done.Steps) != 2 || done.Steps[1].Name != "Write the property tests" {
+		t.Errorf("done optional item: status %v steps %+v", done.Status, done.Steps)
+	}
+}
