@@ -112,7 +112,7 @@ const (
 )
 
 func fill(home string) error {
-	steps := []func(string) error{claude, codex, gemini, hermes, opencode, crush, settings}
+	steps := []func(string) error{claude, codex, gemini, hermes, opencode, crush, goose, settings}
 	for _, step := range steps {
 		if err := step(home); err != nil {
 			return err
@@ -192,6 +192,13 @@ func opencode(home string) error {
 // ~/src, a folder above projects).
 func crush(home string) error {
 	return database(filepath.Join(home, "src", "api", ".crush", "crush.db"), adapters+"crush/testdata/built-crush.sql")
+}
+
+// goose: its sessions database where GOOSE_PATH_ROOT, as Environ sets it,
+// leads (its data folder inside).
+func goose(home string) error {
+	root := agentValues(home)["GOOSE_PATH_ROOT"]
+	return database(filepath.Join(root, "data", "sessions", "sessions.db"), adapters+"goose/testdata/built-goose.sql")
 }
 
 // settings: the agents' own settings, as a user who set them up by hand
