@@ -25,11 +25,7 @@ var osc9 = regexp.MustCompile("\x1b\\]9;([^\x07\x1b]*)\x07")
 func TestTUI_notifiesOnTheTerminal(t *testing.T) {
 	dir := t.TempDir()
 	claude := filepath.Join(dir, "claude")
-	copyTree(t, fixtures+"captured/claude-code-2.1.330", filepath.Join(dir, "captured"))
-	sessions, _ := filepath.Glob(filepath.Join(dir, "captured", "*", "config", "projects", "*"))
-	for _, p := range sessions {
-		copyTree(t, p, filepath.Join(claude, "projects", filepath.Base(p)))
-	}
+	claudeHomeOf(t, claude, tuiScenarios...)
 	empty := filepath.Join(dir, "bin") // PATH with no notify-send in it
 	if err := os.Mkdir(empty, 0o755); err != nil {
 		t.Fatal(err)

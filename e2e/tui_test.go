@@ -109,6 +109,27 @@ func snapshot(t *testing.T, name, screen string) {
 
 const todowriteSession = "bfd476f6-2564-4246-aaa4-e4c25c7ee9b5"
 
+// tuiScenarios are the Claude Code captures the terminal tests read: eight
+// sessions (tasks-shared holds two). Named, not globbed, so a capture added
+// for another test does not change what these screens show.
+var tuiScenarios = []string{"default-model-no-todo-tools", "tasks", "tasks-partial", "tasks-shared",
+	"tasks-subagent", "todowrite", "todowrite-subagent"}
+
+// claudeHomeOf makes claude a Claude Code home holding the projects of the
+// named captured scenarios.
+func claudeHomeOf(t *testing.T, claude string, scenarios ...string) {
+	t.Helper()
+	for _, sc := range scenarios {
+		projects, _ := filepath.Glob(filepath.Join(fixtures+"captured/claude-code-2.1.330", sc, "config", "projects", "*"))
+		if len(projects) == 0 {
+			t.Fatalf("capture %s holds no project", sc)
+		}
+		for _, p := range projects {
+			copyTree(t, p, filepath.Join(claude, "projects", filepath.Base(p)))
+		}
+	}
+}
+
 // TestTUI_inATerminal is issue 12's "done when": tally on a terminal shows
 // every session of a home of real captures; / filters as you type, Enter
 // keeps the filter, T expands the panel, Esc collapses it, a line the agent
@@ -116,11 +137,7 @@ const todowriteSession = "bfd476f6-2564-4246-aaa4-e4c25c7ee9b5"
 func TestTUI_inATerminal(t *testing.T) {
 	dir := t.TempDir()
 	claude := filepath.Join(dir, "claude")
-	copyTree(t, fixtures+"captured/claude-code-2.1.330", filepath.Join(dir, "captured"))
-	sessions, _ := filepath.Glob(filepath.Join(dir, "captured", "*", "config", "projects", "*"))
-	for _, p := range sessions {
-		copyTree(t, p, filepath.Join(claude, "projects", filepath.Base(p)))
-	}
+	claudeHomeOf(t, claude, tuiScenarios...)
 	env := testhome.Environ(dir, "TERM=xterm-256color", "PATH=/usr/bin:/bin", "NO_COLOR=1")
 	tm := newTerminal(t, dir, env, tallyBin, "--db", filepath.Join(dir, "tally.db"), "--claude-dir", claude)
 
