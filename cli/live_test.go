@@ -247,7 +247,7 @@ func TestRun_watchNamesTheItemThatChanged(t *testing.T) {
 	if !strings.HasSuffix(last, "1/3  ✓ Write greeting module (completed); ◼ Add unit test (in progress)") {
 		t.Errorf("the line for the second TodoWrite does not name what changed:\n%s", out)
 	}
-	if !strings.HasSuffix(rows[0], "0/3  ▸ Writing greeting module") {
+	if !strings.HasSuffix(rows[0], "0/3  ◼ Writing greeting module") {
 		t.Errorf("a session new to the output shows its current step:\n%s", out)
 	}
 }

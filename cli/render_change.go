@@ -39,7 +39,7 @@ type LineOptions struct {
 // and, when no item changed (or the session is new to the output), the
 // step being worked on:
 //
-//	14:03:07 7c1e2a90 claude ~/src/shop Fix checkout rounding  1/4  ▸ Running tests
+//	14:03:07 7c1e2a90 claude ~/src/shop Fix checkout rounding  1/4  ◼ Running tests
 func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 	st := termstyle.Painter{On: o.Color}
 	stamp := st.Paint(termstyle.Fg(termstyle.Gray), o.Now.Format(time.TimeOnly))
@@ -83,8 +83,13 @@ func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 			return write(text + "  " + strings.Join(changed, "; "))
 		}
 	}
+	// The step under way is an item in progress: its mark, as every
+	// surface draws it (▸ is blocked).
 	if cur := s.Progress.Current; cur != nil {
-		text += "  ▸ " + oneLine(cur.Label())
+		text += "  " + termstyle.MarkActive.Icon() + " " + oneLine(cur.Label())
+	}
+	if o.Previous != nil && o.Previous.Activity != s.Activity {
+		text += "  (" + termstyle.ActivityLabel(s.Activity) + ")"
 	}
 	return write(text)
 }

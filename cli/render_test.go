@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -300,7 +301,7 @@ func TestRenderChange(t *testing.T) {
 	if err := RenderChange(&b, index.Change{Kind: index.SessionRemoved, ID: "e277426f"}, LineOptions{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
-	want := "15:00:00 7c1e2a90 claude ~/src/shop Build the orders API  1/5  ▸ Creating API endpoints\n15:00:00 e277426f  removed\n"
+	want := "15:00:00 7c1e2a90 claude ~/src/shop Build the orders API  1/5  ◼ Creating API endpoints\n15:00:00 e277426f  removed\n"
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
@@ -341,7 +342,7 @@ func TestRenderChange_namesWhatChanged(t *testing.T) {
 	}
 	// Nothing in the lists changed (the agent wrote other lines): the line
 	// says where the work stands.
-	if got := line(before, &prev); !strings.HasSuffix(got, "1/5  ▸ Creating API endpoints\n") {
+	if got := line(before, &prev); !strings.HasSuffix(got, "1/5  ◼ Creating API endpoints\n") {
 		t.Errorf("unchanged lists: %q", got)
 	}
 }
@@ -392,6 +393,60 @@ func TestWatch_linesCallSessionsByPrefixesNoOtherShares(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "15:00:00 01a20394 codex") || !strings.HasPrefix(lines[1], "15:00:00 01a20394-6 codex") {
 		t.Errorf("lines:\n%s\n(the first was alone when printed; the second is told from it)", out.String())
+	}
+}
+
+// TestWatch_printsOnlyWhenAnItemTheStepOrTheActivityChanged: an agent's
+// tool calls and replies are committed as changes that leave its list as
+// it was; a line for each would bury the ones that say something.
+func TestWatch_printsOnlyWhenAnItemTheStepOrTheActivityChanged(t *testing.T) {
+	var out, errOut syncBuffer
+	o := &watchOptions{app: &app{env: testEnv(newStore(t), &out, &errOut, nil)}, last: map[string]tally.Session{}, projects: map[string]bool{}}
+	send := func(r tally.Record) {
+		t.Helper()
+		if err := o.print(index.Change{Kind: index.SessionUpdated, ID: r.ID, Record: r}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := exampleRecord()
+	send(r) // new to the output: its step
+	r.LastActivity = fixedNow.Add(-30 * time.Second)
+	send(r) // a tool call: nothing shown changed
+	send(r)
+	r.Lists[""][1].Status = tally.StatusCompleted
+	send(r) // an item
+	r.Signal = tally.SignalEnded
+	send(r) // the activity
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.HasSuffix(lines[0], "1/5  ◼ Creating API endpoints") ||
+		!strings.HasSuffix(lines[1], "2/5  ✓ Create API endpoints (completed); ◻ Integration tests (pending)") ||
+		!strings.HasSuffix(lines[2], "2/5  (ended)") {
+		t.Errorf("lines:\n%s\n(want one for the session, one for the item, one for its end)", out.String())
+	}
+}
+
+// TestWatch_theFirstChangeOfASessionIndexedBeforeNamesItsItems: a session
+// resumed after watch started was not active then; its first line names
+// the item that changed, as for an active one, not just its step.
+func TestWatch_theFirstChangeOfASessionIndexedBeforeNamesItsItems(t *testing.T) {
+	st := newStore(t)
+	old := exampleRecord()
+	old.LastActivity = fixedNow.Add(-48 * time.Hour)
+	if err := st.Commit(context.Background(), tally.Batch{Sessions: []tally.Record{old}}); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut syncBuffer
+	o := &watchOptions{app: &app{env: testEnv(st, &out, &errOut, nil)}}
+	if err := o.remember(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	resumed := exampleRecord()
+	resumed.Lists[""][1].Status = tally.StatusCompleted
+	if err := o.print(index.Change{Kind: index.SessionUpdated, ID: resumed.ID, Record: resumed}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(out.String()); !strings.HasSuffix(got, "2/5  ✓ Create API endpoints (completed); ◻ Integration tests (pending)") {
+		t.Errorf("first line of a resumed session: %q", got)
 	}
 }
 

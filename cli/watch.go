@@ -32,7 +32,11 @@ time a session changes, naming each item whose state changed:
 
 or, when no item changed, the step being worked on:
 
-  HH:MM:SS id agent project title  X/Y  ▸ current step
+  HH:MM:SS id agent project title  X/Y  ◼ current step
+
+A session's log lines that change none of this (a tool call, a reply) print
+nothing; the first line about a session Tally knew before watch started
+names what changed since then.
 
 The id is the shortest prefix (8 characters at least) that no other
 session named so far shares; 'tally show' takes it.
@@ -98,15 +102,16 @@ func runWatch(ctx context.Context, o *watchOptions) error {
 	}
 }
 
-// remember takes the active sessions as the first lines' "before": a
-// change to one of them names its items.
+// remember takes every session the store holds as the first lines'
+// "before": the first change to one, active or resumed long after, names
+// its items rather than its step.
 func (o *watchOptions) remember(ctx context.Context, st store.Store) error {
 	o.last, o.projects = make(map[string]tally.Session), make(map[string]bool)
 	if o.JSON {
 		return nil
 	}
-	active, err := sessionQuery{Active: true}.run(ctx, st, o.now())
-	for _, s := range active {
+	known, err := sessionQuery{}.run(ctx, st, o.now())
+	for _, s := range known {
 		o.last[s.ID] = s
 	}
 	return err
@@ -122,18 +127,40 @@ func (o *watchOptions) print(ch index.Change) error {
 		delete(o.last, ch.ID)
 		return RenderChange(o.env.Out, ch, opts)
 	}
+	next := ch.Record.Session(now)
 	if prev, ok := o.last[ch.ID]; ok {
+		if !worthALine(&prev, &next) {
+			o.last[ch.ID] = next
+			return nil
+		}
 		opts.Previous = &prev
 	}
 	for p := range o.projects {
 		opts.Others = append(opts.Others, p)
 	}
 	o.projects[ch.Record.Project] = true
-	o.last[ch.ID] = ch.Record.Session(now)
+	o.last[ch.ID] = next
 	named := make([]tally.Session, 0, len(o.last))
 	for _, s := range o.last {
 		named = append(named, s)
 	}
 	opts.ID = tally.ShortIDs(named)[ch.ID]
 	return RenderChange(o.env.Out, ch, opts)
+}
+
+// worthALine tells whether a session changed in what a watch line shows:
+// an item, the step under way, the activity, a flag or the title. An
+// agent writes many lines that change none of them (a tool call, a
+// reply), and each is committed as a change.
+func worthALine(prev, next *tally.Session) bool {
+	return len(sessionChanges(prev, next)) > 0 || prev.Activity != next.Activity ||
+		prev.Flags != next.Flags || prev.Title != next.Title || stepOf(prev) != stepOf(next)
+}
+
+// stepOf is the label of the step under way, "" when there is none.
+func stepOf(s *tally.Session) string {
+	if cur := s.Progress.Current; cur != nil {
+		return cur.Label()
+	}
+	return ""
 }
