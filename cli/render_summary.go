@@ -18,9 +18,14 @@ type summaryJSON struct {
 	Parsed    int64 `json:"parsed"`
 	Malformed int64 `json:"malformed"`
 	// Unreadable counts files that could not be read at all.
-	Unreadable int     `json:"unreadable"`
-	Seconds    float64 `json:"seconds"`
-	MBPerSec   float64 `json:"mbPerSec"`
+	Unreadable int `json:"unreadable"`
+	// Reread counts files read again from their start (they shrank or
+	// were replaced); Unchanged, files with nothing new since the last
+	// scan, not read.
+	Reread    int     `json:"reread"`
+	Unchanged int     `json:"unchanged"`
+	Seconds   float64 `json:"seconds"`
+	MBPerSec  float64 `json:"mbPerSec"`
 }
 
 func toSummaryJSON(s index.Summary) summaryJSON {
@@ -31,16 +36,27 @@ func toSummaryJSON(s index.Summary) summaryJSON {
 	}
 	return summaryJSON{
 		Sessions: s.Sessions, Files: s.Files, Lines: s.Lines, Bytes: s.Bytes,
-		Parsed: s.Parsed, Malformed: s.Malformed, Unreadable: s.Unreadable, Seconds: secs, MBPerSec: rate,
+		Parsed: s.Parsed, Malformed: s.Malformed, Unreadable: s.Unreadable,
+		Reread: s.Reread, Unchanged: s.Unchanged, Seconds: secs, MBPerSec: rate,
 	}
 }
 
-// RenderSummary writes what a scan did, one fact a line.
+// RenderSummary writes what a scan did, one fact a line. The counts are
+// of what this scan read: files it found unchanged since the last one
+// are said to be, so that a second scan's zeros do not read as nothing
+// found.
 func RenderSummary(w io.Writer, s index.Summary) error {
 	j := toSummaryJSON(s)
+	files := fmt.Sprint(j.Files)
+	if j.Unchanged > 0 {
+		files += fmt.Sprintf(" read; %d unchanged since the last scan, not read again", j.Unchanged)
+	}
 	_, err := fmt.Fprintf(w,
-		"sessions   %d\nfiles      %d\nlines      %d\nbytes      %d (%.1f MB)\nparsed     %d lines\nmalformed  %d lines\nseconds    %.2f (%.1f MB/s)\n",
-		j.Sessions, j.Files, j.Lines, j.Bytes, float64(j.Bytes)/1e6, j.Parsed, j.Malformed, j.Seconds, j.MBPerSec)
+		"sessions   %d\nfiles      %s\nlines      %d\nbytes      %d (%.1f MB)\nparsed     %d lines\nmalformed  %d lines\nseconds    %.2f (%.1f MB/s)\n",
+		j.Sessions, files, j.Lines, j.Bytes, float64(j.Bytes)/1e6, j.Parsed, j.Malformed, j.Seconds, j.MBPerSec)
+	if err == nil && j.Reread > 0 {
+		_, err = fmt.Fprintf(w, "reread     %d files (shrank or replaced: read again from the start)\n", j.Reread)
+	}
 	if err == nil && j.Unreadable > 0 {
 		_, err = fmt.Fprintf(w, "unreadable %d files\n", j.Unreadable)
 	}

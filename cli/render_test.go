@@ -359,8 +359,22 @@ func TestRenderSummary(t *testing.T) {
 	}
 	b.Reset()
 	_ = RenderSummaryJSON(&b, s)
-	if want := `{"sessions":12,"files":34,"lines":120000,"bytes":50000000,"parsed":900,"malformed":2,"unreadable":0,"seconds":0.25,"mbPerSec":200}` + "\n"; b.String() != want {
+	if want := `{"sessions":12,"files":34,"lines":120000,"bytes":50000000,"parsed":900,"malformed":2,"unreadable":0,"reread":0,"unchanged":0,"seconds":0.25,"mbPerSec":200}` + "\n"; b.String() != want {
 		t.Errorf("got %s want %s", b.String(), want)
+	}
+}
+
+// TestRenderSummary_aSecondScanSaysItReadOnlyWhatIsNew: its zeros are of
+// what it read, not of what it found.
+func TestRenderSummary_aSecondScanSaysItReadOnlyWhatIsNew(t *testing.T) {
+	var b strings.Builder
+	if err := RenderSummary(&b, index.Summary{Sessions: 12, Unchanged: 34, Reread: 1, Files: 1, Lines: 10, Bytes: 5515, Elapsed: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"files      1 read; 34 unchanged since the last scan, not read again\n", "reread     1 files (shrank or replaced: read again from the start)\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
 	}
 }
 

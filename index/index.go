@@ -74,7 +74,13 @@ type Summary struct {
 	// Unreadable counts the files that could not be read at all (each
 	// reported as a diagnostic); the others were read.
 	Unreadable int
-	Elapsed    time.Duration
+	// Reread counts the files read again from their start because they
+	// shrank or were replaced; their lines and bytes are counted whole.
+	Reread int
+	// Unchanged counts the files found that held nothing new since the
+	// offsets saved: they were not read.
+	Unchanged int
+	Elapsed   time.Duration
 }
 
 // Indexer is the one owner of every file state.

@@ -255,6 +255,42 @@ func TestIndexer_Run_FileTruncatedAndRewritten(t *testing.T) {
 	}
 }
 
+// TestIndexer_Scan_AFileThatShrankCountsWhatWasReadAgain: a log replaced
+// by a shorter one is folded again from its start; the scan counts the
+// lines and bytes it read, never the negative difference with the old.
+func TestIndexer_Scan_AFileThatShrankCountsWhatWasReadAgain(t *testing.T) {
+	home := t.TempDir()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tally.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ix, err := index.New(ctx, index.Options{Adapters: []tally.Adapter{claude.New(claude.Options{ConfigDir: home})}, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid, lines := capture(t, "todowrite")
+	dir := filepath.Join(home, "projects", "p")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, sid+".jsonl")
+	appendTo(t, path, bytes.Join(lines, nil))
+	if _, err := ix.Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	short := bytes.Join(lines[:10], nil)
+	if err := os.WriteFile(path, short, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ix.Scan(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Files != 1 || s.Reread != 1 || s.Lines != 10 || s.Bytes != int64(len(short)) {
+		t.Errorf("scan of the shrunk file: files %d reread %d lines %d bytes %d; want 1, 1, 10, %d", s.Files, s.Reread, s.Lines, s.Bytes, len(short))
+	}
+}
+
 func TestIndexer_Scan_CatchUpFindsWhatNotificationsMissed(t *testing.T) {
 	// The periodic scan alone (no Run): bytes appended between scans are
 	// read once, never twice.
@@ -288,8 +324,8 @@ func TestIndexer_Scan_CatchUpFindsWhatNotificationsMissed(t *testing.T) {
 		t.Fatalf("lines read %d+%d, file has %d: bytes were read twice or not at all", s1.Lines, s2.Lines, len(lines))
 	}
 	s3, _ := ix.Scan(ctx)
-	if s3.Files != 0 || s3.Lines != 0 {
-		t.Fatalf("a scan with nothing new read %d files, %d lines", s3.Files, s3.Lines)
+	if s3.Files != 0 || s3.Lines != 0 || s3.Unchanged != 1 {
+		t.Fatalf("a scan with nothing new read %d files, %d lines, found %d unchanged (want 0, 0, 1)", s3.Files, s3.Lines, s3.Unchanged)
 	}
 	rec, err := st.Record(ctx, sid)
 	if err != nil {

@@ -152,13 +152,23 @@ func (ix *Indexer) process(ctx context.Context, work []job, gone []string) (Summ
 // errors and diagnostics.
 func (ix *Indexer) tally(res result, sum *Summary, prog *ScanProgress, errs *[]error) {
 	st := res.e.st
+	// A file folded again from its start (it shrank or was replaced, or
+	// is a document rewritten whole) was read all of it: its counts are
+	// what was read, not the difference with what it held before.
+	before := res.before
+	if st.Stats.Resets != before.Resets {
+		sum.Reread++
+		before = tally.Stats{}
+	} else if res.e.found.Info.Layout.Rewritten() {
+		before = tally.Stats{}
+	}
 	prog.FilesDone++
-	prog.BytesDone += st.Stats.Bytes - res.before.Bytes
+	prog.BytesDone += st.Stats.Bytes - before.Bytes
 	sum.Files++
-	sum.Lines += st.Stats.Lines - res.before.Lines
-	sum.Bytes += st.Stats.Bytes - res.before.Bytes
-	sum.Parsed += st.Stats.Parsed - res.before.Parsed
-	sum.Malformed += st.Stats.Malformed - res.before.Malformed
+	sum.Lines += st.Stats.Lines - before.Lines
+	sum.Bytes += st.Stats.Bytes - before.Bytes
+	sum.Parsed += st.Stats.Parsed - before.Parsed
+	sum.Malformed += st.Stats.Malformed - before.Malformed
 	if res.err != nil {
 		*errs = append(*errs, fmt.Errorf("%s: %w", st.Path, res.err))
 	}

@@ -57,6 +57,7 @@ func (ix *Indexer) Scan(ctx context.Context) (Summary, error) {
 		}
 	}
 	sum, err := ix.process(ctx, work, gone)
+	sum.Unchanged = len(seen) - len(work)
 	n, cerr := ix.sessionCount(ctx)
 	sum.Sessions = n
 	sum.Elapsed = time.Since(start)
