@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -123,19 +124,24 @@ func doneText(p tally.Progress) string {
 // itemIndent sets items under their list's heading.
 const itemIndent = "  "
 
-// renderItems writes a list, one item a line. In compact mode completed
-// and cancelled items are counted into one closing line instead: what is
-// left to do is what a glance is for.
+// renderItems writes a list, one item a line. In compact mode, while
+// items are left to do, completed and cancelled items are counted into one
+// closing line instead: what is left to do is what a glance is for.
 func renderItems(b *strings.Builder, items []tally.ItemView, o ShowOptions, st termstyle.Painter) {
 	if len(items) == 0 {
 		b.WriteString(itemIndent + st.Paint(termstyle.Fg(termstyle.Gray), "(empty)") + "\n")
 		return
 	}
 	open := openIDs(items)
+	// A list with nothing left to do is shown whole: folding it would
+	// leave only "… +N done", which says nothing of what was done.
+	fold := !o.Full && slices.ContainsFunc(items, func(it tally.ItemView) bool {
+		return it.Status != tally.StatusCompleted && it.Status != tally.StatusCancelled
+	})
 	done, cancelled := 0, 0
 	for i := range items {
 		it := &items[i]
-		if !o.Full {
+		if fold {
 			switch it.Status {
 			case tally.StatusCompleted:
 				done++

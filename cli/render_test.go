@@ -292,6 +292,26 @@ func TestRenderSessions(t *testing.T) {
 	})
 }
 
+// TestRenderShow_aFinishedListIsShownWhole: folding keeps what is left
+// to do in view; with nothing left, it would leave only "… +2 done".
+func TestRenderShow_aFinishedListIsShownWhole(t *testing.T) {
+	r := exampleRecord()
+	r.Lists[""] = []tally.Item{
+		item("1", "Set up database", "", tally.StatusCompleted),
+		item("2", "Create API endpoints", "", tally.StatusCompleted),
+		item("3", "Drop the old table", "", tally.StatusCancelled),
+	}
+	got := renderShow(t, r, ShowOptions{})
+	for _, want := range []string{"✓ Set up database", "✓ Create API endpoints", "✗ Drop the old table  (cancelled)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "+2 done") {
+		t.Errorf("a finished list folded:\n%s", got)
+	}
+}
+
 func TestRenderChange(t *testing.T) {
 	ch := index.Change{Kind: index.SessionUpdated, ID: exampleRecord().ID, Record: exampleRecord()}
 	var b strings.Builder

@@ -23,7 +23,8 @@ shares): agent, project, title, activity, X/Y done, then its list —
 ✓ completed, ◼ in progress (with its activeForm), ◻ pending, ▸ blocked,
 ✗ cancelled or failed, ? a status Tally does not know (with the agent's word).
 
-Completed items are folded into one "… +N done" line; --full shows them.
+While items are left to do, completed ones are folded into one "… +N done"
+line; --full shows them. A list with nothing left is shown whole.
 Sub-agents' lists follow, each under its id.
 
 Exit status 3 when no session matches, 4 when the prefix matches several.`,
