@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/projectname"
 	"github.com/tallyhq/tally/termstyle"
 )
 
@@ -19,7 +20,7 @@ type detailView struct {
 	item  int
 	width int
 	now   time.Time
-	home  string
+	names projectname.Names
 }
 
 // maxTools and maxMarkers bound the sections under the panel: the newest
@@ -32,7 +33,7 @@ const (
 // header is the fixed top of the detail screen: three lines and a rule.
 func (v detailView) header(p *palette) []string {
 	s, w := v.s, v.width
-	who := render(p.agent(s.Agent), oneLine(s.Agent.String())) + "  " + shortProject(s.Project, v.home, max(w/2, 12))
+	who := render(p.agent(s.Agent), oneLine(s.Agent.String())) + "  " + projectText(v.names, s.Project, max(w/2, 12))
 	when := age(s.LastActivity, v.now)
 	if when != "now" && when != "-" {
 		when += " ago"

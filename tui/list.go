@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/projectname"
 	"github.com/tallyhq/tally/termstyle"
 )
 
@@ -21,7 +22,10 @@ type listView struct {
 	selected int
 	width    int
 	now      time.Time
-	home     string
+	names    projectname.Names
+	// projectWidth is the room, from least up to most, in which every
+	// project's name differs (nil: least).
+	projectWidth func(least, most int) int
 }
 
 // listColumns are the widths of one frame's columns. Title and step share
@@ -50,6 +54,11 @@ func (v listView) columns() listColumns {
 		c.project, c.bar = 16, 5
 	case v.width >= 80:
 		c.bar = 4
+	}
+	// Projects that end alike ("…/work") get the room that tells them
+	// apart, up to a quarter of the line.
+	if v.projectWidth != nil {
+		c.project = max(c.project, v.projectWidth(c.project, max(c.project, v.width/4)))
 	}
 	fixed := colMarker + c.id + c.agent + c.project + c.activity + c.progress + c.age + 7*colGap
 	if c.bar > 0 {
@@ -115,7 +124,7 @@ func (v listView) row(s *tally.Session, id string, selected bool, c listColumns,
 	}
 	b.WriteString(render(p.faint, fit(oneLine(id), c.id)) + " ")
 	b.WriteString(render(p.agent(s.Agent), fit(oneLine(s.Agent.String()), c.agent)) + " ")
-	b.WriteString(fit(shortProject(s.Project, v.home, c.project), c.project) + " ")
+	b.WriteString(fit(projectText(v.names, s.Project, c.project), c.project) + " ")
 	title := oneLine(s.Title)
 	if title == "" {
 		title = render(p.faint, "-")

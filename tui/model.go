@@ -324,7 +324,7 @@ func (m *Model) title() string {
 			shown += " · agent " + oneLine(string(f.Agent))
 		}
 		if f.Project != "" {
-			shown += " · project " + shortProject(f.Project, m.o.Home, 24)
+			shown += " · project " + projectText(r.projectNames(m.o.Home), f.Project, 24)
 		}
 		if f.Text != "" {
 			shown += " · “" + oneLine(f.Text) + "”"

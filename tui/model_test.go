@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,24 @@ func TestModel_order(t *testing.T) {
 	press(m, "s") // by project
 	if got := rowTitles(m)[0]; got != "Plan the offsite" {
 		t.Errorf("by project, first is %q, want ~/notes", got)
+	}
+}
+
+// TestModel_projectsAreNamedAsTheOtherSurfacesDo: ten projects all
+// ending in "work" are told apart by as many trailing parts as it takes,
+// not all shown as "…/work".
+func TestModel_projectsAreNamedAsTheOtherSurfacesDo(t *testing.T) {
+	var recs []tally.Record
+	for i := range 10 {
+		recs = append(recs, rec(fmt.Sprintf("0000000%d-s", i), claude.Agent, fmt.Sprintf("/tmp/capture-cc-scenario%d/work", i),
+			"Task", time.Duration(i)*time.Second, tally.SignalWorking))
+	}
+	m := newModel(t, 120, 24, false, recs...)
+	screen := look(t, m)
+	for i := range 10 {
+		if want := fmt.Sprintf("…/capture-cc-scenario%d/work", i); !strings.Contains(screen, want) {
+			t.Errorf("missing %q:\n%s", want, screen)
+		}
 	}
 }
 
@@ -100,6 +119,24 @@ func TestModel_keys(t *testing.T) {
 		}
 		if n := len(rowTitles(m)); n != 2 {
 			t.Errorf("%d sessions in ~/src/api, want 2", n)
+		}
+	})
+	t.Run("p cycles only the projects the agent filter shows", func(t *testing.T) {
+		m := newModel(t, 80, 24, false, fleet()...)
+		press(m, "a", "a") // codex: one session, in ~/src/web
+		if f := m.roster.filter.Agent; f != codex.Agent {
+			t.Fatalf("second agent %q", f)
+		}
+		press(m, "p")
+		if f := m.roster.filter.Project; f != home+"/src/web" {
+			t.Errorf("first project with the codex filter %q, want ~/src/web", f)
+		}
+		if n := len(rowTitles(m)); n != 1 {
+			t.Errorf("%d shown", n)
+		}
+		press(m, "p")
+		if f := m.roster.filter.Project; f != "" {
+			t.Errorf("after codex's only project, %q; want all", f)
 		}
 	})
 	t.Run("Enter opens, T expands, Esc collapses, Esc goes back", func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/projectname"
 )
 
 // SortOrder is how the session list is ordered.
@@ -93,6 +94,40 @@ type roster struct {
 	// ids are every known session's id, sorted, for shortID; nil when the
 	// set of sessions changed since.
 	ids []string
+	// names tells every known session's project from the others, as the
+	// other surfaces do; nil when the set of sessions changed since.
+	names *projectname.Names
+	// distinct caches names.DistinctWidth by its bounds.
+	distinct map[[2]int]int
+}
+
+// projectNames names the projects of every known session, each with as
+// many trailing parts as tell it from the others.
+func (r *roster) projectNames(home string) projectname.Names {
+	if r.names == nil {
+		paths := make([]string, 0, len(r.byID))
+		for _, e := range r.byID {
+			paths = append(paths, e.rec.Project)
+		}
+		n := projectname.New(home, paths...)
+		r.names, r.distinct = &n, make(map[[2]int]int)
+	}
+	return *r.names
+}
+
+// projectWidth is the fewest cells, from least up to most, in which the
+// names projectNames last gave all differ.
+func (r *roster) projectWidth(least, most int) int {
+	if r.names == nil {
+		return least
+	}
+	key := [2]int{least, most}
+	w, ok := r.distinct[key]
+	if !ok {
+		w = r.names.DistinctWidth(least, most)
+		r.distinct[key] = w
+	}
+	return w
 }
 
 func newRoster() *roster {
@@ -112,7 +147,7 @@ func (r *roster) load(recs []tally.Record, now time.Time) {
 		}
 		r.byID[id] = newEntry(recs[i], now, false)
 	}
-	r.dirty, r.ids = true, nil
+	r.dirty, r.ids, r.names = true, nil, nil
 }
 
 // reload replaces everything with a fresh read of the store, after the
@@ -137,8 +172,10 @@ func (r *roster) update(updated []tally.Record, removed []string, now time.Time)
 		id := updated[i].ID
 		delete(r.gone, id)
 		e := newEntry(updated[i], now, true)
-		if r.byID[id] == nil {
-			r.ids = nil
+		if old := r.byID[id]; old == nil {
+			r.ids, r.names = nil, nil
+		} else if old.rec.Project != e.rec.Project {
+			r.names = nil
 		}
 		if inPlace {
 			r.unplace(r.byID[id])
@@ -154,7 +191,7 @@ func (r *roster) update(updated []tally.Record, removed []string, now time.Time)
 		}
 		delete(r.byID, id)
 		r.gone[id] = true
-		r.ids = nil
+		r.ids, r.names = nil, nil
 	}
 	r.dirty = r.dirty || !inPlace && len(updated)+len(removed) > 0
 }
@@ -318,11 +355,16 @@ func rank(a tally.Activity) int {
 	return 0
 }
 
-// agents are the agents of every known session, sorted: what `a` cycles.
+// agents are the agents of the known sessions in the project filtered
+// on (every session's when none is), sorted: what `a` cycles. An agent
+// with no session there would show none.
 func (r *roster) agents() []tally.Agent {
 	seen := map[tally.Agent]bool{}
 	var out []tally.Agent
 	for _, e := range r.byID {
+		if r.filter.Project != "" && e.rec.Project != r.filter.Project {
+			continue
+		}
 		if !seen[e.rec.Agent] {
 			seen[e.rec.Agent] = true
 			out = append(out, e.rec.Agent)
@@ -332,11 +374,15 @@ func (r *roster) agents() []tally.Agent {
 	return out
 }
 
-// projects are the projects of every known session, most recently active
-// first: what `p` cycles.
+// projects are the projects of the known sessions of the agent filtered
+// on (every session's when none is), most recently active first: what `p`
+// cycles. A project the agent filter hides would show none.
 func (r *roster) projects() []string {
 	last := map[string]time.Time{}
 	for _, e := range r.byID {
+		if r.filter.Agent != "" && e.rec.Agent != r.filter.Agent {
+			continue
+		}
 		if p := e.rec.Project; p != "" {
 			last[p] = maxTime(last[p], e.rec.LastActivity)
 		}

@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tallyhq/tally/projectname"
 	"github.com/tallyhq/tally/termstyle"
 )
 
@@ -91,27 +91,11 @@ func ageChange(t, now time.Time) time.Time {
 	return t.Add((d/unit + 1) * unit)
 }
 
-// shortProject shows a project path as a reader recognises it: the home
-// directory as ~, and, when still longer than w, its last elements, which
-// are the ones that name the project.
-func shortProject(p, home string, w int) string {
-	p = oneLine(p)
-	if p == "" {
-		return "-"
-	}
-	sep := string(filepath.Separator)
-	if home != "" && home != sep {
-		if p == home {
-			p = "~"
-		} else if rest, ok := strings.CutPrefix(p, home+sep); ok {
-			p = "~" + sep + rest
-		}
-	}
-	parts := strings.Split(p, sep)
-	for keep := 2; keep >= 1 && width(p) > w && len(parts) > keep; keep-- {
-		p = ellipsis + sep + strings.Join(parts[len(parts)-keep:], sep)
-	}
-	return cut(p, w)
+// projectText names a project as every surface does (projectname: as
+// many trailing parts as tell it from the other projects), in w columns,
+// on one line whatever its path holds.
+func projectText(n projectname.Names, p string, w int) string {
+	return oneLine(n.Name(p, w))
 }
 
 // bar is a small progress bar of n cells: done of total filled.

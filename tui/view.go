@@ -138,7 +138,8 @@ func (m *Model) listRowsFrame(n int) []string {
 			sel = i - m.top
 		}
 	}
-	lv := listView{rows: window, ids: ids, selected: sel, width: m.width, now: now, home: m.o.Home}
+	lv := listView{rows: window, ids: ids, selected: sel, width: m.width, now: now,
+		names: m.roster.projectNames(m.o.Home), projectWidth: m.roster.projectWidth}
 	body := lv.lines(&m.pal)
 	if len(rows) == 0 {
 		body = []string{"", "  " + key.empty}
@@ -174,7 +175,7 @@ func (m *Model) detailPanelLines() int { return max(m.height-detailTop-footerRow
 func (m *Model) detailFrame() []string {
 	s := m.current()
 	p := &m.pal
-	dv := detailView{s: s, width: m.width, now: m.o.Now(), home: m.o.Home, item: m.item,
+	dv := detailView{s: s, width: m.width, now: m.o.Now(), names: m.roster.projectNames(m.o.Home), item: m.item,
 		panel: m.panelView(s, m.detailPanelLines())}
 	lines := dv.header(p)
 	body := dv.body(p)
