@@ -23,10 +23,12 @@
 //     tool-call progress (list "runtime") is shown only while no
 //     model-owned list has been: it is what an agent that keeps no list
 //     still tells, and it must not push a real plan off screen.
-//   - Markers (termstyle's checklist set): ✅ completed, ❌ cancelled or
-//     failed, ◼ in progress, ◻ pending, ⏳ open but of unknown progress
-//     (codex exec cannot tell in_progress from pending). The header names
-//     the agent (and sub-agent) in the agent's colour, with X of Y done.
-//   - Elsewhere (a pipe, a file) the list is printed whole, plainly, once per
-//     change, so a log of the run reads top to bottom.
+//   - Marks are those of every terminal surface, whatever the agent
+//     (termstyle's icons): ✓ completed, ✗ cancelled or failed, ◼ in
+//     progress, ◻ pending (and codex exec's open items, which cannot tell
+//     in_progress from pending), ▸ blocked. The header names the agent
+//     (and sub-agent) in the agent's colour, with X of Y done.
+//   - Elsewhere (a pipe, a file) the list is printed whole, plainly, each
+//     time its drawing changes, so a log of the run reads top to bottom
+//     without the same list twice in a row.
 package follow

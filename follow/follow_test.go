@@ -85,16 +85,16 @@ const (
 func TestRun_lifecycle(t *testing.T) {
 	t.Run("turn end keeps the final list as it was", func(t *testing.T) {
 		got := plain(t, []byte(strings.Join([]string{codexA, codexAdone, codexTurnOK}, "\n")))
-		if n := strings.Count(got, "📋 Plan"); n != 2 {
+		if n := strings.Count(got, "Plan (codex)"); n != 2 {
 			t.Errorf("%d lists printed, want 2 (turn end prints nothing):\n%s", n, got)
 		}
-		if !strings.HasSuffix(got, "✅ a1\n⏳ a2\n\n") {
-			t.Errorf("last list is not [✅ a1, ⏳ a2]:\n%s", got)
+		if !strings.HasSuffix(got, "✓ a1\n◻ a2\n\n") {
+			t.Errorf("last list is not [✓ a1, ◻ a2]:\n%s", got)
 		}
 	})
 	t.Run("an empty list clears", func(t *testing.T) {
 		got := plain(t, []byte(strings.Join([]string{codexA, codexEmpty}, "\n")))
-		if !strings.HasSuffix(got, "📋 Plan (codex): cleared\n\n") {
+		if !strings.HasSuffix(got, "Plan (codex): cleared\n\n") {
 			t.Errorf("no clear:\n%s", got)
 		}
 	})
@@ -102,14 +102,31 @@ func TestRun_lifecycle(t *testing.T) {
 		tool := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c%d","title":"Read file","status":"in_progress"}}}`
 		plan := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[{"content":"Refactor","priority":"high","status":"in_progress"}]}}}`
 		got := plain(t, []byte(strings.Join([]string{fmtf(tool, 1), plan, fmtf(tool, 2)}, "\n")))
-		want := "🔧 Tool calls (acp/runtime): 0/1 done\n◼  Read file\n\n📋 Plan (acp): 0/1 done\n◼  Refactor\n\n"
+		want := "Tool calls (acp/runtime): 0/1 done\n◼ Read file\n\nPlan (acp): 0/1 done\n◼ Refactor\n\n"
 		if got != want {
 			t.Errorf("got\n%s\nwant\n%s", got, want)
 		}
 	})
+	t.Run("a list the stream repeats unchanged is printed once", func(t *testing.T) {
+		got := plain(t, []byte(strings.Join([]string{codexA, codexA, codexAdone, codexAdone}, "\n")))
+		if n := strings.Count(got, "Plan (codex)"); n != 2 {
+			t.Errorf("%d lists printed, want 2 (one per drawing that changed):\n%s", n, got)
+		}
+	})
+	t.Run("every agent's open item is drawn as pending, as show draws it", func(t *testing.T) {
+		for _, rel := range []string{"codex-0.169.0/update-plan-resume/exec-json.stdout.jsonl", "claude-code-2.1.330/todowrite/stream-json.stdout.jsonl"} {
+			in, err := os.ReadFile(filepath.Join(captured, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := plain(t, in); !strings.Contains(got, "\n◻ ") || strings.ContainsAny(got, "⏳✅❌📋") {
+				t.Errorf("%s: an open item is not ◻, or a mark of another set is drawn:\n%s", rel, got)
+			}
+		}
+	})
 	t.Run("other output passes through", func(t *testing.T) {
 		got := plain(t, []byte("Reading prompt from stdin...\n"+codexA+"\nwarning: {not json\n"))
-		if !strings.HasPrefix(got, "Reading prompt from stdin...\n📋") || !strings.HasSuffix(got, "\nwarning: {not json\n") {
+		if !strings.HasPrefix(got, "Reading prompt from stdin...\nPlan") || !strings.HasSuffix(got, "\nwarning: {not json\n") {
 			t.Errorf("got\n%s", got)
 		}
 	})
@@ -143,7 +160,7 @@ func TestRun_terminalRowsFitTheWidthInColour(t *testing.T) {
 			t.Errorf("a colour is left open: %q", row)
 		}
 	}
-	if !strings.Contains(rows[1], "✅ \x1b[32mWrite the migration") || !strings.HasSuffix(termstyle.Strip(rows[2]), "…") {
+	if !strings.Contains(rows[1], "✓\x1b[0m \x1b[32mWrite the migration") || !strings.HasSuffix(termstyle.Strip(rows[2]), "…") {
 		t.Errorf("rows:\n%s", strings.Join(rows, "\n"))
 	}
 }
@@ -156,7 +173,7 @@ func TestRun_subAgentListIsHeadedByItsName(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := plain(t, in)
-	if !strings.Contains(out, "📋 Plan (claude · Audit string helpers): ") || strings.Contains(out, "claude/a1930ad") {
+	if !strings.Contains(out, "Plan (claude · Audit string helpers): ") || strings.Contains(out, "claude/a1930ad") {
 		t.Errorf("sub-agent list not headed by its name:\n%s", out)
 	}
 }

@@ -77,20 +77,20 @@ func TestRun_terminalDrawsOneListInPlace(t *testing.T) {
 	}
 	screen := replay(raw)
 	text := strings.Join(screen, "\n")
-	if n := strings.Count(text, "📋 Plan (codex)"); n != 1 {
+	if n := strings.Count(text, "Plan (codex)"); n != 1 {
 		t.Fatalf("the list is on screen %d times, want once:\n%s", n, text)
 	}
 	want := []string{
 		"Reading prompt from stdin...",
-		"📋 Plan (codex): 3/3 done",
-		"✅ Write greet.py with greet(name)",
-		"✅ Add a unit test",
-		"✅ Run a smoke check",
+		"Plan (codex): 3/3 done",
+		"✓ Write greet.py with greet(name)",
+		"✓ Add a unit test",
+		"✓ Run a smoke check",
 	}
 	if !equalTail(screen, want) {
 		t.Errorf("screen ends\n%s\nwant\n%s", text, strings.Join(want, "\n"))
 	}
-	if strings.Contains(text, "Update README") || strings.Contains(text, "⏳") {
+	if strings.Contains(text, "Update README") || strings.Contains(text, "◻") {
 		t.Errorf("an earlier version of the list is left on screen:\n%s", text)
 	}
 }
@@ -106,7 +106,7 @@ func TestRun_terminalListTallerThanTheScreen(t *testing.T) {
 	first := strings.Replace(list, `"completed":true`, `"completed":false`, 3)
 	screen := replay(runOnPTY(t, []byte(first+"\n"+list+"\n")))
 	text := strings.Join(screen, "\n")
-	if n := strings.Count(text, "📋 Plan"); n != 1 || len(screen) != 23 {
+	if n := strings.Count(text, "Plan ("); n != 1 || len(screen) != 23 {
 		t.Fatalf("%d lists in %d rows, want 1 in 23:\n%s", n, len(screen), text)
 	}
 	if !strings.Contains(text, "3/40 done") || !strings.Contains(text, "… 19 more") {

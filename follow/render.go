@@ -22,6 +22,10 @@ type renderer struct {
 	drawn int
 	// text is assistant text not yet ended by a newline.
 	text strings.Builder
+	// printed is the last list printed plainly: the same drawing again
+	// tells a log's reader nothing (a stream repeats a list unchanged as
+	// a turn goes on).
+	printed string
 }
 
 // above writes text (whole lines) above the list.
@@ -44,14 +48,16 @@ func (r *renderer) show(l, cleared *normalize.TodoList) {
 		r.draw()
 		return
 	}
+	var frame string
 	if l == nil {
-		fmt.Fprintf(r.w, "%s: cleared\n\n", r.header(cleared, false))
-		return
+		frame = r.header(cleared, false) + ": cleared\n\n"
+	} else {
+		frame = strings.Join(r.rows(), "\n") + "\n\n"
 	}
-	for _, row := range r.rows() {
-		r.w.WriteString(row + "\n")
+	if frame != r.printed {
+		r.w.WriteString(frame)
 	}
-	r.w.WriteString("\n")
+	r.printed = frame
 }
 
 func (r *renderer) erase() {
@@ -105,9 +111,9 @@ func (r *renderer) header(l *normalize.TodoList, withProgress bool) string {
 		owner = agent + " · " + l.Name
 	}
 	name := r.paint(termstyle.Fg(termstyle.AgentColor(tally.Agent(agent))), owner)
-	h := "📋 Plan (" + name + ")"
+	h := "Plan (" + name + ")"
 	if l.List == tally.RuntimeList {
-		h = "🔧 Tool calls (" + name + ")"
+		h = "Tool calls (" + name + ")"
 	}
 	if withProgress {
 		h += fmt.Sprintf(": %d/%d done", l.Progress.Done, l.Progress.Total)
@@ -123,9 +129,11 @@ var textStyles = map[termstyle.Mark]ansi.Style{
 	termstyle.MarkActive:  termstyle.Bold,
 }
 
-// markOf is a streamed item's mark. The unified vocabulary has four words
-// (failed arrives as cancelled); blocked items keep the pending marker
-// and say "(blocked)" in words.
+// markOf is a streamed item's mark, as every surface draws the state. The
+// unified vocabulary has four words (failed arrives as cancelled); a
+// blocked item is marked blocked and says so in words too. An item codex
+// exec reports open (completed:false, in progress or not) is pending to
+// the eye, as the same item in `tally show`.
 func markOf(it *normalize.TodoItem) termstyle.Mark {
 	switch it.Status {
 	case normalize.TodoCompleted:
@@ -135,8 +143,8 @@ func markOf(it *normalize.TodoItem) termstyle.Mark {
 	case normalize.TodoInProgress:
 		return termstyle.MarkActive
 	case normalize.TodoPending:
-		if it.Lossy {
-			return termstyle.MarkOpen
+		if it.Blocked {
+			return termstyle.MarkBlocked
 		}
 	}
 	return termstyle.MarkPending
@@ -153,8 +161,7 @@ func (r *renderer) item(it normalize.TodoItem) string {
 	} else if it.Blocked {
 		text += " (blocked)"
 	}
-	// Markers differ in width; pad to two cells so the texts line up.
-	return termstyle.Pad(m.Emoji(), 2) + " " + r.paint(textStyles[m], text)
+	return r.paint(termstyle.Fg(m.Color()), m.Icon()) + " " + r.paint(textStyles[m], text)
 }
 
 func (r *renderer) paint(s ansi.Style, text string) string {

@@ -25,7 +25,8 @@ const (
 )
 
 // icons are one column wide each, so that a list's texts line up in any
-// terminal font.
+// terminal font. Every terminal surface draws a state with the same one:
+// `show`, `watch`, the terminal UI and `follow`, whatever the agent.
 var icons = [numMarks]string{
 	MarkPending: "◻",
 	MarkActive:  "◼",
@@ -34,19 +35,6 @@ var icons = [numMarks]string{
 	MarkStopped: "✗",
 	MarkUnknown: "?",
 	MarkOpen:    "◻",
-}
-
-// emoji are the markers of a streamed list (tally follow), which reads as a
-// checklist: done and stopped items stand out in colour even where the
-// terminal's own colours are off.
-var emoji = [numMarks]string{
-	MarkPending: "◻",
-	MarkActive:  "◼",
-	MarkDone:    "✅",
-	MarkBlocked: "▸",
-	MarkStopped: "❌",
-	MarkUnknown: "?",
-	MarkOpen:    "⏳",
 }
 
 // markColors: in progress amber, pending gray, done green, blocked cyan,
@@ -64,10 +52,6 @@ var markColors = [numMarks]ansi.Color{
 
 // Icon is m's one-column icon: ✓ ◼ ◻ ▸ ✗ ?.
 func (m Mark) Icon() string { return icons[m.valid()] }
-
-// Emoji is m's checklist marker: ✅ ◼ ◻ ❌ ⏳. Some are two cells wide and
-// some one: Pad(m.Emoji(), 2) lines the texts after them up.
-func (m Mark) Emoji() string { return emoji[m.valid()] }
 
 // Color is the colour m's icon is drawn in.
 func (m Mark) Color() ansi.Color { return markColors[m.valid()] }
