@@ -95,7 +95,7 @@ func statusText(it *tally.ItemView) string {
 		return "blocked"
 	case termstyle.MarkActive:
 		return "in progress"
-	case termstyle.MarkPending, termstyle.MarkOpen, termstyle.MarkDone, termstyle.MarkStopped, termstyle.MarkUnknown:
+	case termstyle.MarkPending, termstyle.MarkDone, termstyle.MarkStopped, termstyle.MarkUnknown:
 	}
 	return it.StatusWord()
 }

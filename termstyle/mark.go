@@ -18,9 +18,6 @@ const (
 	MarkStopped
 	// MarkUnknown: a status word Tally does not know; the word is shown.
 	MarkUnknown
-	// MarkOpen: open, but the agent's format cannot say whether it is
-	// being worked on (codex exec's completed:false).
-	MarkOpen
 	numMarks
 )
 
@@ -34,7 +31,6 @@ var icons = [numMarks]string{
 	MarkBlocked: "▸",
 	MarkStopped: "✗",
 	MarkUnknown: "?",
-	MarkOpen:    "◻",
 }
 
 // markColors: in progress amber, pending gray, done green, blocked cyan,
@@ -47,7 +43,6 @@ var markColors = [numMarks]ansi.Color{
 	MarkBlocked: Cyan,
 	MarkStopped: Red,
 	MarkUnknown: Amber,
-	MarkOpen:    Gray,
 }
 
 // Icon is m's one-column icon: ✓ ◼ ◻ ▸ ✗ ?.
