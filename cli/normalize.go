@@ -39,7 +39,10 @@ one unified todo_list event per change of a list (docs/formats.md):
    "todoId":…,"items":[{"text":…,"status":…}], …Tally's richer fields}
 
 The format is told from the first lines unless --agent names it. Malformed
-lines are reported on standard error with their line numbers and skipped.`,
+lines are reported on standard error with their line numbers and skipped;
+when no line of the input could be read, normalize exits 2. A pretty-printed
+JSON document (its first line a lone "{" or "[") is read whole: each JSON
+value in it, each element of a top-level array, is one line.`,
 		Example: `  codex exec --json "fix the tests" | tally normalize
   tally normalize --agent claude ~/.claude/projects/*/SESSION.jsonl`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runNormalize(cmd.Context(), o, args) },

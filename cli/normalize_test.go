@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -98,5 +99,18 @@ func TestNormalize_AgentIsMatchedWithoutCase(t *testing.T) {
 	code, got, errOut := run(t, newStore(t), nil, "normalize", "--agent", "CODEX", codexExec)
 	if code != ExitOK || got != want || want == "" {
 		t.Fatalf("--agent CODEX: exit %d, stderr %q; output differs from --agent codex: %v", code, errOut, got != want)
+	}
+}
+
+// TestNormalize_aFileOfWhichNoLineCouldBeReadExitsWithUsage: a script must
+// not take "27 of 27 lines skipped" for success.
+func TestNormalize_aFileOfWhichNoLineCouldBeReadExitsWithUsage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "garbled.jsonl")
+	if err := os.WriteFile(path, []byte("{\"jsonrpc\":\n{\"jsonrpc\":\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := run(t, newStore(t), nil, "normalize", "--agent", "acp", path)
+	if code != ExitUsage || !strings.Contains(errOut, "no line of the input could be read") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }

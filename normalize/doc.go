@@ -29,4 +29,12 @@
 //     tail.MaxLine is skipped without being held in memory, as the indexer
 //     does. An item that came without text is skipped the same way: not
 //     written, not counted in progress, and reported with its line number.
+//     An input of which no line could be read is an error (CodeInvalid),
+//     after the count of skipped lines: a script must not take it for
+//     success.
+//   - An input that is one JSON document rather than JSON Lines (its first
+//     line a lone "{" or "[", as a pretty-printer writes it, such as the
+//     ACP specification's examples) is read whole, up to tail.MaxLine, and
+//     each JSON value in it, each element of a top-level array, is read as
+//     one line.
 package normalize

@@ -14,8 +14,8 @@ import (
 // Run reads an agent's output from in and writes the unified events to out,
 // one JSON object a line, flushed after each input line that made any.
 // Problems with the input go to errOut and never stop the stream. It
-// returns a *tally.Error with CodeInvalid when the agent is unknown or the
-// format cannot be told; reading stops at the end of in or when ctx is done
+// returns a *tally.Error with CodeInvalid when the agent is unknown, the
+// format cannot be told, or no line of the input could be read; reading stops at the end of in or when ctx is done
 // (checked between lines: a read that blocks is not interrupted).
 func Run(ctx context.Context, in io.Reader, out, errOut io.Writer, opts Options) error {
 	s, err := NewStream(in, opts)
@@ -65,5 +65,11 @@ func Run(ctx context.Context, in io.Reader, out, errOut io.Writer, opts Options)
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if st := s.Stats(); st.Lines > 0 && st.Malformed == st.Lines {
+		return tally.Errorf(tally.CodeInvalid, "normalize", "no line of the input could be read as %s output", s.Agent())
+	}
+	return nil
 }

@@ -293,3 +293,66 @@ func TestRun_itemWithoutTextIsSkippedWithADiagnostic(t *testing.T) {
 		}
 	}
 }
+
+// TestRun_aPrettyPrintedJSONDocumentIsReadWhole: the ACP specification's
+// examples are one JSON-RPC message each, pretty-printed over many lines;
+// read as lines, every one was malformed.
+func TestRun_aPrettyPrintedJSONDocumentIsReadWhole(t *testing.T) {
+	doc, err := os.ReadFile("../testdata/fixtures/acp/spec-agent-plan-session-update-plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, agent := range []string{AgentAuto, "acp"} {
+		out, errOut, err := run(t, string(doc), agent)
+		if err != nil || errOut != "" {
+			t.Fatalf("--agent %s: err %v, stderr %q", agent, err, errOut)
+		}
+		evs := decode(t, out)
+		if len(evs) != 1 || len(evs[0].Items) != 3 || evs[0].Items[0].Text != "Analyze the existing codebase structure" {
+			t.Errorf("--agent %s: events %+v, want the spec's plan of three entries", agent, evs)
+		}
+	}
+	// An array of messages, pretty-printed, is each message in turn.
+	compact := strings.Join(strings.Fields(string(doc)), " ")
+	out, _, err := run(t, "[\n  "+compact+",\n  "+strings.Replace(compact, `"pending"`, `"completed"`, 1)+"\n]\n", "acp")
+	if evs := decode(t, out); err != nil || len(evs) != 2 || evs[1].Items[0].Status != TodoCompleted {
+		t.Errorf("array: err %v, events %+v", err, evs)
+	}
+}
+
+// TestRun_anInputOfWhichNoLineCouldBeReadFails: "27 of 27 lines skipped"
+// and exit 0 told a script all was well.
+func TestRun_anInputOfWhichNoLineCouldBeReadFails(t *testing.T) {
+	_, errOut, err := run(t, "{\"type\":\n{\"type\":\n", "codex")
+	if tally.ErrorCode(err) != tally.CodeInvalid || !strings.Contains(errOut, "2 of 2 lines skipped") {
+		t.Errorf("err %v, stderr %q; want CodeInvalid after the count", err, errOut)
+	}
+	_, _, err = run(t, "{\n  \"jsonrpc\": \n}\n", "acp")
+	if tally.ErrorCode(err) != tally.CodeInvalid {
+		t.Errorf("a document that is not JSON: err %v, want CodeInvalid", err)
+	}
+	if _, _, err := run(t, "{\"type\":\n"+codexList1+"\n", "codex"); err != nil {
+		t.Errorf("one line of two read: err %v, want none", err)
+	}
+}
+
+// FuzzLineReader_document: whatever a document holds, reading it ends,
+// and every line it gives is one line.
+func FuzzLineReader_document(f *testing.F) {
+	for _, s := range []string{"{\n\"a\":1\n}\n", "[\n{\"a\":1},\n[2]\n]", "{\n\"a\":\n", "[\n1,\n", "{\n}\n{\n}\n", "[\n]\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lr := newLineReader(strings.NewReader(s), 1<<10)
+		for range len(s) + 2 {
+			line, _, err := lr.next()
+			if err != nil {
+				return
+			}
+			if bytes.IndexByte(line, '\n') != len(line)-1 {
+				t.Fatalf("line %q is not one line", line)
+			}
+		}
+		t.Fatal("more lines than bytes")
+	})
+}

@@ -19,8 +19,8 @@ func TestRun_aLineCutShortIsWordedAlikeForEveryAgent(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var o, e strings.Builder
 			err := Run(t.Context(), strings.NewReader("{\"x\":1\n"), &o, &e, Options{Agent: name, Adapters: all, Now: fixedNow})
-			if err != nil {
-				t.Fatal(err)
+			if tally.ErrorCode(err) != tally.CodeInvalid {
+				t.Fatalf("err %v, want CodeInvalid: no line could be read", err)
 			}
 			want := fmt.Sprintf("tally normalize: line 1: %s: line at offset 0 is not a JSON object (cut short or garbled?)\n", name)
 			if first, _, _ := strings.Cut(e.String(), "\n"); first+"\n" != want {
@@ -36,8 +36,8 @@ func TestRun_aLineThatIsNotJSONIsWordedAlike(t *testing.T) {
 	all := map[string]tally.StreamReader{"acp": adapters()["acp"], "hermes": hermes.New(hermes.Options{Home: "/nonexistent"})}
 	for name := range all {
 		var o, e strings.Builder
-		if err := Run(t.Context(), strings.NewReader("{\"jsonrpc\":\"2.0\",\"role\":}\n"), &o, &e, Options{Agent: name, Adapters: all, Now: fixedNow}); err != nil {
-			t.Fatal(err)
+		if err := Run(t.Context(), strings.NewReader("{\"jsonrpc\":\"2.0\",\"role\":}\n"), &o, &e, Options{Agent: name, Adapters: all, Now: fixedNow}); tally.ErrorCode(err) != tally.CodeInvalid {
+			t.Fatalf("err %v, want CodeInvalid: no line could be read", err)
 		}
 		want := fmt.Sprintf("tally normalize: line 1: %s: line at offset 0 is not valid JSON: ", name)
 		if !strings.HasPrefix(e.String(), want) {
