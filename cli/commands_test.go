@@ -129,6 +129,10 @@ func TestRun_exitCodes(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, ExitUsage, "frobnicate"},
 		{"negative limit", []string{"sessions", "--limit", "-1"}, ExitUsage, "--limit"},
 		{"help", []string{"show", "--help"}, ExitOK, ""},
+		{"a command misspelt is named", []string{"sesions"}, ExitUsage, `unknown command "sesions" for "tally": did you mean "sessions"?`},
+		{"a subcommand misspelt is named", []string{"token", "revok", "x"}, ExitUsage, `did you mean "revoke"?`},
+		{"a number flag's value in words", []string{"sessions", "--limit", "abc"}, ExitUsage, `--limit takes a whole number, not "abc"`},
+		{"a duration flag's value in words", []string{"scan", "--commit-every", "soon"}, ExitUsage, `--commit-every takes a duration such as 90s, 10m or 1h30m, not "soon"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, errOut := run(t, st, nil, c.args...)

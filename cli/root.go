@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/config"
@@ -99,10 +101,12 @@ func (a *app) rootCommand() *cobra.Command {
 With no command on a terminal, tally opens the live dashboard (tally tui);
 into a pipe, it prints the active sessions each time they change (when
 none is active, the most recent ones).`,
-		Version:       version.String(),
-		Args:          cobra.NoArgs,
-		SilenceErrors: true,
-		SilenceUsage:  true,
+		Version: version.String(),
+		Args:    noArgsButCommands,
+		// A command two edits away is named ("sesions": "sessions").
+		SuggestionsMinimumDistance: 2,
+		SilenceErrors:              true,
+		SilenceUsage:               true,
 		PersistentPreRun: func(*cobra.Command, []string) {
 			a.started = true
 		},
@@ -113,7 +117,7 @@ none is active, the most recent ones).`,
 			return runOverview(cmd.Context(), &overviewOptions{app: a})
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: flagError(err)} })
 	db := a.env.Getenv("TALLY_DB")
 	if db == "" && a.env.DefaultDB != nil {
 		db, a.dbErr = a.env.DefaultDB(a.env.Getenv("XDG_DATA_HOME"), a.env.Home)
@@ -130,7 +134,52 @@ none is active, the most recent ones).`,
 		a.serveCommand(), a.pushCommand(), a.tokenCommand(), a.configCommand(),
 		a.taskCommand(), a.timelineCommand(), a.markerCommand(), a.hookCommand(), a.setupCommand(),
 		a.tuiCommand())
+	for _, c := range root.Commands() {
+		if c.HasSubCommands() && !c.Runnable() {
+			// A group of commands (token): a word that is none of them
+			// is a mistake to name, not a reason to print the help and
+			// exit 0.
+			c.Args, c.SuggestionsMinimumDistance = noArgsButCommands, 2
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
+	}
 	return root
+}
+
+// noArgsButCommands refuses an argument where a command was expected, and
+// names the command meant when one is spelled close to it.
+func noArgsButCommands(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += fmt.Sprintf(": did you mean %q?", s[0])
+	}
+	return errors.New(msg)
+}
+
+// flagError says what a flag's value should have been, in words, instead
+// of the parser's ("strconv.ParseInt: parsing "abc": invalid syntax").
+func flagError(err error) error {
+	var iv *pflag.InvalidValueError
+	if !errors.As(err, &iv) {
+		return err
+	}
+	want := map[string]string{
+		"int": "a whole number", "int64": "a whole number", "int32": "a whole number",
+		"uint": "a whole number of at least 0", "uint64": "a whole number of at least 0",
+		"float64": "a number", "bool": "true or false",
+		"duration": "a duration such as 90s, 10m or 1h30m",
+	}[iv.GetFlag().Value.Type()]
+	if want == "" {
+		return err
+	}
+	var ne *strconv.NumError
+	if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+		want += " in range"
+	}
+	return fmt.Errorf("--%s takes %s, not %q", iv.GetFlag().Name, want, iv.GetValue())
 }
 
 // openStore opens the store named by --db. A store that cannot be opened
