@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -165,7 +166,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 		fmt.Fprintf(o.env.Out, "tally: requests need a token; a browser asks for it once (or visit %s?token=TOKEN)\n", page)
 	}
 	if o.Open {
-		openBrowser(page, o.Token)
+		openBrowser(browserOpener, page, o.Token, o.env.Err)
 	}
 	o.nowLive()
 
@@ -200,6 +201,11 @@ func bindAddress(ctx context.Context, r Resolver, addr string, tokens bool) (str
 	if err != nil {
 		return "", tally.Errorf(tally.CodeInvalid, "serve", "--addr %q: want host:port, such as %s", addr, defaultServeAddr)
 	}
+	// A port that cannot be is a mistake in the command line, not an
+	// address this machine refuses.
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return "", tally.Errorf(tally.CodeInvalid, "serve", "--addr %q: %q is not a port (a number from 0 to 65535)", addr, port)
+	}
 	if host == "" {
 		if !tokens {
 			return "", refuseBind(addr+" (every interface)", "")
@@ -213,7 +219,11 @@ func bindAddress(ctx context.Context, r Resolver, addr string, tokens bool) (str
 	if !tokens {
 		for _, a := range addrs {
 			if !a.IsLoopback() {
-				return "", refuseBind(addr, fmt.Sprintf(" (%s is %s, not a loopback address)", host, a))
+				why := fmt.Sprintf(" (%s is %s, not a loopback address)", host, a)
+				if a.String() == host {
+					why = fmt.Sprintf(" (%s is not a loopback address)", host)
+				}
+				return "", refuseBind(addr, why)
 			}
 		}
 	}
@@ -251,18 +261,30 @@ func refuseBind(shown, why string) error {
 		"refusing to listen on %s%s without a token: anyone who can reach it could read your agents' sessions; create tokens (tally token create --scope read), pass --token (or set TALLY_TOKEN), or listen on %s", shown, why, defaultServeAddr)
 }
 
-// openBrowser opens the page with the system's opener; failing that, the
-// address printed above is there to click.
-func openBrowser(page, token string) {
+// browserOpener is the system's command that opens a page in the
+// browser.
+var browserOpener = map[bool]string{true: "open", false: "xdg-open"}[runtime.GOOS == "darwin"]
+
+// openBrowser opens the page with opener. When it cannot (no opener, or
+// no browser for it to open: xdg-open exits non-zero), it says so on
+// errOut, with the address to open by hand (without the token, which is
+// asked for there).
+func openBrowser(opener, page, token string, errOut io.Writer) {
+	target := page
 	if token != "" {
-		page += "?token=" + url.QueryEscape(token)
+		target += "?token=" + url.QueryEscape(token)
 	}
-	name := "xdg-open"
-	if runtime.GOOS == "darwin" {
-		name = "open"
+	failed := func(err error) {
+		fmt.Fprintf(errOut, "tally: could not open a browser (%s: %v); open %s yourself\n", opener, err, page)
 	}
-	cmd := exec.Command(name, page)
-	if cmd.Start() == nil {
-		go func() { _ = cmd.Wait() }() // reap it; its status changes nothing
+	cmd := exec.Command(opener, target)
+	if err := cmd.Start(); err != nil {
+		failed(err)
+		return
 	}
+	go func() {
+		if err := cmd.Wait(); err != nil {
+			failed(err)
+		}
+	}()
 }

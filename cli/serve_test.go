@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,6 +26,44 @@ func TestServe_refusesOtherAddressesWithoutToken(t *testing.T) {
 	var out, errOut syncBuffer
 	if code := Run(context.Background(), testEnv(newStore(t), &out, &errOut, nil), []string{"serve", "--addr", "nonsense"}); code != ExitUsage {
 		t.Errorf("serve --addr nonsense: exit %d", code)
+	}
+}
+
+// TestServe_aBadPortIsAUsageErrorAndALiteralAddressIsNotSaidTwice: a port
+// out of range is a mistake in the command line (2), not an address this
+// machine refuses (6); "10.1.2.3 is 10.1.2.3" said nothing.
+func TestServe_aBadPortIsAUsageErrorAndALiteralAddressIsNotSaidTwice(t *testing.T) {
+	var out, errOut syncBuffer
+	code := Run(context.Background(), testEnv(newStore(t), &out, &errOut, nil), []string{"serve", "--addr", "127.0.0.1:99999"})
+	if code != ExitUsage || !strings.Contains(errOut.String(), `"99999" is not a port`) {
+		t.Errorf("--addr 127.0.0.1:99999: exit %d, stderr %q", code, errOut.String())
+	}
+	errOut = syncBuffer{}
+	Run(context.Background(), testEnv(newStore(t), &out, &errOut, nil), []string{"serve", "--addr", "10.1.2.3:7600"})
+	if got := errOut.String(); !strings.Contains(got, "(10.1.2.3 is not a loopback address)") {
+		t.Errorf("--addr 10.1.2.3:7600: %q", got)
+	}
+}
+
+// TestServe_openSaysSoWhenNoBrowserCanBeOpened: --open without a browser
+// said nothing, and the user waited for a window.
+func TestServe_openSaysSoWhenNoBrowserCanBeOpened(t *testing.T) {
+	dir := t.TempDir()
+	noBrowser := filepath.Join(dir, "xdg-open")
+	if err := os.WriteFile(noBrowser, []byte("#!/bin/sh\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, opener := range []string{filepath.Join(dir, "missing"), noBrowser} {
+		var errOut syncBuffer
+		openBrowser(opener, "http://127.0.0.1:7600/", "tly_secret", &errOut)
+		deadline := time.Now().Add(5 * time.Second)
+		for errOut.String() == "" && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		got := errOut.String()
+		if !strings.HasPrefix(got, "tally: could not open a browser (") || !strings.HasSuffix(got, "open http://127.0.0.1:7600/ yourself\n") || strings.Contains(got, "tly_secret") {
+			t.Errorf("%s: %q", opener, got)
+		}
 	}
 }
 
