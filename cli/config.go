@@ -214,7 +214,7 @@ func testSinks(ctx context.Context, w io.Writer, sinks []notify.SinkOptions, now
 		fmt.Fprintf(w, "%s: sent\n", s.Sink.Name())
 	}
 	if failed > 0 {
-		return tally.Errorf(tally.CodeUnavailable, "config --test", "%d of %d sinks failed", failed, len(sinks))
+		return &notifyError{failed: failed, sinks: len(sinks)}
 	}
 	return nil
 }

@@ -160,7 +160,7 @@ func TestRun_config_testSendsToEverySink(t *testing.T) {
 
 	code, _, errOut = run(t, nil, configHome(t, ""), "config", "--test", "--notify-webhook", srv.URL+"/broken")
 	<-got
-	if code != ExitUnavailable || !strings.Contains(errOut, "HTTP 400") || !strings.Contains(errOut, "1 of 2 sinks failed") {
+	if code != ExitNotify || !strings.Contains(errOut, "HTTP 400") || !strings.Contains(errOut, "1 of 2 sinks failed") {
 		t.Errorf("a refusing receiver: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -32,6 +32,9 @@ const (
 	// ExitData: some agent files could not be read (each was reported,
 	// naming it); every other file was indexed.
 	ExitData ExitCode = 7
+	// ExitNotify: config --test could not deliver its message to some
+	// notification sink (each was named). The store is not involved.
+	ExitNotify ExitCode = 8
 )
 
 // exitCodes is the one table from domain error codes to exit statuses.
@@ -59,6 +62,10 @@ func exitCodeOf(err error) ExitCode {
 	var d *dataError
 	if errors.As(err, &d) {
 		return ExitData
+	}
+	var n *notifyError
+	if errors.As(err, &n) {
+		return ExitNotify
 	}
 	if c, ok := exitCodes[tally.ErrorCode(err)]; ok {
 		return c
@@ -103,6 +110,14 @@ func (e *dataError) Error() string {
 		return "1 file could not be read (see above); every other file was indexed"
 	}
 	return fmt.Sprintf("%d files could not be read (see above); every other file was indexed", e.files)
+}
+
+// notifyError is config --test's sinks failing; each failure was printed
+// as it happened.
+type notifyError struct{ failed, sinks int }
+
+func (e *notifyError) Error() string {
+	return fmt.Sprintf("%d of %d sinks failed", e.failed, e.sinks)
 }
 
 type errArgs string
