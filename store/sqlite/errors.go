@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/store/internal/column"
@@ -14,8 +16,28 @@ import (
 // database file, so "database is locked" says which database. An error
 // that already is a *tally.Error keeps its code.
 func (s *Store) wrap(op string, err error) error {
-	return column.Wrap(op, "store "+s.path, err, classify)
+	return column.Wrap(op, "store "+s.path, inWords(err), classify)
 }
+
+// inWords is err without SQLite's number for it ("attempt to write a
+// readonly database (1544)"): the number tells a person nothing the words
+// do not, and the hint classify adds says what to do. The driver's error
+// is kept beneath, for errors.As.
+func inWords(err error) error {
+	var se *sqlite.Error
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	return &wordsError{err: err, text: strings.Replace(err.Error(), se.Error(), strings.TrimSuffix(se.Error(), fmt.Sprintf(" (%d)", se.Code())), 1)}
+}
+
+type wordsError struct {
+	err  error
+	text string
+}
+
+func (e *wordsError) Error() string { return e.text }
+func (e *wordsError) Unwrap() error { return e.err }
 
 // classify maps what SQLite reported to a code, with a hint for the
 // failures a user can do something about.

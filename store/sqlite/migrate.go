@@ -72,7 +72,7 @@ func (s *Store) needsWrite(v int, err error) error {
 	}
 	return tally.Errorf(tally.CodeUnavailable, "sqlite.Open",
 		"store %s %s: bringing it up to date needs a write, and it cannot be written (%v). Run tally once as a user who can write it (tally scan), or point --db (TALLY_DB) at another store",
-		s.path, what, err)
+		s.path, what, inWords(err))
 }
 
 func (s *Store) checkVersion(v int) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/tallyhq/tally/adapter/codex"
 	"github.com/tallyhq/tally/store"
 	"github.com/tallyhq/tally/store/storetest"
+	"modernc.org/sqlite"
 )
 
 func TestStore(t *testing.T) {
@@ -107,6 +109,22 @@ func TestOpen_NotADatabase(t *testing.T) {
 	_, err := Open(context.Background(), path)
 	if tally.ErrorCode(err) != tally.CodeUnavailable || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Open of a text file: %v, want unavailable naming %s", err, path)
+	}
+}
+
+// TestOpen_errorsSayNoSQLiteNumbers: "file is not a database (26)" —
+// the number means nothing to a person; the words and the hint do.
+func TestOpen_errorsSayNoSQLiteNumbers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tally.db")
+	if err := os.WriteFile(path, []byte(strings.Repeat("this is a text file, not SQLite\n", 200)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), path)
+	if msg := tally.UserMessage(err); regexp.MustCompile(`\(\d+\)`).MatchString(msg) || !strings.Contains(msg, "not a database") {
+		t.Errorf("message %q, want SQLite's words without its number", msg)
+	}
+	if _, ok := errors.AsType[*sqlite.Error](err); !ok {
+		t.Errorf("the driver's error is no longer beneath: %v", err)
 	}
 }
 
