@@ -27,7 +27,8 @@ type Store interface {
 	// Commit writes a batch in one transaction: either every file state,
 	// its offset and the session records land, or none does. A crash in
 	// the middle of a scan therefore resumes from a consistent point. An
-	// error wrapping ErrStoreGone means no commit can succeed any more.
+	// error wrapping ErrStoreGone or ErrStoreReadOnly means no commit can
+	// succeed any more (StoreUnusable).
 	// When it succeeds, b.Sessions holds the records as stored: a store
 	// that keeps hooks' needs-input marks keeps a mark over a record whose
 	// activity is not after it (signal asking, last activity the mark's).
@@ -59,6 +60,17 @@ type Store interface {
 // can be kept any more, so the indexer stops rather than go on into
 // storage nobody reads.
 var ErrStoreGone = errors.New("the store is gone")
+
+// ErrStoreReadOnly is wrapped by the error of a Store that cannot be
+// written (a read-only file, or a folder where it cannot keep its
+// journal): no commit succeeds until a person changes that, so a command
+// says so once and stops, rather than fail again every round.
+var ErrStoreReadOnly = errors.New("the store cannot be written")
+
+// StoreUnusable tells whether err means no commit can succeed any more.
+func StoreUnusable(err error) bool {
+	return errors.Is(err, ErrStoreGone) || errors.Is(err, ErrStoreReadOnly)
+}
 
 // Batch is one transaction's worth of changes.
 type Batch struct {

@@ -133,14 +133,22 @@ func (l *live) scan(ctx context.Context) (index.Summary, error) {
 // they come (the history already on disk is not news, what follows is),
 // and the notifier follows the indexer. A scan that failed is reported
 // and the command goes on: the files that failed are retried by the next
-// catch-up scan.
-func (l *live) CatchUp(ctx context.Context) {
-	if _, err := l.scan(ctx); err != nil && ctx.Err() == nil {
+// catch-up scan. A store that can keep nothing (gone, read-only) is the
+// command's end: CatchUp returns its error, to be said once.
+func (l *live) CatchUp(ctx context.Context) error {
+	_, err := l.scan(ctx)
+	if err != nil && ctx.Err() == nil && tally.StoreUnusable(err) {
+		l.diags.flush(l.a.env.Err)
+		l.closeNews()
+		return err
+	}
+	if err != nil && ctx.Err() == nil {
 		l.diags.add(tally.Diagnostic{Msg: "scan: " + err.Error()})
 	}
 	l.diags.flush(l.a.env.Err)
 	l.diags.printLive(l.a.env.Err)
 	l.startFollowing(ctx)
+	return nil
 }
 
 // Run follows the agents' homes until ctx ends: the indexer (whose first

@@ -41,7 +41,9 @@ func runOverview(ctx context.Context, o *overviewOptions) error {
 	}
 	// The first screen is what the catch-up found, drawn before going
 	// live: a change is news, drawn after it.
-	l.CatchUp(ctx)
+	if err := l.CatchUp(ctx); err != nil {
+		return err
+	}
 	if err := draw(); err != nil {
 		l.closeNews()
 		return err

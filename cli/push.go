@@ -91,7 +91,9 @@ func runPush(ctx context.Context, o *pushOptions) error {
 	if err != nil {
 		return err
 	}
-	l.CatchUp(ctx)
+	if err := l.CatchUp(ctx); err != nil {
+		return err
+	}
 	if ctx.Err() != nil {
 		l.closeNews()
 		return nil

@@ -48,6 +48,11 @@ func runScan(ctx context.Context, o *scanOptions) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if tally.StoreUnusable(err) {
+		// What was read could not be kept: a summary of it would read as
+		// success.
+		return err
+	}
 	var werr error
 	if o.JSON {
 		werr = RenderSummaryJSON(o.env.Out, sum)

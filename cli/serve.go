@@ -130,7 +130,9 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	l.CatchUp(ctx)
+	if err := l.CatchUp(ctx); err != nil {
+		return err
+	}
 	if ctx.Err() != nil {
 		l.closeNews()
 		return nil

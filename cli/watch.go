@@ -76,7 +76,9 @@ func runWatch(ctx context.Context, o *watchOptions) error {
 	if err != nil {
 		return err
 	}
-	l.CatchUp(ctx)
+	if err := l.CatchUp(ctx); err != nil {
+		return err
+	}
 	f := l.Follow(ctx)
 	o.nowLive()
 	if err := o.remember(ctx, st); err != nil {

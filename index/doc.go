@@ -10,8 +10,8 @@
 //
 // Stopping never waits for a read: a round stops waiting when its context
 // ends, and the files a read still holds are taken back when it ends. A
-// file that cannot be read is reported and the others go on; the store
-// gone (tally.ErrStoreGone) ends Run.
+// file that cannot be read is reported and the others go on; a store that
+// can keep nothing more, gone or read-only (tally.StoreUnusable), ends Run.
 //
 // A list kept as a directory of files (Claude Code's task files) is the
 // list as it is now: it joins the record of the session it is named after,

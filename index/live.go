@@ -36,12 +36,13 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	}()
 
 	// report says what went wrong in a round and goes on, unless the store
-	// is gone: nothing could be kept any more, so Run ends with it.
+	// is gone or cannot be written: nothing could be kept any more, so Run
+	// ends with it.
 	report := func(prefix string, err error) error {
 		switch {
 		case err == nil || ctx.Err() != nil:
 			return nil
-		case errors.Is(err, tally.ErrStoreGone):
+		case tally.StoreUnusable(err):
 			return err
 		}
 		ix.diag(tally.Diagnostic{Msg: prefix + err.Error()})

@@ -29,7 +29,9 @@
 //     and what to do.
 //   - A store whose file is deleted or replaced while it is open is
 //     noticed at the next write or poll for changes (tally.ErrStoreGone):
-//     nothing goes on into a file nobody reads.
+//     nothing goes on into a file nobody reads. A write refused because
+//     the file or its folder is read-only is tally.ErrStoreReadOnly, and
+//     SQLite's words never carry its error number.
 //   - Agents' hooks keep a little memory per session (UpdateHook, one
 //     IMMEDIATE transaction per call) and may mark a session as waiting
 //     for its user. The mark shows in the session's record at once, and a

@@ -28,16 +28,21 @@ func inWords(err error) error {
 	if err == nil || !errors.As(err, &se) {
 		return err
 	}
-	return &wordsError{err: err, text: strings.Replace(err.Error(), se.Error(), strings.TrimSuffix(se.Error(), fmt.Sprintf(" (%d)", se.Code())), 1)}
+	return &wordsError{err: err, text: strings.Replace(err.Error(), se.Error(), strings.TrimSuffix(se.Error(), fmt.Sprintf(" (%d)", se.Code())), 1),
+		readOnly: cannotWrite(err)}
 }
 
+// wordsError is a driver's error in words; one that says the store cannot
+// be written is tally.ErrStoreReadOnly as well.
 type wordsError struct {
-	err  error
-	text string
+	err      error
+	text     string
+	readOnly bool
 }
 
-func (e *wordsError) Error() string { return e.text }
-func (e *wordsError) Unwrap() error { return e.err }
+func (e *wordsError) Error() string        { return e.text }
+func (e *wordsError) Unwrap() error        { return e.err }
+func (e *wordsError) Is(target error) bool { return e.readOnly && target == tally.ErrStoreReadOnly }
 
 // classify maps what SQLite reported to a code, with a hint for the
 // failures a user can do something about.

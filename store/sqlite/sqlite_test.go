@@ -344,3 +344,25 @@ func TestOpen_migratesTokensToTheirOrigin(t *testing.T) {
 		t.Fatalf("the old push token may push: %v", err)
 	}
 }
+
+// TestInWords_aReadOnlyStoreIsErrStoreReadOnly: the indexer stops on it,
+// rather than fail every round.
+func TestInWords_aReadOnlyStoreIsErrStoreReadOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tally.db")
+	openTemp(t, path).Close()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	_, err = db.Exec("CREATE TABLE x (y)")
+	if err == nil {
+		t.Fatal("a read-only database took a write")
+	}
+	if got := inWords(err); !errors.Is(got, tally.ErrStoreReadOnly) || !tally.StoreUnusable(got) || strings.Contains(got.Error(), "(8)") {
+		t.Errorf("%v: not ErrStoreReadOnly, or with its number", got)
+	}
+	if errors.Is(inWords(errors.New("other")), tally.ErrStoreReadOnly) {
+		t.Error("any error is read-only")
+	}
+}
