@@ -97,8 +97,13 @@ func (a *app) agentRoots() []agentRoot {
 // folders do not exist: the usual reason for finding nothing is an agent
 // that keeps its logs elsewhere (see the --*-dir and --*-home flags).
 func renderRoots(w io.Writer, roots []agentRoot, home string) error {
+	return renderRootsAs(w, "Tally looked for agents' logs in:", roots, home)
+}
+
+// renderRootsAs is renderRoots under another first line.
+func renderRootsAs(w io.Writer, header string, roots []agentRoot, home string) error {
 	var b strings.Builder
-	b.WriteString("Tally looked for agents' logs in:\n")
+	b.WriteString(header + "\n")
 	width := 0
 	for _, r := range roots {
 		width = max(width, termstyle.Width(r.Agent.String()))

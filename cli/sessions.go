@@ -109,8 +109,9 @@ func (a *app) explainEmpty(ctx context.Context, st store.Store) error {
 		return err
 	}
 	if len(some) == 0 {
-		fmt.Fprintln(a.env.Err, "No sessions indexed yet: run 'tally scan' (or 'tally sessions --scan').")
-		return nil
+		// Where the sessions would come from, as scan says it: an empty
+		// index after a scan means those folders hold none.
+		return renderRootsAs(a.env.Err, "No sessions indexed. 'tally scan' (or 'tally sessions --scan') reads the agents' logs in:", a.agentRoots(), a.env.Home)
 	}
 	fmt.Fprintln(a.env.Err, "No sessions match.")
 	return nil
