@@ -203,7 +203,7 @@ status planned and every step pending. Give 2 to 8 steps, each --step followed b
 		},
 	}
 	o.addFlags(cmd)
-	cmd.Flags().StringVar(&o.Goal, "goal", "", "what done looks like for the whole task")
+	cmd.Flags().StringVar(&o.Goal, "goal", "", "what done looks like for the whole task (required)")
 	cmd.Flags().StringArrayVar(&o.Steps, "step", nil, "a step's name (repeat, in order)")
 	cmd.Flags().StringArrayVar(&o.Dones, "done", nil, "what done means for the step before it (one per --step)")
 	return cmd

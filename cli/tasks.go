@@ -144,6 +144,10 @@ func runTasksMode(ctx context.Context, a *app, out io.Writer, name string, mode 
 	}
 	defer closeStore()
 	sw, err := tasks.SwitchMode(ctx, st, name, mode, a.now())
+	if tally.ErrorCode(err) == tally.CodeNotFound && mode == tasks.ModeExecution {
+		return tally.Errorf(tally.CodeNotFound, "tasks approve",
+			"no task list %q to approve: 'tally tasks' lists them; 'tally tasks plan %s' makes one in plan mode", name, name)
+	}
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,8 @@ func TestTasks_ApproveAndShow(t *testing.T) {
 	if code, out, errOut := run(t, st, nil, "tasks"); code != ExitOK || !strings.Contains(out, "No task lists yet") {
 		t.Fatalf("empty: %d %q %q", code, out, errOut)
 	}
-	if code, _, errOut := run(t, st, nil, "tasks", "approve", "nope"); code != ExitNotFound {
+	// Approving creates nothing, and says how a list in plan mode is made.
+	if code, _, errOut := run(t, st, nil, "tasks", "approve", "nope"); code != ExitNotFound || !strings.Contains(errOut, "'tally tasks plan nope' makes one") {
 		t.Fatalf("approving a list nobody made: exit %d %s", code, errOut)
 	}
 	// Plan mode may be asked for before an agent starts the list: that
