@@ -80,6 +80,40 @@ func TestTask_planMarkersAndViews(t *testing.T) {
 	if code, out, _ = runIn(t, "", "task", "blocked", "--json", "--project", project); code != ExitOK || strings.TrimSpace(out) != "[]" {
 		t.Fatalf("blocked --json: %q", out)
 	}
+	// Every --json is in one style, camelCase as SessionJSON.md: no key
+	// written as snake_case ("quick_tasks").
+	for _, args := range [][]string{{"task"}, {"task", "T001"}, {"timeline"}, {"marker"}} {
+		stdin := ""
+		if args[0] == "marker" {
+			stdin = "progress: T001.S2 done"
+		}
+		_, out, _ := runIn(t, stdin, append(args, "--json", "--project", project)...)
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("%v --json: %v\n%s", args, err, out)
+		}
+		for _, k := range jsonKeys(v) {
+			if strings.Contains(k, "_") {
+				t.Errorf("%v --json has the key %q", args, k)
+			}
+		}
+	}
+}
+
+// jsonKeys are every object key in v, at any depth.
+func jsonKeys(v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			out = append(append(out, k), jsonKeys(e)...)
+		}
+	case []any:
+		for _, e := range v {
+			out = append(out, jsonKeys(e)...)
+		}
+	}
+	return out
 }
 
 func TestTaskNew_badArguments(t *testing.T) {

@@ -12,7 +12,7 @@ type Report struct {
 	Dir        string        `json:"dir"`
 	Progress   Completion    `json:"progress"`
 	Scope      plan.Scope    `json:"scope"`
-	QuickTasks int           `json:"quick_tasks"`
+	QuickTasks int           `json:"quickTasks"`
 	Panel      string        `json:"panel"`
 	Tasks      []TaskReport  `json:"tasks"`
 	Problems   plan.Problems `json:"problems,omitempty"`
