@@ -57,14 +57,14 @@ func (a *app) tokenCreateCommand() *cobra.Command {
 			case sc != tally.ScopePush && (machine != "" || user != ""):
 				return &usageError{err: errArgs("--machine and --user are for push tokens")}
 			}
-			if name == "" {
-				name = machine
-			}
 			k, done, err := a.openTokens(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer done()
+			if name, err = freeName(cmd.Context(), k, name, machine); err != nil {
+				return err
+			}
 			secret, t, hash := token.New(name, sc, a.now())
 			t.Machine, t.User = machine, user
 			if err := k.AddToken(cmd.Context(), t, hash); err != nil {
@@ -88,6 +88,36 @@ func (a *app) tokenCreateCommand() *cobra.Command {
 	cmd.Flags().StringVar(&user, "user", "", "push: the one user the token pushes for (default: any user of the machine)")
 	_ = cmd.MarkFlagRequired("scope")
 	return cmd
+}
+
+// freeName is the name a new token gets: the one asked for, which no
+// other token may have ('revoke NAME' must name one token); else, for a
+// push token, its machine, or machine-2, -3… when a token for the machine
+// has that name already (a token being replaced).
+func freeName(ctx context.Context, k tally.TokenKeeper, asked, machine string) (string, error) {
+	list, err := k.Tokens(ctx)
+	if err != nil {
+		return "", err
+	}
+	taken := make(map[string]string, len(list))
+	for _, t := range list {
+		taken[t.Name] = t.ID
+	}
+	if asked != "" {
+		if id, ok := taken[asked]; ok {
+			return "", tally.Errorf(tally.CodeInvalid, "token create",
+				"a token named %q exists already (%s): choose another --name, or revoke that one first (tally token revoke %s)", asked, id, id)
+		}
+		return asked, nil
+	}
+	if machine == "" {
+		return "", nil
+	}
+	name := machine
+	for n := 2; taken[name] != ""; n++ {
+		name = fmt.Sprintf("%s-%d", machine, n)
+	}
+	return name, nil
 }
 
 func (a *app) tokenListCommand() *cobra.Command {

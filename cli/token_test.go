@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,5 +53,39 @@ func TestToken_createListRevoke(t *testing.T) {
 	}
 	if code, _, _ := run(t, st, nil, "token", "revoke", "ana-laptop"); code != ExitNotFound {
 		t.Errorf("revoking it again: exit %d, want not found", code)
+	}
+}
+
+// TestToken_noTwoTokensShareAName: 'revoke NAME' must name one token; two
+// tokens of one name made it exit 4.
+func TestToken_noTwoTokensShareAName(t *testing.T) {
+	st := newStore(t)
+	if code, _, errOut := run(t, st, nil, "token", "create", "--scope", "read", "--name", "board"); code != ExitOK {
+		t.Fatalf("create: %d %s", code, errOut)
+	}
+	code, out, errOut := run(t, st, nil, "token", "create", "--scope", "write", "--name", "board")
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, `a token named "board" exists already`) {
+		t.Errorf("a second token named board: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// A machine's replacement push token is named apart from the first.
+	for range 2 {
+		if code, _, errOut := run(t, st, nil, "token", "create", "--scope", "push", "--machine", "ana-laptop"); code != ExitOK {
+			t.Fatalf("push token: %d %s", code, errOut)
+		}
+	}
+	list, err := st.Tokens(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tk := range list {
+		names = append(names, tk.Name)
+	}
+	slices.Sort(names)
+	if strings.Join(names, ",") != "ana-laptop,ana-laptop-2,board" {
+		t.Errorf("names %v", names)
+	}
+	if code, _, errOut := run(t, st, nil, "token", "revoke", "ana-laptop"); code != ExitOK {
+		t.Errorf("revoke by name: %d %s", code, errOut)
 	}
 }
