@@ -42,6 +42,8 @@ func needs(r *http.Request) tally.Scope {
 // grant is what a request's token allows.
 type grant struct {
 	ok bool
+	// sent: the request carried a token, valid or not.
+	sent bool
 	// all: the server's own --token, which allows everything.
 	all   bool
 	scope tally.Scope
@@ -107,15 +109,19 @@ func (a *authority) grantOf(r *http.Request) (grant, error) {
 	if h := r.Header.Get("Authorization"); h != "" {
 		scheme, tok, ok := strings.Cut(h, " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") {
-			return grant{}, nil
+			return grant{sent: true}, nil
 		}
-		return a.check(r, strings.TrimSpace(tok), false)
+		g, err := a.check(r, strings.TrimSpace(tok), false)
+		g.sent = true
+		return g, err
 	}
 	c, err := r.Cookie(tokenCookie)
 	if err != nil {
 		return grant{}, nil
 	}
-	return a.check(r, c.Value, true)
+	g, err := a.check(r, c.Value, true)
+	g.sent = true
+	return g, err
 }
 
 // check finds what secret allows. From a cookie, the server's own token

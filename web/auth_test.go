@@ -79,7 +79,7 @@ func TestGuard_scopes(t *testing.T) {
 		if resp.StatusCode != tc.want {
 			t.Errorf("%s %s with a %s token: %d %s, want %d", tc.method, tc.path, scopeOf(tc.tok, read, write, push), resp.StatusCode, got, tc.want)
 		}
-		if resp.StatusCode == 403 && !strings.Contains(string(got), "needs a token with scope") {
+		if resp.StatusCode == 403 && !strings.Contains(string(got), "needs one made with tally token create --scope ") {
 			t.Errorf("%s %s refused without saying which scope it needs: %s", tc.method, tc.path, got)
 		}
 	}
@@ -95,6 +95,25 @@ func TestGuard_scopes(t *testing.T) {
 		r.clock.Set(r.clock.Now().Add(11 * time.Second))
 		if resp, _ := r.get("/api/sessions", bearer(tok)...); resp.StatusCode != 401 {
 			t.Errorf("a revoked token 11 s later: %d, want 401", resp.StatusCode)
+		}
+	})
+	// "A token is required" read as though none was sent: a person then
+	// looks for the mistake in the wrong place.
+	t.Run("a token sent but not valid is told so, not that one is required", func(t *testing.T) {
+		for _, h := range [][]string{bearer("tly_bogus_secret"), bearer("not-even-a-token"), {"Authorization", "Basic eDp5"}} {
+			resp, body := r.get("/api/sessions", h...)
+			if resp.StatusCode != 401 || !bytes.Contains(body, []byte("the token sent is not valid")) {
+				t.Errorf("%v: %d %s", h, resp.StatusCode, body)
+			}
+		}
+		if resp, body := r.get("/api/sessions"); resp.StatusCode != 401 || !bytes.Contains(body, []byte("a token is required")) {
+			t.Errorf("no token: %d %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("a refusal for scope states its fix once", func(t *testing.T) {
+		resp, body := r.send("POST", "/mcp", []byte(`{}`), bearer(r.issue(tally.ScopeRead))...)
+		if want := `"this token's scope is read: POST /mcp needs one made with tally token create --scope write"`; resp.StatusCode != 403 || !bytes.Contains(body, []byte(want)) {
+			t.Errorf("%d %s, want %s", resp.StatusCode, body, want)
 		}
 	})
 }

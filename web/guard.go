@@ -89,11 +89,17 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		case !g.ok:
 			h.Set("Connection", "close") // a refused client keeps no connection
 			h.Set("WWW-Authenticate", `Bearer realm="tally"`)
-			writeError(w, http.StatusUnauthorized, "a token is required: send Authorization: Bearer TOKEN, or visit /?token=TOKEN once")
+			msg := "a token is required: send Authorization: Bearer TOKEN, or visit /?token=TOKEN once"
+			if g.sent {
+				// Not "required": one was sent, and a person looks for
+				// the mistake in the wrong place.
+				msg = "the token sent is not valid here (unknown, revoked, or for another server's store): ask for a new one (tally token create)"
+			}
+			writeError(w, http.StatusUnauthorized, msg)
 			return
 		case !g.allows(need):
-			writeError(w, http.StatusForbidden, fmt.Sprintf("this token's scope is %s; %s %s needs a token with scope %s (tally token create --scope %s)",
-				g.scopeName(), r.Method, r.URL.Path, need, need))
+			writeError(w, http.StatusForbidden, fmt.Sprintf("this token's scope is %s: %s %s needs one made with tally token create --scope %s",
+				g.scopeName(), r.Method, r.URL.Path, need))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)))
