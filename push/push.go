@@ -195,7 +195,7 @@ func (p *Pusher) drain(ctx context.Context) (bool, error) {
 	if mark < p.st.Acked {
 		// The store's marks started again: another store. Its records are
 		// a new stream, sent from the start.
-		p.o.Log(fmt.Sprintf("the local store is new (its change marks start below %d): sending it whole as a new stream", p.st.Acked))
+		p.o.Log("this machine's index is not the one pushed before (it was rebuilt or replaced): sending all its sessions again; the server keeps each once")
 		p.st = state{Server: p.st.Server, Machine: p.st.Machine, Stream: newStream()}
 		if err := p.save(); err != nil {
 			return false, err
@@ -279,7 +279,7 @@ func (p *Pusher) acked(ack tally.PushAck, b *tally.PushBatch) error {
 	switch {
 	case ack.Resend:
 		p.stats.resends.Add(1)
-		p.o.Log(fmt.Sprintf("the server holds this machine's sessions up to mark %d only: sending again from there", ack.Acked))
+		p.o.Log("the server lacks some of this machine's sessions it had taken (its database restored from a backup?): sending them again")
 	default:
 		// A repeat is a batch that landed before, its answer lost: its
 		// records and lines were delivered then.

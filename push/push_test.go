@@ -273,6 +273,28 @@ func TestPush_serverThatLostSessionsGetsThemAgain(t *testing.T) {
 	if r2.p.Stats().Resends == 0 {
 		t.Errorf("no resend was asked for: %+v", r2.p.Stats())
 	}
+	if log := r2.logs.String(); !strings.Contains(log, "the server lacks some of this machine's sessions") || strings.Contains(log, "mark") {
+		t.Errorf("the log does not say it in a user's words:\n%s", log)
+	}
+}
+
+// TestPush_aNewLocalIndexIsSaidInAUsersWords: "its change marks start
+// below 1 … a new stream" named Tally's insides.
+func TestPush_aNewLocalIndexIsSaidInAUsersWords(t *testing.T) {
+	tm := newTeam(t)
+	state := filepath.Join(t.TempDir(), "push.json")
+	old := local(t)
+	commit(t, old, record("a", 1, 5), record("b", 2, 5))
+	r := start(t, tm, old, state, nil)
+	r.waitAcked(t, old)
+	r.stop()
+	rebuilt := local(t)
+	commit(t, rebuilt, record("a", 1, 5))
+	r2 := start(t, tm, rebuilt, state, nil)
+	r2.waitAcked(t, rebuilt)
+	if log := r2.logs.String(); !strings.Contains(log, "this machine's index is not the one pushed before") || strings.Contains(log, "stream") || strings.Contains(log, "mark") {
+		t.Errorf("log:\n%s", log)
+	}
 }
 
 // A session the server will not take on its own is skipped, said, and
