@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,5 +84,48 @@ func TestHelp_FirstLinesNameEveryAgentTallyReads(t *testing.T) {
 		if !strings.Contains(firstSentence(readme), name) {
 			t.Errorf("the README's first sentence about the agents does not name %s: %q", name, firstSentence(readme))
 		}
+	}
+}
+
+// TestREADME_commandTableNamesTheAgentsOfHookAndSetup: the table said
+// `tally hook claude|codex` while `tally setup gemini` installs `tally hook
+// gemini`; a new user took the table's word.
+func TestREADME_commandTableNamesTheAgentsOfHookAndSetup(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for cmd, names := range map[string][]string{"hook": hookAgentNames(), "setup": setupNames()} {
+		row := "| `tally " + cmd + " "
+		i := strings.Index(readme, row)
+		if i < 0 {
+			t.Errorf("the command table has no row for tally %s", cmd)
+			continue
+		}
+		listed, _, _ := strings.Cut(readme[i+len(row):], "`")
+		got := strings.Split(strings.ReplaceAll(listed, "\\|", "|"), "|")
+		slices.Sort(got)
+		if !slices.Equal(got, names) {
+			t.Errorf("the command table lists tally %s %v; it answers %v", cmd, got, names)
+		}
+	}
+}
+
+// TestREADME_saysTheGoVersionGoModNeeds: "Go 1.26" while go.mod needs
+// 1.26.8 sent a user with 1.26.0 into a toolchain download.
+func TestREADME_saysTheGoVersionGoModNeeds(t *testing.T) {
+	mod, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(mod), "\ngo ")
+	want, _, _ := strings.Cut(rest, "\n")
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "You need Go "+want+" or later") {
+		t.Errorf("the README does not say go.mod's Go %s", want)
 	}
 }
