@@ -103,31 +103,33 @@ func stepWithoutList(t *testing.T, b *browser, srv *serveProc) {
 	}
 	gemini := b.eval(t, `document.querySelector('.card[data-agent="gemini"]').dataset.id`)
 	b.poll(t, "the filter counts them", `document.getElementById('nolist-count').textContent === '2'`)
+	// The board shows every session unless asked otherwise: a box that
+	// hid sessions while unticked read backwards, and made a column's
+	// count (a machine's, on a team's board) less than its sessions.
 	if b.eval(t, `String(document.getElementById('f-nolist').checked)`) != "false" {
-		t.Error("the filter for sessions without a list starts on")
+		t.Error("the box that hides sessions without a list starts ticked")
 	}
-	for _, id := range []string{noTodoSession, gemini} {
-		if c := b.card(t, id); c.Visible {
-			t.Errorf("card %s (no list) shows while the filter is off", id)
-		}
+	if label := b.eval(t, `document.getElementById('f-nolist').closest('label').textContent.trim()`); !strings.HasPrefix(label, "Hide those without a list") {
+		t.Errorf("the box reads %q: it does not say it hides", label)
 	}
-	b.do(t, chromedp.Click(chromedp.ID("f-nolist")))
 	b.waitCardWhere(t, noTodoSession, `c.visible && c.title === 'Say hello'`)
 	if c := b.waitCardWhere(t, gemini, `c.visible`); c.Title != "(untitled)" {
 		t.Errorf("a session with no title reads %q, want (untitled) as the CLI says", c.Title)
 	}
 	b.do(t, chromedp.Click(chromedp.ID("f-nolist")))
 	b.waitCardWhere(t, gemini, `!c.visible`)
+	b.waitCardWhere(t, noTodoSession, `!c.visible`)
 	if got := b.eval(t, `document.getElementById('nolist-count').textContent`); got != "2" {
-		t.Errorf("with the filter off again the count reads %q, want 2", got)
+		t.Errorf("with the box ticked the count reads %q, want 2", got)
 	}
+	b.do(t, chromedp.Click(chromedp.ID("f-nolist")))
+	b.waitCardWhere(t, gemini, `c.visible`)
 }
 
 // stepNoTodoTool: the session of Claude Code's default model, whose log
 // shows it was offered no todo tool, says on its card that it kept no list
 // and, in the card's hint, how to give it one — not that a list is coming.
 func stepNoTodoTool(t *testing.T, b *browser) {
-	b.do(t, chromedp.Click(chromedp.ID("f-nolist")))
 	b.waitCardWhere(t, noTodoSession, `c.visible`)
 	sel := `.card[data-id="` + noTodoSession + `"]`
 	if got := b.eval(t, `document.querySelector('`+sel+` .spinner-text').textContent`); got != "Kept no list: this agent had no todo tool" {
@@ -136,8 +138,6 @@ func stepNoTodoTool(t *testing.T, b *browser) {
 	if hint := b.eval(t, `document.querySelector('`+sel+` .spinner-row').title`); !strings.Contains(hint, "CLAUDE_CODE_ENABLE_TODO_TOOLS=1") {
 		t.Errorf("the card's hint %q does not say how to give the agent a todo tool", hint)
 	}
-	b.do(t, chromedp.Click(chromedp.ID("f-nolist")))
-	b.waitCardWhere(t, noTodoSession, `!c.visible`)
 }
 
 // wantDetailWords checks the open detail reads in words: no wire word

@@ -104,12 +104,11 @@ func TestDashboard_Browser_NeedsYou(t *testing.T) {
 	})
 
 	// The permission session as it stood when the prompt showed: its last
-	// line a Bash call, so it works and asks for nothing yet. It kept no
-	// list, so its card is out of the way.
+	// line a Bash call, so it works and asks for nothing yet.
 	transcript := filepath.Join(srv.claude, "projects", "-tmp-perm-work", permissionSession+".jsonl")
 	writeAged(t, transcript, dashReadLines(t, permissionTranscript), 20*time.Second)
-	if c := b.waitCardWhere(t, permissionSession, `c.column === 'working'`); c.Visible || len(c.Flags) != 0 {
-		t.Errorf("a session at work with no list shows (%v) with flags %q", c.Visible, c.Flags)
+	if c := b.waitCardWhere(t, permissionSession, `c.column === 'working'`); len(c.Flags) != 0 {
+		t.Errorf("a session at work with no list shows flags %q", c.Flags)
 	}
 	if n := b.needs(t); len(n) != 0 {
 		t.Errorf("Needs you lists %v while no session asks for anything", n)

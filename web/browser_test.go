@@ -64,7 +64,8 @@ func TestDashboard_Browser(t *testing.T) {
 	b := startBrowser(t)
 	b.do(t, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.url))
 	b.poll(t, "the stream is live", `document.getElementById('conn').dataset.state === 'live'`)
-	b.poll(t, "the empty board says so", `!document.getElementById('empty').hidden`)
+	b.poll(t, "the empty board says so", `!document.getElementById('empty').hidden &&
+		document.getElementById('empty').textContent.startsWith('No agent sessions yet')`)
 	b.checkDialogDetector(t)
 	b.wantThresholds(t)
 	b.do(t, chromedp.Evaluate[chromedp.Void](`window.__tallyMarker = 'no reload'`))
@@ -186,7 +187,7 @@ func TestDashboard_Browser(t *testing.T) {
 
 	step("an idle card shows how long it has been silent, once", func(t *testing.T) { stepIdleCard(t, b, srv) })
 	step("an ended card says when it ended", func(t *testing.T) { stepEndedCard(t, b, srv) })
-	step("sessions without a list: hidden, counted, shown on request", func(t *testing.T) { stepWithoutList(t, b, srv) })
+	step("sessions without a list: shown, counted, hidden on request", func(t *testing.T) { stepWithoutList(t, b, srv) })
 	step("an agent without a todo tool says it kept no list", func(t *testing.T) { stepNoTodoTool(t, b) })
 
 	step("a plan-mode list is approved from its card", func(t *testing.T) { stepApprovePlan(t, b, srv) })

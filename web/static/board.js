@@ -145,14 +145,20 @@ export function layoutAll() {
   flushDirty();
 }
 
+// received is set once the server sent the sessions it has: before that,
+// an empty board says nothing of the server.
+let received = false;
+
 function updateEmpty() {
   let visible = 0;
   for (const col of columns.values()) visible += Number(col.count.textContent) || 0;
   const hidden = countWithoutList(sessions.values());
-  if (sessions.size === 0) {
+  if (!received) {
+    setText(emptyNote, 'Connecting…');
+  } else if (sessions.size === 0) {
     setText(emptyNote, 'No agent sessions yet. A card appears here as soon as an agent writes to its log.');
   } else if (visible === 0 && hidden > 0) {
-    setText(emptyNote, `${plural(hidden, 'session')} without a list ${hidden === 1 ? 'is' : 'are'} hidden: tick “Without a list” to see ${hidden === 1 ? 'it' : 'them'}.`);
+    setText(emptyNote, `${plural(hidden, 'session')} without a list ${hidden === 1 ? 'is' : 'are'} hidden: untick “Hide those without a list” to see ${hidden === 1 ? 'it' : 'them'}.`);
   } else if (visible === 0) {
     setText(emptyNote, 'No session matches the filters.');
   }
@@ -209,6 +215,7 @@ export function remove(id) {
 // sessions that did not change untouched.
 export function replaceAll(list) {
   const keep = new Set();
+  received = true;
   loading = true;
   try {
     for (const s of list || []) {

@@ -14,12 +14,13 @@ const fQ = document.getElementById('f-q');
 const fNoList = document.getElementById('f-nolist');
 const fNeeds = document.getElementById('f-needs');
 const noListCount = document.getElementById('nolist-count');
+const toggle = document.getElementById('filters-toggle');
 
 // hasList tells whether a session shows a list: items of its own or of a
 // sub-agent, tasks in a list it shares with others, or progress markers,
 // which say it works through its project's plan. Sessions without one (an
-// agent that kept none, a chat that never got going) are hidden unless the
-// person asks for them.
+// agent that kept none, a chat that never got going) show unless the
+// person hides them.
 function hasList(s) {
   return (s.items || []).length > 0 || (s.subAgents || []).some((sub) => (sub.items || []).length > 0) ||
     !!s.tasksIn || (s.markers || []).length > 0;
@@ -44,12 +45,12 @@ export function matches(s) {
   if (!chosen(s)) return false;
   const needs = needsYou(s, now()).length > 0;
   if (ui.needsOnly) return needs;
-  return needs || ui.withoutList || hasList(s);
+  return needs || !ui.hideNoList || hasList(s);
 }
 
 // countWithoutList shows, beside its checkbox, how many sessions the
-// filters let through that have no list, so the person knows they exist
-// while they are hidden. It returns how many of them are hidden.
+// filters let through that have no list, so the person knows what the box
+// would hide, or hides. It returns how many of them are hidden.
 export function countWithoutList(sessions) {
   let n = 0;
   let hidden = 0;
@@ -60,7 +61,7 @@ export function countWithoutList(sessions) {
     if (needsYou(s, t).length === 0) hidden++;
   }
   setText(noListCount, String(n));
-  return ui.withoutList ? 0 : hidden;
+  return ui.hideNoList ? hidden : 0;
 }
 
 // addOption keeps a select's options sorted and unique.
@@ -103,16 +104,31 @@ export function noteFilterValues(s) {
   }
 }
 
+// labelToggle names, on the control that shows the filters on a narrow
+// screen, how many are in use: folded away, they still hide cards.
+function labelToggle() {
+  const n = [ui.agent, ui.project, ui.machine, ui.user, ui.q, ui.hideNoList, ui.needsOnly].filter(Boolean).length;
+  setText(toggle, n ? `Filters · ${n}` : 'Filters');
+}
+
 // initFilters wires the filter controls; changed runs after each change.
+// On a narrow screen they fold behind one control, so that the header
+// does not take the screen.
 export function initFilters(changed) {
+  toggle.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.closest('.topbar').dataset.filters = open ? 'open' : '';
+  });
   const read = () => {
     ui.agent = fAgent.value;
     ui.project = fProject.value;
     ui.machine = fMachine.value;
     ui.user = fUser.value;
     ui.q = fQ.value.trim().toLowerCase();
-    ui.withoutList = fNoList.checked;
+    ui.hideNoList = fNoList.checked;
     ui.needsOnly = fNeeds.checked;
+    labelToggle();
     changed();
   };
   document.getElementById('filters').addEventListener('submit', (e) => e.preventDefault());

@@ -27,6 +27,12 @@ export const FLAGS = [
   { key: 'finished', label: 'Finished', timed: false, lane: false, tone: 'good' },
 ];
 
+// LIST_DONE is the finished flag of a session still at work: its list is
+// all done, but the agent goes on (it wraps up, or starts anew), so the
+// card reads one state — "Working", its list done — as its column does,
+// not "Finished" in the Working column.
+const LIST_DONE = { ...FLAGS.find((f) => f.key === 'finished'), label: 'List done' };
+
 // since is a span of time in its largest unit: "42s", "3m", "2h", "3d".
 export function since(spanMs) {
   const s = Math.max(0, Math.floor(spanMs / 1000));
@@ -50,8 +56,9 @@ export function flagsOf(s, t) {
       on = due > 0 && t >= due && activityOf(s, t) !== 'ended';
       at = due;
     }
+    if (!on) continue;
     const why = f.key === 'blocked' && typeof s.blockedReason === 'string' ? s.blockedReason : '';
-    if (on) out.push({ flag: f, at, why });
+    out.push({ flag: f.key === 'finished' && activityOf(s, t) === 'working' ? LIST_DONE : f, at, why });
   }
   return out;
 }

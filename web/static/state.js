@@ -30,8 +30,9 @@ export const ui = {
   machine: '',
   user: '',
   q: '',
-  // Sessions that never had a list are hidden unless this is on.
-  withoutList: false,
+  // Sessions that never had a list show unless this is on: the board
+  // shows every session by default, so its counts are every session's.
+  hideNoList: false,
   // Only the sessions that need the person show when this is on.
   needsOnly: false,
   openColumns: new Set(), // columns whose "show all" was clicked
