@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -48,7 +49,14 @@ func asOther(t *testing.T, home string, args ...string) (code int, stdout, stder
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// A command that should end on its own and does not (watch) is ended,
+	// and reads as killed.
+	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
+	err := cmd.Wait()
+	timer.Stop()
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode(), out.String(), errb.String()
 	}
@@ -95,9 +103,19 @@ func TestSessions_AReadOnlyStoreInAReadOnlyFolderIsRead(t *testing.T) {
 
 	os.WriteFile(filepath.Join(home, "projects", "-work-pa", "99999999-0000-4000-8000-000000000009.jsonl"),
 		[]byte(`{"type":"user","timestamp":"2026-11-22T10:00:00Z","message":{"role":"user","content":"hi"}}`+"\n"), 0o644)
-	code, _, errOut = asOther(t, dir, "scan", "--db", db, "--claude-dir", home)
+	code, out, errOut = asOther(t, dir, "scan", "--db", db, "--claude-dir", home)
 	if code != 5 || !strings.Contains(errOut, "cannot be written") || !strings.Contains(errOut, db) {
 		t.Errorf("scan into a read-only store: exit %d, stderr %q; want 5 and a store that cannot be written named", code, errOut)
+	}
+	// Said once, with no summary of a scan whose work could not be kept,
+	// and no SQLite error number.
+	if out != "" || strings.Count(errOut, "cannot be written") != 1 || regexp.MustCompile(`\(\d+\)`).MatchString(errOut) {
+		t.Errorf("scan into a read-only store: stdout %q, stderr %q; want no summary and the error once, in words", out, errOut)
+	}
+	// watch says it once and ends, rather than say it again every round.
+	code, _, errOut = asOther(t, dir, "watch", "--db", db, "--claude-dir", home)
+	if code != 5 || strings.Count(errOut, "cannot be written") != 1 {
+		t.Errorf("watch on a read-only store: exit %d, stderr %q; want 5 and the error once", code, errOut)
 	}
 	if strings.Contains(errOut, "sqlite.") || strings.Contains(errOut, "sqlite:") {
 		t.Errorf("scan into a read-only store: stderr %q names Tally's own operations", errOut)

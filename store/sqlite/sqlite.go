@@ -173,7 +173,7 @@ func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, error) {
 			var se *sqlite.Error
 			if cannotWrite(err) && errors.As(err, &se) {
 				return nil, tally.Errorf(tally.CodeUnavailable, "sqlite",
-					"store %s cannot be written (%v), and this command writes it: make the file and its folder writable, or point --db (TALLY_DB) at another store", s.path, se)
+					"store %s cannot be written (%w), and this command writes it: make the file and its folder writable, or point --db (TALLY_DB) at another store", s.path, inWords(se))
 			}
 			return nil, err
 		}
