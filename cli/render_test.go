@@ -443,7 +443,10 @@ func TestWatch_printsOnlyWhenAnItemTheStepOrTheActivityChanged(t *testing.T) {
 		}
 	}
 	r := exampleRecord()
-	send(r) // new to the output: its step
+	bare := tally.Record{ID: r.ID, Agent: r.Agent, LastActivity: fixedNow.Add(-time.Minute), Signal: tally.SignalWorking}
+	send(bare) // its first line: nothing to show yet
+	r.LastActivity = bare.LastActivity
+	send(r) // a project, a title and a list
 	r.LastActivity = fixedNow.Add(-30 * time.Second)
 	send(r) // a tool call: nothing shown changed
 	send(r)
@@ -452,10 +455,10 @@ func TestWatch_printsOnlyWhenAnItemTheStepOrTheActivityChanged(t *testing.T) {
 	r.Signal = tally.SignalEnded
 	send(r) // the activity
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 3 || !strings.HasSuffix(lines[0], "1/5  ◼ Creating API endpoints") ||
+	if len(lines) != 3 || !strings.Contains(lines[0], "1/5  ✓ Set up database (added, completed); ◼ Create API endpoints (added, in progress)") ||
 		!strings.HasSuffix(lines[1], "2/5  ✓ Create API endpoints (completed); ◻ Integration tests (pending)") ||
 		!strings.HasSuffix(lines[2], "2/5  (ended)") {
-		t.Errorf("lines:\n%s\n(want one for the session, one for the item, one for its end)", out.String())
+		t.Errorf("lines:\n%s\n(want one for the list, one for the item, one for its end)", out.String())
 	}
 }
 

@@ -130,11 +130,12 @@ func (o *watchOptions) print(ch index.Change) error {
 		return RenderChange(o.env.Out, ch, opts)
 	}
 	next := ch.Record.Session(now)
-	if prev, ok := o.last[ch.ID]; ok {
-		if !worthALine(&prev, &next) {
-			o.last[ch.ID] = next
-			return nil
-		}
+	prev, known := o.last[ch.ID]
+	switch {
+	case known && !worthALine(&prev, &next), !known && saysNothing(&next):
+		o.last[ch.ID] = next
+		return nil
+	case known:
 		opts.Previous = &prev
 	}
 	for p := range o.projects {
@@ -157,6 +158,12 @@ func (o *watchOptions) print(ch index.Change) error {
 func worthALine(prev, next *tally.Session) bool {
 	return len(sessionChanges(prev, next)) > 0 || prev.Activity != next.Activity ||
 		prev.Flags != next.Flags || prev.Title != next.Title || stepOf(prev) != stepOf(next)
+}
+
+// saysNothing tells a session that has nothing to show yet: its first
+// line came, with no project, title or list ("claude -  -").
+func saysNothing(s *tally.Session) bool {
+	return s.Project == "" && oneLine(s.Title) == "" && s.Progress.Total == 0 && len(s.SubAgents) == 0 && s.Flags.Empty()
 }
 
 // stepOf is the label of the step under way, "" when there is none.
