@@ -128,10 +128,15 @@ func hostOf(t *testing.T, u string) string {
 
 // tokenFor creates a token of scope on the database and returns it (the
 // last line tally token create prints); more are tally token create's
-// other flags (a push token's --machine).
+// other flags (a push token's --machine). A push token is named after its
+// machine; no two tokens share a name.
 func tokenFor(t testing.TB, db, scope string, more ...string) string {
 	t.Helper()
-	args := append([]string{"token", "create", "--scope", scope, "--name", scope + "-e2e", "--db", db}, more...)
+	args := []string{"token", "create", "--scope", scope, "--db", db}
+	if scope != "push" {
+		args = append(args, "--name", scope+"-e2e")
+	}
+	args = append(args, more...)
 	cmd := exec.Command(tallyBin, args...)
 	cmd.Env = testhome.Environ(t.TempDir())
 	out, err := cmd.Output()
