@@ -79,12 +79,15 @@ func runWatch(ctx context.Context, o *watchOptions) error {
 	if err := l.CatchUp(ctx); err != nil {
 		return err
 	}
-	f := l.Follow(ctx)
-	o.nowLive()
+	// What the store holds before the indexer runs again is the "before"
+	// of the first lines: read after, it could already hold a change the
+	// first line is about, which would then look like no change at all.
 	if err := o.remember(ctx, st); err != nil {
-		f.stop()
+		l.closeNews()
 		return err
 	}
+	f := l.Follow(ctx)
+	o.nowLive()
 	for {
 		select {
 		case <-ctx.Done():
