@@ -157,7 +157,7 @@ func TestRun_sessions(t *testing.T) {
 	t.Run("empty store says to scan, and where the logs would be read", func(t *testing.T) {
 		code, out, errOut := run(t, newStore(t), nil, "sessions")
 		if code != ExitOK || out != "" || !strings.Contains(errOut, "'tally scan'") ||
-			!strings.Contains(errOut, "  claude    ~/.claude/projects  (not there)\n") {
+			!regexp.MustCompile(`\n  claude +~/\.claude/projects  \(not there\)\n`).MatchString(errOut) {
 			t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 		}
 		if _, out, _ := run(t, newStore(t), nil, "sessions", "--json"); out != "[]\n" {
