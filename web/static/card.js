@@ -86,7 +86,8 @@ export class Card {
     // A plan proposed for approval (list "proposal") is no sub-agent; the
     // session's Tally list (tally mcp's, named after the session) is shown
     // with it, beside its sub-agents' lists.
-    const nSubs = (s.subAgents || []).filter((sub) => !sub.tally && sub.id !== 'proposal').length;
+    const proposal = (s.subAgents || []).find((sub) => sub.id === 'proposal');
+    const nSubs = (s.subAgents || []).filter((sub) => !sub.tally && sub !== proposal).length;
     const own = (s.subAgents || []).find((sub) => sub.tally);
     const badge = [nSubs ? `+${nSubs} sub` : '', own ? `Tally ${own.progress?.done ?? 0}/${own.progress?.total ?? 0}` : '']
       .filter(Boolean).join(' · ');
