@@ -144,6 +144,11 @@ type Record struct {
 	// and task tools wrote.
 	Machine string `json:"machine,omitempty"`
 	User    string `json:"user,omitempty"`
+	// Requests are the session's newest requests to its user that Tally
+	// lets be answered from elsewhere (a permission, a plan), newest
+	// first: the open one, and the decisions before it. The store sets
+	// them (RequestKeeper); a fold never does.
+	Requests []Request `json:"requests,omitempty"`
 }
 
 // OwnList says which of Tally's own task lists (kept through tally mcp) a
@@ -243,6 +248,16 @@ type Session struct {
 	// comes, so that a page can age it between updates; absent when it is
 	// not working.
 	StallAt time.Time `json:"stallAt,omitzero"`
+	// Requests are the session's newest requests to its user (a
+	// permission, a plan), newest first, each saying whether it is open.
+	Requests []RequestView `json:"requests,omitempty"`
+}
+
+// RequestView is a request as surfaces show it: open or not as of the
+// time the view was derived.
+type RequestView struct {
+	Request
+	Open bool `json:"open"`
 }
 
 // SignalAt is the record's signal as it counts at time now: a tentative
@@ -362,6 +377,9 @@ func (r *Record) Session(now time.Time) Session {
 	}
 	if s.Flags.Has(FlagBlocked) {
 		s.BlockedReason, _ = r.Blocked()
+	}
+	for _, q := range r.Requests {
+		s.Requests = append(s.Requests, RequestView{Request: q, Open: q.Open(now)})
 	}
 	if r.TaskList != nil {
 		own := *r.TaskList

@@ -18,6 +18,8 @@ type Store interface {
 	tally.TokenKeeper
 	// Batches of records other machines pushed.
 	tally.Ingester
+	// Requests agents ask of their users, and the decisions on them.
+	tally.RequestKeeper
 	// Tally's own task lists.
 	tasks.Store
 }

@@ -188,8 +188,9 @@ func (s *Store) SessionFiles(ctx context.Context, session string) ([]*tally.File
 	return states, nil
 }
 
-// marksAndWaiting takes the change marks for the records in c and applies
-// the needs-input marks to them, in one round trip: a record whose last
+// marksAndWaiting takes the change marks for the records in c, shows their
+// sessions' newest requests on them and applies the needs-input marks to
+// them, in one round trip: a record whose last
 // activity is not after its session's mark still waits for the user (an
 // indexer folded lines written before the prompt); a record with newer
 // activity ends the mark, and its session is returned among those whose
@@ -200,6 +201,7 @@ func (s *Store) SessionFiles(ctx context.Context, session string) ([]*tally.File
 func (s *Store) marksAndWaiting(ctx context.Context, tx pgx.Tx, c *recordCols) (top int64, gone []string, err error) {
 	batch := &pgx.Batch{}
 	batch.Queue(q.takeMarks, int64(len(c.id)))
+	batch.Queue(q.requestsOf, c.id, column.Time(time.Now().Add(-column.RequestsShownFor)))
 	batch.Queue(q.needsInputOf, c.id)
 	br := tx.SendBatch(ctx, batch)
 	defer br.Close()
@@ -207,6 +209,13 @@ func (s *Store) marksAndWaiting(ctx context.Context, tx pgx.Tx, c *recordCols) (
 		return 0, nil, err
 	}
 	rows, err := br.Query()
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := applyRequests(c, rows, s.skip); err != nil {
+		return 0, nil, err
+	}
+	rows, err = br.Query()
 	if err != nil {
 		return 0, nil, err
 	}

@@ -26,6 +26,8 @@ var q = struct {
 	taskClaim, taskLock, taskPut, taskGet, taskAll, archivePut, archiveList string
 
 	markerPut, markerPending, markerSettle, markerSession string
+
+	requestPut, requestGet, requestLock, requestUpdate, requestsOfSession, requestsOf, requestsPrune string
 }{
 	migrateLock:     query("migrate_lock"),
 	migrationsTable: query("migrations_table"),
@@ -78,6 +80,14 @@ var q = struct {
 	markerPending: query("marker_pending"),
 	markerSettle:  query("marker_settle"),
 	markerSession: query("marker_session"),
+
+	requestPut:        query("request_put"),
+	requestGet:        query("request_get"),
+	requestLock:       query("request_lock"),
+	requestUpdate:     query("request_update"),
+	requestsOfSession: query("requests_of_session"),
+	requestsOf:        query("requests_of"),
+	requestsPrune:     query("requests_prune"),
 }
 
 func query(name string) string {

@@ -119,7 +119,8 @@ func (s *Store) upsertRecord(ctx context.Context, tx *sql.Tx, rec *tally.Record)
 	return err
 }
 
-// keepWaiting applies the needs-input marks to the records of a commit: a
+// keepWaiting shows the sessions' requests on the records of a commit
+// (withRequests) and applies the needs-input marks to them: a
 // record whose last activity is not after its session's mark still waits
 // for the user (the indexer folded lines written before the prompt); a
 // record with newer activity ends the mark. It returns the rows to write,
@@ -128,6 +129,10 @@ func (s *Store) upsertRecord(ctx context.Context, tx *sql.Tx, rec *tally.Record)
 func (s *Store) keepWaiting(ctx context.Context, tx *sql.Tx, rows []sessionRow) ([]sessionRow, error) {
 	if len(rows) == 0 {
 		return rows, nil
+	}
+	rows, err := s.withRequests(ctx, tx, rows)
+	if err != nil {
+		return nil, err
 	}
 	marks, err := needsInputMarks(ctx, tx)
 	if err != nil || len(marks) == 0 {

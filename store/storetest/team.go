@@ -29,6 +29,8 @@ func RunTeam(t *testing.T, open Opener) {
 	t.Run("a batch past the stream's mark asks for a resend", func(t *testing.T) { testPushGap(t, open) })
 	t.Run("pushed records carry their origin and are filtered by it", func(t *testing.T) { testPushOrigin(t, open) })
 	t.Run("a push never replaces a session of another origin", func(t *testing.T) { testPushOtherOrigin(t, open) })
+	t.Run("a request shows on its session's record at once, and after a commit", func(t *testing.T) { testRequestShown(t, open) })
+	t.Run("a decision is taken once, unexpired, for its own session", func(t *testing.T) { testRequestDecided(t, open) })
 }
 
 // RunTeamShared checks what several processes sharing a team's database

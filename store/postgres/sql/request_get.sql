@@ -1,0 +1,1 @@
+SELECT id, request FROM requests WHERE id = $1;

@@ -1,0 +1,1 @@
+UPDATE requests SET request = ?2 WHERE id = ?1;

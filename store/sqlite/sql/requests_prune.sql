@@ -1,0 +1,1 @@
+DELETE FROM requests WHERE asked_at < ?1;
