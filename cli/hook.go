@@ -59,6 +59,8 @@ func hookAgentNames() []string {
 type hookOptions struct {
 	*app
 	opts hook.Options
+	// approvalWait: --approval-wait (hooks.approval_wait).
+	approvalWait time.Duration
 }
 
 func (a *app) hookCommand() *cobra.Command {
@@ -73,6 +75,11 @@ and printing the answer in the agent's hook format. tally setup installs it.
   Stop (with --guard-stop)         refuses a stop while unblocked items remain
   UserPromptSubmit, PostToolUse    reminders, and a nudge to verify the work
   Notification                     marks the session as waiting for its user
+  PermissionRequest                shows the request on the board and waits up
+                                   to --approval-wait for a decision taken there
+                                   or with tally allow/deny (tally setup claude
+                                   --remote-approvals installs it); none in time:
+                                   nothing is answered, and the agent asks
 
 Gemini CLI's events answer the same: BeforeAgent as UserPromptSubmit,
 AfterTool as PostToolUse, AfterAgent as Stop. It has no hook after a
@@ -100,6 +107,7 @@ guard), for agents whose hooks can post to a URL.`,
 	f.BoolVar(&o.opts.GuardStop, "guard-stop", false, "refuse a stop while unfinished, unblocked items remain")
 	f.IntVar(&o.opts.StopBlocks, "stop-blocks", hook.DefaultStopBlocks, "stops refused within --stop-window before the agent may stop anyway (hooks.stop_blocks)")
 	f.DurationVar(&o.opts.StopWindow, "stop-window", hook.DefaultStopWindow, "the window --stop-blocks counts in (hooks.stop_window)")
+	f.DurationVar(&o.approvalWait, "approval-wait", hook.DefaultApprovalWait, "how long a permission request waits for a decision from the board or tally allow/deny (hooks.approval_wait)")
 	f.IntVar(&o.opts.RemindAfter, "remind-after", hook.DefaultRemindAfter, "assistant turns without a list update before a reminder, 0 never (hooks.remind_after)")
 	return cmd
 }
@@ -124,11 +132,14 @@ func (a *app) hookMisused(args []string, err error) {
 // hookService is the hook service over the settings given, answering
 // with the store open returns (a command opens it per call, a server
 // passes its own).
-func (a *app) hookService(rules hook.Options, cfg *config.Config, open func(context.Context) (hookservice.Store, error)) *hookservice.Service {
+//
+// wait is how long a permission request waits for a decision taken
+// elsewhere (0: the agent asks at once).
+func (a *app) hookService(rules hook.Options, cfg *config.Config, wait time.Duration, open func(context.Context) (hookservice.Store, error)) *hookservice.Service {
 	log := a.logPath()
 	return hookservice.New(hookservice.Options{
 		Agent: a.hookAgent, Store: open, Rules: rules, Detect: detectRules(cfg),
-		Protocol: a.planProtocol, Plan: a.planStanding, Now: a.env.Now,
+		Protocol: a.planProtocol, Plan: a.planStanding, Now: a.env.Now, ApprovalWait: wait,
 		Log: func(line string) { appendLog(log, line) },
 	})
 }
@@ -174,7 +185,11 @@ func hookOptionsOf(h config.Hooks) hook.Options {
 func runHook(ctx context.Context, o *hookOptions, flags *pflag.FlagSet, name string) {
 	start := o.now()
 	rules, cfg := o.hookSettings(flags, name)
-	svc := o.hookService(rules, cfg, func(ctx context.Context) (hookservice.Store, error) { return o.openStore(ctx) })
+	wait := cfg.Hooks.ApprovalWait.Duration
+	if flags.Changed("approval-wait") {
+		wait = min(max(o.approvalWait, 0), hook.MaxApprovalWait)
+	}
+	svc := o.hookService(rules, cfg, wait, func(ctx context.Context) (hookservice.Store, error) { return o.openStore(ctx) })
 	svc.Answer(ctx, hookservice.Call{
 		Agent: name, GuardStop: o.opts.GuardStop, Start: start,
 		Read: func() ([]byte, error) { return hook.ReadPayload(o.env.In) },

@@ -447,7 +447,7 @@ func (hs *hookSession) served(t *testing.T, st store.Store, payload []byte) []by
 	if err := a.rootCommand().PersistentFlags().Parse([]string{"--claude-dir", hs.claudeDir}); err != nil {
 		t.Fatal(err)
 	}
-	svc := a.hookService(hookOptionsOf(config.Default().Hooks), config.Default(),
+	svc := a.hookService(hookOptionsOf(config.Default().Hooks), config.Default(), 0,
 		func(context.Context) (hookservice.Store, error) { return st, nil })
 	if !svc.Knows("claude") {
 		t.Fatal("the service answers no claude hooks")

@@ -141,7 +141,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	wo := web.Options{Indexer: l.ix, Store: st, Token: o.Token, Tokens: st, RequireToken: requireToken, Ingest: st, Now: o.env.Now, Home: o.env.Home, Diagnostics: l.diags.count,
 		ErrorLog: log.New(o.env.Err, "tally serve: ", log.LstdFlags),
 		Lists:    st, Extra: mcpExtra(st, &o.env), Plans: l.plans,
-		Hooks: o.hookService(hookOptionsOf(cfg.Hooks), cfg, func(context.Context) (hookservice.Store, error) { return st, nil })}
+		Hooks: o.hookService(hookOptionsOf(cfg.Hooks), cfg, 0, func(context.Context) (hookservice.Store, error) { return st, nil })}
 	srv := web.New(wo)
 	hs := srv.HTTPServer()
 	runCtx, cancel := context.WithCancel(ctx)

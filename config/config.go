@@ -94,6 +94,10 @@ type Hooks struct {
 	StopBlocks int `toml:"stop_blocks"`
 	// StopWindow is the window StopBlocks counts in.
 	StopWindow Duration `toml:"stop_window"`
+	// ApprovalWait is how long a permission request (tally setup
+	// --remote-approvals) waits for a decision taken on the board or with
+	// tally allow/deny before the agent asks in its own way.
+	ApprovalWait Duration `toml:"approval_wait"`
 }
 
 // Plans says where projects keep their plans: the folders of task files
@@ -142,9 +146,10 @@ func Default() *Config {
 			NoProgressCalls: detect.DefaultNoProgressCalls,
 		},
 		Hooks: Hooks{
-			RemindAfter: hook.DefaultRemindAfter,
-			StopBlocks:  hook.DefaultStopBlocks,
-			StopWindow:  Duration{hook.DefaultStopWindow},
+			RemindAfter:  hook.DefaultRemindAfter,
+			StopBlocks:   hook.DefaultStopBlocks,
+			StopWindow:   Duration{hook.DefaultStopWindow},
+			ApprovalWait: Duration{hook.DefaultApprovalWait},
 		},
 		Notify: Notify{
 			Events:       notify.DefaultKinds().Names(),

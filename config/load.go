@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/tallyhq/tally/hook"
 	"io"
 	"io/fs"
 	"net/url"
@@ -198,6 +199,9 @@ func (c *Config) validate(name string) error {
 	}
 	if c.Hooks.StopWindow.Duration <= 0 {
 		return bad("hooks.stop_window", "want a duration above 0, not %s", c.Hooks.StopWindow)
+	}
+	if w := c.Hooks.ApprovalWait.Duration; w <= 0 || w > hook.MaxApprovalWait {
+		return bad("hooks.approval_wait", "want a duration above 0 and at most %s (under the agent's own timeout of the hook), not %s", hook.MaxApprovalWait, c.Hooks.ApprovalWait)
 	}
 	if c.Notify.MaxPerMinute < 0 {
 		return bad("notify.max_per_minute", "want 0 (no bound) or more, not %d", c.Notify.MaxPerMinute)

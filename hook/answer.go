@@ -11,7 +11,18 @@ type Answer struct {
 	NeedsInput bool
 	// Active: the session did something now, which ends waiting.
 	Active bool
+	// Permission answers a PermissionRequest; nil says nothing, and the
+	// agent asks in its own way.
+	Permission *Permission
+}
+
+// Permission is a person's answer to a request, for the agent.
+type Permission struct {
+	// Verdict is allow, always or deny (tally.Verdict's words).
+	Verdict string
+	// Message is what a denial tells the model.
+	Message string
 }
 
 // Empty tells whether the answer has nothing for the agent to read.
-func (a Answer) Empty() bool { return a.Context == "" && a.Block == "" }
+func (a Answer) Empty() bool { return a.Context == "" && a.Block == "" && a.Permission == nil }

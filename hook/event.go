@@ -12,6 +12,11 @@ const (
 	UserPromptSubmit EventName = "UserPromptSubmit"
 	PostToolUse      EventName = "PostToolUse"
 	Notification     EventName = "Notification"
+	// PermissionRequest: the agent asks its user to allow a tool call
+	// (Claude Code's permission dialog, or its plan's approval when the
+	// tool is ExitPlanMode). Its answer allows or denies it (Permission);
+	// no answer leaves the agent to ask in its own way.
+	PermissionRequest EventName = "PermissionRequest"
 	// PreCompact is a compaction announced before it happens, by an agent
 	// that has no hook after one (Gemini CLI's PreCompress). Its Source
 	// is SourceManual or SourceAuto.
@@ -68,4 +73,8 @@ type Event struct {
 	ToolUseID    string
 	ToolInput    json.RawMessage
 	ToolResponse json.RawMessage
+	// Suggestions are the permission rules the agent offers to add when
+	// a call is allowed (Claude Code's permission_suggestions), as sent;
+	// ToolInput is also set for PermissionRequest.
+	Suggestions json.RawMessage
 }

@@ -53,6 +53,7 @@ type claudeInput struct {
 	ToolUseID            string          `json:"tool_use_id"`
 	ToolInput            json.RawMessage `json:"tool_input"`
 	ToolResponse         json.RawMessage `json:"tool_response"`
+	Suggestions          json.RawMessage `json:"permission_suggestions"`
 }
 
 // Parse reads a payload. It needs a JSON object with hook_event_name and
@@ -70,6 +71,7 @@ func (ClaudeFormat) Parse(payload []byte) (Event, error) {
 		Source: Source(in.Source), StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
 		NotificationType: NotificationType(in.NotificationType), PermissionMode: in.PermissionMode,
 		AgentID: in.AgentID, ToolName: in.ToolName, ToolUseID: in.ToolUseID, ToolInput: in.ToolInput, ToolResponse: in.ToolResponse,
+		Suggestions: in.Suggestions,
 	}, nil
 }
 
@@ -87,6 +89,9 @@ type claudeSpecific struct {
 // Encode writes a block as {"decision":"block","reason":…} and context as
 // {"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}.
 func (ClaudeFormat) Encode(ev Event, a Answer) []byte {
+	if ev.Name == PermissionRequest {
+		return encodePermission(ev, a.Permission)
+	}
 	var out claudeOutput
 	switch {
 	case a.Block != "":

@@ -7,6 +7,14 @@ const (
 	DefaultStopBlocks  = 2
 	DefaultStopWindow  = 5 * time.Minute
 	DefaultRemindAfter = 10
+	// DefaultApprovalWait is how long a permission request waits for a
+	// decision taken elsewhere (tally setup --remote-approvals) before the
+	// agent asks in its own way.
+	DefaultApprovalWait = 120 * time.Second
+	// MaxApprovalWait keeps that wait under Claude Code's timeout of a
+	// hook (600 s unless its settings say otherwise), with the hook's own
+	// second to answer.
+	MaxApprovalWait = 590 * time.Second
 )
 
 // Options configure Decide. Zero values take the defaults.

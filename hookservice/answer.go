@@ -20,12 +20,13 @@ type call struct {
 	told []tally.Event
 	opts hook.Options
 	log  *logger
+	wait *wait
 }
 
 // answer reads the call, the session's lists and the hooks' memory,
 // decides, and gives answer the bytes to give the agent; then it commits a
 // long fold for the next call. On any failure it answers nothing.
-func (s *Service) answer(ctx context.Context, ag Agent, c Call, log *logger, answer func([]byte)) {
+func (s *Service) answer(ctx context.Context, ag Agent, c Call, log *logger, answer func([]byte), w *wait) {
 	payload, err := c.Read()
 	if err != nil {
 		log.printf("reading the call: %v", err)
@@ -40,8 +41,16 @@ func (s *Service) answer(ctx context.Context, ag Agent, c Call, log *logger, ans
 	if ev.AgentID != "" {
 		return // a sub-agent's call: the lists are the main agent's
 	}
-	k := &call{ev: ev, agent: ag, log: log}
+	k := &call{ev: ev, agent: ag, log: log, wait: w}
 	k.st = s.openStore(ctx, log)
+	if ev.Name == hook.PermissionRequest {
+		// Nothing of the transcript is needed: the request is on the
+		// board sooner.
+		k.opts = s.o.Rules
+		k.opts.Now = c.Start
+		answer(ag.Spec.Format.Encode(ev, s.ask(k)))
+		return
+	}
 	o := index.Options{Adapters: []tally.Adapter{ag.Adapter}, Detect: s.o.Detect, Now: s.o.Now}
 	if k.st != nil {
 		o.Store = k.st
@@ -69,7 +78,7 @@ func (s *Service) answer(ctx context.Context, ag Agent, c Call, log *logger, ans
 		k.opts.Protocol = s.o.Protocol(ev.Cwd)
 		k.opts.Plan = s.o.Plan(ev.Cwd)
 	}
-	answer(ag.Spec.Format.Encode(ev, respond(ev)(ctx, k)))
+	answer(ag.Spec.Format.Encode(ev, s.respond(ev)(ctx, k)))
 	if k.st != nil && k.fold.fold != nil && k.fold.read >= CommitAfter {
 		wctx, cancel := context.WithTimeout(ctx, LockWait)
 		defer cancel()

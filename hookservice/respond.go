@@ -11,10 +11,21 @@ import (
 // responder answers one call whose session, lists and fold are gathered.
 type responder func(ctx context.Context, k *call) hook.Answer
 
-// respond is the responder of an event: the rules, for every event Tally
-// answers today. An event whose answer comes from elsewhere (a decision
-// the board waits for) gets a responder of its own here.
-func respond(hook.Event) responder { return decide }
+// respond is the responder of an event: the rules, for every event but a
+// permission request, whose answer comes from elsewhere (a decision the
+// board, the terminal or a phone takes: ask, in ask.go, called before the
+// transcript is read). A call that shows the session moving on closes its
+// open requests first; the agent's own permission notification does not
+// tell the user again what a request told.
+func (s *Service) respond(ev hook.Event) responder {
+	switch ev.Name {
+	case hook.PostToolUse, hook.Stop, hook.UserPromptSubmit:
+		return closing
+	case hook.Notification:
+		return notified
+	}
+	return decide
+}
 
 // savedHook is what the store keeps for a session's hooks: the rules'
 // memory, and how many turns the transcript's fold had counted

@@ -2,6 +2,7 @@ package hookservice
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -40,6 +41,8 @@ type Store interface {
 	tally.HookKeeper
 	// The session's Tally list.
 	TaskList(ctx context.Context, name string) (tasks.List, error)
+	// Requests asked of the user, and the decisions on them.
+	tally.RequestKeeper
 }
 
 // Options configure a Service.
@@ -68,6 +71,13 @@ type Options struct {
 	Now  func() time.Time
 	// Log writes one line to Tally's log.
 	Log func(line string)
+	// ApprovalWait is how long a permission request waits for a decision
+	// taken elsewhere (the board, tally allow): 0 leaves every request to
+	// the agent. It must stay under the agent's own timeout of the hook.
+	ApprovalWait time.Duration
+	// ApprovalPoll is how often a waiting request looks for its decision
+	// (default 50 ms).
+	ApprovalPoll time.Duration
 }
 
 // Service answers hook calls. It holds no state of its own between calls:
@@ -89,6 +99,9 @@ func New(o Options) *Service {
 	}
 	if o.Plan == nil {
 		o.Plan = func(string) string { return "" }
+	}
+	if o.ApprovalPoll <= 0 {
+		o.ApprovalPoll = 50 * time.Millisecond
 	}
 	return &Service{o: o}
 }
@@ -118,7 +131,8 @@ func (s *Service) Knows(agent string) bool {
 // Answer answers one call: it reads it, decides as of c.Start, replies
 // within Deadline (nothing when there is nothing to say or anything
 // failed), then lets a long fold be committed in what is left of the
-// deadline. Failures go to the log.
+// deadline. A permission request that waits for a decision taken
+// elsewhere has ApprovalWait more. Failures go to the log.
 func (s *Service) Answer(ctx context.Context, c Call) {
 	log := s.logger(c.Agent)
 	ag, ok := s.o.Agent(c.Agent)
@@ -126,25 +140,42 @@ func (s *Service) Answer(ctx context.Context, c Call) {
 		log.printf("no hooks for agent %q", c.Agent)
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, Deadline)
+	ctx, cancel := context.WithTimeout(ctx, Deadline+s.o.ApprovalWait)
 	defer cancel()
+	fast, cancelFast := context.WithTimeout(ctx, Deadline)
+	defer cancelFast()
 	answers := make(chan []byte, 1)
 	finished := make(chan struct{})
+	waiting := make(chan struct{})
+	var once sync.Once
 	go func() {
 		defer close(finished)
-		s.answer(ctx, ag, c, log, func(out []byte) { answers <- out })
+		s.answer(fast, ag, c, log, func(out []byte) { answers <- out }, &wait{ctx: ctx, started: func() { once.Do(func() { close(waiting) }) }})
 	}()
 	var out []byte
-	select {
-	case out = <-answers:
-	case <-finished:
+	deadline := fast.Done()
+answered:
+	for {
 		select {
 		case out = <-answers:
-		default: // nothing to answer
+			break answered
+		case <-finished:
+			select {
+			case out = <-answers:
+			default: // nothing to answer
+			}
+			break answered
+		case <-waiting:
+			// The request waits for its decision: its bound is its own.
+			waiting, deadline = nil, ctx.Done()
+		case <-deadline:
+			bound := Deadline
+			if waiting == nil {
+				bound += s.o.ApprovalWait
+			}
+			log.printf("no answer within %v: answered nothing", bound)
+			return
 		}
-	case <-ctx.Done():
-		log.printf("no answer within %v: answered nothing", Deadline)
-		return
 	}
 	if len(out) > 0 {
 		if err := c.Reply(out); err != nil {
@@ -155,6 +186,14 @@ func (s *Service) Answer(ctx context.Context, c Call) {
 	// deadline.
 	select {
 	case <-finished:
-	case <-ctx.Done():
+	case <-fast.Done():
 	}
+}
+
+// wait is what a responder that waits for a decision taken elsewhere is
+// given: the call's whole bound, and started, which it calls once it
+// waits, so the call is no longer held to Deadline.
+type wait struct {
+	ctx     context.Context
+	started func()
 }

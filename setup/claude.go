@@ -27,6 +27,10 @@ var claudeHooks = []hookSpec{
 	{event: "PostToolUse"},
 	{event: "Notification", matcher: "permission_prompt|idle_prompt"},
 	{event: "Stop", args: "--guard-stop", guard: true},
+	// Claude Code's own default timeout of a hook, said: tally hook waits
+	// for a decision at most hooks.approval_wait, under it
+	// (hook.MaxApprovalWait).
+	{event: "PermissionRequest", approvals: true, timeout: 600},
 }
 
 // todoToolsEnv turns Claude Code's TodoWrite and Task tools on for every

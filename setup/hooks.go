@@ -15,6 +15,11 @@ type hookSpec struct {
 	args           string
 	// guard: installed only with Options.GuardStop.
 	guard bool
+	// approvals: installed only with Options.RemoteApprovals.
+	approvals bool
+	// timeout, in the agent's unit, replaces the hooks' own for a hook
+	// that waits (a permission request waiting for its decision).
+	timeout int
 }
 
 // sessionStarts is the matcher of Tally's SessionStart hook in Claude Code
@@ -63,8 +68,12 @@ func installHooks(doc *jsonDoc, path, agent string, specs []hookSpec, timeout in
 	}
 	var what []string
 	for _, s := range specs {
-		want := !o.Uninstall && (!s.guard || o.GuardStop)
-		group := hookGroup{Matcher: s.matcher, Hooks: []hookCommand{{Type: "command", Command: hookCmd(o.Tally, agent, s.args), Timeout: timeout}}}
+		want := !o.Uninstall && (!s.guard || o.GuardStop) && (!s.approvals || o.RemoteApprovals)
+		t := timeout
+		if s.timeout > 0 {
+			t = s.timeout
+		}
+		group := hookGroup{Matcher: s.matcher, Hooks: []hookCommand{{Type: "command", Command: hookCmd(o.Tally, agent, s.args), Timeout: t}}}
 		_, ev := member(hooks, s.event)
 		if ev == nil && !want {
 			continue

@@ -18,6 +18,10 @@ type Options struct {
 	// GuardStop adds the Stop hook that refuses a stop while unblocked
 	// work remains.
 	GuardStop bool
+	// RemoteApprovals adds the hook that lets a permission request (or a
+	// plan's approval) be answered from the board, a phone or tally
+	// allow/deny: Claude Code's PermissionRequest.
+	RemoteApprovals bool
 	// EnableTodoTools sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1 in Claude
 	// Code's settings.
 	EnableTodoTools bool

@@ -170,6 +170,28 @@ func TestClaude(t *testing.T) {
 			t.Errorf("%d Tally hooks, want 5", n)
 		}
 	})
+	t.Run("remote approvals add the PermissionRequest hook with the agent's own timeout, and go without the flag", func(t *testing.T) {
+		p := home(t, nil)
+		settings := filepath.Join(homeOf(p), ".claude", "settings.json")
+		run(t, "claude", p, Options{RemoteApprovals: true})
+		var got struct {
+			Hooks map[string][]hookGroup `json:"hooks"`
+		}
+		if err := json.Unmarshal(read(t, settings), &got); err != nil {
+			t.Fatal(err)
+		}
+		pr := got.Hooks["PermissionRequest"]
+		if len(pr) != 1 || pr[0].Hooks[0].Command != tallyBin+" hook claude" || pr[0].Hooks[0].Timeout != 600 || pr[0].Matcher != "" {
+			t.Fatalf("PermissionRequest hook: %+v", pr)
+		}
+		if second, err := p.target("claude").Plan(Options{Tally: tallyBin, RemoteApprovals: true}); err != nil || second.Changed() {
+			t.Errorf("second run: %v, plans %+v", err, second.Edits)
+		}
+		run(t, "claude", p, Options{})
+		if strings.Contains(string(read(t, settings)), "PermissionRequest") {
+			t.Errorf("a run without --remote-approvals kept the hook")
+		}
+	})
 	t.Run("the CLAUDE_CONFIG_DIR layout", func(t *testing.T) {
 		p := home(t, nil)
 		h := homeOf(p)
