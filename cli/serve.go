@@ -140,7 +140,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 
 	wo := web.Options{Indexer: l.ix, Store: st, Token: o.Token, Tokens: st, RequireToken: requireToken, Ingest: st, Now: o.env.Now, Home: o.env.Home, Diagnostics: l.diags.count,
 		ErrorLog: log.New(o.env.Err, "tally serve: ", log.LstdFlags),
-		Lists:    st, Extra: mcpExtra(st, &o.env), Plans: l.plans,
+		Lists:    st, Requests: st, Extra: mcpExtra(st, &o.env), Plans: l.plans,
 		Hooks: o.hookService(hookOptionsOf(cfg.Hooks), cfg, 0, func(context.Context) (hookservice.Store, error) { return st, nil })}
 	srv := web.New(wo)
 	hs := srv.HTTPServer()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -162,10 +163,22 @@ func (ix *Indexer) sum(rec *tally.Record, files []*entry) {
 // shown is what was last published of a live session. A record another
 // process changed is published only when it differs from it: the store's
 // copy of a session this indexer holds changes under it when an agent's
-// hook marks the session as waiting for its user, or ends the mark.
+// hook marks the session as waiting for its user, or ends the mark, and
+// when a request to its user is asked, decided or closed.
 type shown struct {
 	sig  tally.Signal
 	last time.Time
+	// requests are the ids and verdicts of the requests it showed.
+	requests string
+}
+
+// shownOf is what a record shows, to tell another process's change by.
+func shownOf(rec *tally.Record) shown {
+	var b strings.Builder
+	for _, r := range rec.Requests {
+		b.WriteString(r.ID + "=" + string(r.Verdict) + ";")
+	}
+	return shown{sig: rec.Signal, last: rec.LastActivity, requests: b.String()}
 }
 
 // publish publishes a committed change and remembers, for a live session,
@@ -173,7 +186,7 @@ type shown struct {
 // runs under the round lock.
 func (ix *Indexer) publish(c Change) {
 	if c.Kind == SessionUpdated && ix.o.Now().Sub(c.Record.LastActivity) <= tally.EndedAfter {
-		ix.shown[c.ID] = shown{sig: c.Record.Signal, last: c.Record.LastActivity}
+		ix.shown[c.ID] = shownOf(&c.Record)
 		if at := c.Record.NextChange(ix.o.Now()); !at.IsZero() {
 			ix.due[c.ID] = at
 		} else {

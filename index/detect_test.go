@@ -201,3 +201,33 @@ func TestIndexer_Run_hookMarkShowsLive(t *testing.T) {
 		t.Errorf("after the answer: signal %v flags %v, want working, no needs input", rec.Signal, f)
 	}
 }
+
+// TestIndexer_Run_aRequestDecidedElsewhereShowsLive: a request to the
+// user, decided or closed by another process with nothing else of the
+// session changed, is published, though the indexer holds the session's
+// log.
+func TestIndexer_Run_aRequestDecidedElsewhereShowsLive(t *testing.T) {
+	l := startLive(t, time.Hour)
+	dir := filepath.Join(l.home, "projects", "-tmp-ask")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	appendTo(t, filepath.Join(dir, "ask.jsonl"), toolUseLine("t1", "rm -rf build", t0))
+	l.waitFor("ask", "the call", func(r tally.Record) bool { return r.Signal == tally.SignalWorking })
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, l.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	q := tally.Request{ID: "r1", Session: "ask", Tool: "Bash", AskedAt: t0, ExpiresAt: t0.Add(time.Minute)}
+	if err := st.AskRequest(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	l.waitFor("ask", "the request", func(r tally.Record) bool { return len(r.Requests) == 1 })
+	if _, err := st.DecideRequest(ctx, tally.Decision{ID: "r1", Session: "ask", Verdict: tally.VerdictAllow, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	l.waitFor("ask", "the decision", func(r tally.Record) bool { return len(r.Requests) == 1 && r.Requests[0].Verdict == tally.VerdictAllow })
+}

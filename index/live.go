@@ -269,7 +269,7 @@ func (ix *Indexer) publishExternal(ctx context.Context, mark int64) (int64, erro
 			ix.broker.Publish(Change{Kind: SessionUpdated, ID: rec.ID, Record: rec})
 			continue
 		}
-		if s, ok := ix.shown[rec.ID]; ok && (s.sig != rec.Signal || !s.last.Equal(rec.LastActivity)) {
+		if s, ok := ix.shown[rec.ID]; ok && (s.sig != rec.Signal || !s.last.Equal(rec.LastActivity) || s.requests != shownOf(&rec).requests) {
 			ix.publish(Change{Kind: SessionUpdated, ID: rec.ID, Record: rec})
 		}
 	}

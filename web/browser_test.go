@@ -191,6 +191,7 @@ func TestDashboard_Browser(t *testing.T) {
 	step("an agent without a todo tool says it kept no list", func(t *testing.T) { stepNoTodoTool(t, b) })
 
 	step("a plan-mode list is approved from its card", func(t *testing.T) { stepApprovePlan(t, b, srv) })
+	step("a permission request is answered from its card", func(t *testing.T) { stepRemoteApproval(t, b, srv) })
 
 	step("filters hide and show cards", func(t *testing.T) {
 		b.do(t, chromedp.SendKeys(chromedp.ID("f-q"), "nothing-matches"))

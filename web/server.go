@@ -69,6 +69,9 @@ type Options struct {
 	// carry them, /api/plans lists them, and the stream tells their
 	// changes (plan_updated, plan_removed).
 	Plans Plans
+	// Requests, when set, are the requests agents ask of their users,
+	// which the page may decide (POST /api/requests/{id}).
+	Requests tally.RequestKeeper
 	// Hooks, when set, answers agents' hook calls posted to
 	// /api/hook/{agent}, as `tally hook AGENT` answers them on stdin.
 	Hooks Hooks
@@ -282,6 +285,9 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/plans", s.listPlans)
 	if s.o.Lists != nil {
 		mux.HandleFunc("POST /api/tasks/{name}/approve", s.approvePlan)
+	}
+	if s.o.Requests != nil {
+		mux.HandleFunc("POST /api/requests/{id}", s.decideRequest)
 	}
 	if s.o.Hooks != nil {
 		mux.HandleFunc("POST /api/hook/{agent}", s.hook)

@@ -10,6 +10,7 @@
 //   card.js       one session's card
 //   flags.js      detection's flags as badges, aged by the clock
 //   approve.js    the button that approves a plan-mode list
+//   request.js    an agent's request (a permission, a plan): Allow / Deny
 //   items.js      a list as rows, compact or full
 //   detail.js     the dialog with one session whole
 //   filters.js    the top bar's filters and group-by control
@@ -21,6 +22,7 @@
 //   state.js      the sessions, cards and choices of this page
 //   api.js        requests to the JSON API
 import { approve } from './approve.js';
+import { onRequestAction } from './request.js';
 import { layoutAll, onSession, regroup, showAll, tickCards } from './board.js';
 import { now } from './clock.js';
 import { initDetail, openDetail, sessionChanged, sessionRemoved, tickDetail } from './detail.js';
@@ -48,6 +50,9 @@ board.addEventListener('click', (e) => {
     approve(action.closest('[data-part="approve"]'));
     return;
   }
+  if (onRequestAction(action)) return;
+  // Typing a message to the agent is not a request to open the card.
+  if (target.closest('[data-part="request-form"]')) return;
   if (verb === 'toggle' || verb === 'expand') {
     card.setFull(verb === 'toggle' ? !card.full : true, sessions.get(card.id));
     return;

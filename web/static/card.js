@@ -3,6 +3,7 @@
 // survive every event.
 import { button, h, named, setClass, setHidden, setText, setTitle } from './dom.js';
 import { approveRow, showApprove } from './approve.js';
+import { requestRow, showRequest } from './request.js';
 import { activityOf } from './clock.js';
 import { flagsOf, needsYou, patchBadges } from './flags.js';
 import { patchRows, rowsFor } from './items.js';
@@ -69,8 +70,9 @@ export class Card {
     this.spinner.append(h('span', 'spinner'), this.spinnerText);
 
     this.approve = approveRow();
+    this.request = requestRow();
 
-    el.append(head, this.flags, this.project, this.origin, this.title, this.approve, this.progress, this.list, this.spinner);
+    el.append(head, this.flags, this.project, this.origin, this.title, this.request, this.approve, this.progress, this.list, this.spinner);
   }
 
   // patch shows session s at time t; it touches only what differs.
@@ -104,6 +106,7 @@ export class Card {
     setText(this.title, titleOf(s));
     setTitle(this.title, s.title || '');
     showApprove(this.approve, s);
+    showRequest(this.request, s, t);
 
     const items = s.items || [];
     const p = s.progress || { done: 0, total: 0 };
@@ -175,6 +178,7 @@ export class Card {
     setText(this.timer, timer.text);
     setTitle(this.timer, timer.hint);
     patchBadges(this.flags, flagsOf(s, t), t);
+    showRequest(this.request, s, t);
     const needs = needsYou(s, t).length > 0;
     if (needs !== (this.el.dataset.needs === 'yes')) this.el.dataset.needs = needs ? 'yes' : 'no';
     return act;

@@ -3,6 +3,7 @@
 // live while open.
 import { getJSON } from './api.js';
 import { approve, approveRow, showApprove } from './approve.js';
+import { onRequestAction, requestRow, showRequest } from './request.js';
 import { activityOf, now } from './clock.js';
 import { h, named } from './dom.js';
 import { badgeText, flagsOf, whyText } from './flags.js';
@@ -83,6 +84,10 @@ function render(s) {
   tags.append(badge, h('span', `state st-${act}`, activityLabel(act)));
   frag.append(tags);
   frag.append(flagList(s, t));
+  const request = requestRow();
+  request.classList.add('request-full');
+  showRequest(request, s, t);
+  frag.append(request);
   const approval = approveRow();
   showApprove(approval, s);
   frag.append(approval);
@@ -192,6 +197,8 @@ export function tickDetail(t) {
   if (s && dd) dd.textContent = lastActivityText(s, t);
   const flags = detailBody.querySelector('[data-part="flags"]');
   if (s && flags) flags.replaceWith(flagList(s, t));
+  const request = detailBody.querySelector('[data-part="request"]');
+  if (s && request) showRequest(request, s, t);
 }
 
 export function initDetail() {
@@ -202,7 +209,9 @@ export function initDetail() {
   detail.addEventListener('click', (e) => {
     // A click on the backdrop lands on the dialog itself.
     if (e.target === detail) closeDetail();
-    const action = e.target instanceof Element ? e.target.closest('[data-action="approve"]') : null;
+    const target = e.target instanceof Element ? e.target : null;
+    if (target && onRequestAction(target.closest('[data-action]'))) return;
+    const action = target ? target.closest('[data-action="approve"]') : null;
     if (action) approve(action.closest('[data-part="approve"]'));
   });
 }

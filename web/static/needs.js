@@ -9,7 +9,8 @@ import { chosen } from './filters.js';
 import { FLAGS, needsYou, patchBadges } from './flags.js';
 import { projectName } from './projects.js';
 import { sessions } from './state.js';
-import { titleOf } from './words.js';
+import { duration, ms, titleOf } from './words.js';
+import { askText, isOpen, newest } from './request.js';
 
 const strip = document.getElementById('needs');
 const count = document.getElementById('needs-count');
@@ -26,8 +27,9 @@ function entryFor(id) {
   const title = h('div', 'need-title');
   const why = h('div', 'need-why');
   const where = h('div', 'need-where');
-  li.append(badges, title, why, where);
-  e = { li, badges, title, why, where };
+  const ask = h('div', 'need-request');
+  li.append(badges, title, why, ask, where);
+  e = { li, badges, title, why, ask, where };
   entries.set(id, e);
   return e;
 }
@@ -67,6 +69,11 @@ export function renderNeeds(t) {
     setText(e.why, why);
     setTitle(e.why, why);
     setHidden(e.why, !why);
+    const r = newest(s);
+    const open = isOpen(r, t);
+    setHidden(e.ask, !open);
+    setText(e.ask, open ? `${askText(r)}: ${r.summary || ''} · waiting ${duration(t - ms(r.askedAt))}` : '');
+    e.li.dataset.request = open ? r.id : '';
     setText(e.where, [projectName(s.project), s.agent].filter(Boolean).join(' · '));
     setTitle(e.where, s.project || '');
     if (list.children[i] !== e.li) list.insertBefore(e.li, list.children[i] || null);
