@@ -66,6 +66,10 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 		text := termstyle.Truncate("! "+termstyle.FlagLabel(f)+" since "+ago(s.Flags.Since(f), o.Now), o.Width)
 		line(strings.Replace(text, termstyle.FlagLabel(f), st.Paint(termstyle.Fg(termstyle.FlagColor(f)), termstyle.FlagLabel(f)), 1))
 	}
+	for _, r := range s.Requests {
+		// What the agent asked its user, and who answered, newest first.
+		line(termstyle.Truncate(oneLine(requestLine(r.Request, o.Now)), o.Width))
+	}
 	line("")
 	switch {
 	case s.KeptNoList():

@@ -133,7 +133,7 @@ none is active, the most recent ones).`,
 		a.mcpCommand(), a.tasksCommand(),
 		a.serveCommand(), a.pushCommand(), a.tokenCommand(), a.configCommand(),
 		a.taskCommand(), a.timelineCommand(), a.markerCommand(), a.hookCommand(), a.setupCommand(),
-		a.tuiCommand())
+		a.tuiCommand(), a.allowCommand(), a.denyCommand())
 	for _, c := range root.Commands() {
 		if c.HasSubCommands() && !c.Runnable() {
 			// A group of commands (token): a word that is none of them
