@@ -73,14 +73,36 @@ func runDecide(ctx context.Context, o *decideOptions) error {
 		return err
 	}
 	defer st.Close()
-	rec, err := st.Record(ctx, o.ID)
+	from := "tally " + string(o.verdict)
+	if o.verdict == tally.VerdictAlways {
+		from = "tally allow"
+	}
+	got, err := o.decideOpen(ctx, st, o.ID, o.verdict, o.Message, from)
 	if err != nil {
 		return err
 	}
-	now := o.now()
+	_, err = fmt.Fprintln(o.env.Out, requestLine(got, o.now()))
+	return err
+}
+
+// requestDecider is what deciding a session's open request needs of the
+// store.
+type requestDecider interface {
+	Record(ctx context.Context, idOrPrefix string) (tally.Record, error)
+	tally.RequestKeeper
+}
+
+// decideOpen decides the newest open request of the session ref names
+// (an id or a prefix), as $USER on this machine, from where.
+func (a *app) decideOpen(ctx context.Context, st requestDecider, ref string, v tally.Verdict, message, where string) (tally.Request, error) {
+	rec, err := st.Record(ctx, ref)
+	if err != nil {
+		return tally.Request{}, err
+	}
+	now := a.now()
 	reqs, err := st.SessionRequests(ctx, rec.ID)
 	if err != nil {
-		return err
+		return tally.Request{}, err
 	}
 	var open *tally.Request
 	for i := range reqs {
@@ -90,26 +112,17 @@ func runDecide(ctx context.Context, o *decideOptions) error {
 		}
 	}
 	if open == nil {
-		return tally.Errorf(tally.CodeNotFound, "decide", "session %s has no open request: none was asked, or it was answered or expired", rec.ID)
+		return tally.Request{}, tally.Errorf(tally.CodeNotFound, "decide", "session %s has no open request: none was asked, or it was answered or expired", rec.ID)
 	}
-	user := o.env.Getenv("USER")
+	user := a.env.Getenv("USER")
 	if user == "" {
 		user = "a terminal"
 	}
-	from := "tally " + string(o.verdict)
-	if o.verdict == tally.VerdictAlways {
-		from = "tally allow"
+	if a.env.Hostname != "" {
+		where += " on " + a.env.Hostname
 	}
-	if o.env.Hostname != "" {
-		from += " on " + o.env.Hostname
-	}
-	got, err := st.DecideRequest(ctx, tally.Decision{ID: open.ID, Session: rec.ID, Verdict: o.verdict, Message: o.Message,
-		By: user, From: from, At: now})
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(o.env.Out, requestLine(got, now))
-	return err
+	return st.DecideRequest(ctx, tally.Decision{ID: open.ID, Session: rec.ID, Verdict: v, Message: message,
+		By: user, From: where, At: now})
 }
 
 // requestLine says what a request asked and how it ended, in one line.

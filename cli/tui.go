@@ -97,7 +97,10 @@ func runTUI(ctx context.Context, a *app) error {
 		Load: func(ctx context.Context, limit int) ([]tally.Record, error) {
 			return st.Records(ctx, tally.SessionFilter{Limit: limit})
 		},
-		Approve:   a.approver(st),
+		Approve: a.approver(st),
+		Decide: func(ctx context.Context, session string, v tally.Verdict) (tally.Request, error) {
+			return a.decideOpen(ctx, st, session, v, "", "tally tui")
+		},
 		Looked:    a.looked(),
 		Headliner: newPlanHeadliner(lv.ctx, lv.l.plans),
 	}, tui.Terminal{In: a.env.In, Out: a.env.Out, Environ: env, Drawn: lv.start})

@@ -65,6 +65,7 @@ func (v detailView) header(p *palette) []string {
 // body is everything under the header; the screen scrolls it.
 func (v detailView) body(p *palette) []string {
 	out := v.flagLines(p)
+	out = append(out, v.requestLines(p)...)
 	out = append(out, v.panel.lines(p)...)
 	if plan := v.panel.head.Plan; len(plan) > 0 {
 		if v.item >= 0 && v.item < len(plan) && plan[v.item].Task != nil {
@@ -134,6 +135,32 @@ func (v detailView) flagLines(p *palette) []string {
 		out = append(out, cut(line, v.width))
 	}
 	return append(out, "")
+}
+
+// requestLines are the session's open request to its user — what it asks,
+// how long it has waited, the keys that answer it — and a blank line; none
+// when nothing is open. Everything in it is the agent's text: one line
+// each, cut.
+func (v detailView) requestLines(p *palette) []string {
+	for _, r := range v.s.Requests {
+		if !r.Request.Open(v.now) {
+			continue
+		}
+		what := oneLine(r.Tool)
+		if r.Summary != "" {
+			what += ": " + oneLine(r.Summary)
+		}
+		keys := "y allow · n deny"
+		if r.Always {
+			keys = "y allow · Y always · n deny"
+		}
+		return []string{
+			cut(render(p.bold, "? "+what), v.width),
+			cut(render(p.faint, "  waiting "+age(r.AskedAt, v.now)+" · "+keys+" (tally deny -m to tell the model why)"), v.width),
+			"",
+		}
+	}
+	return nil
 }
 
 // splitRuntime takes the runtime's tool progress out of the sub-agents:

@@ -13,7 +13,7 @@ var helpKeys = [][2]string{
 	{"Tab / Shift-Tab", "choose a task of the expanded panel"},
 	{"Enter / click a task", "show it in full (a plan's task: its steps)"},
 	{"Esc", "collapse the panel; back; clear the filter"},
-	{"A", "approve a plan waiting for approval (tally tasks approve)"},
+	{"A  y Y n", "approve a plan; allow, always, deny what the agent asks"},
 	{"?", "this help"},
 	{"q / Ctrl-C", "quit"},
 }

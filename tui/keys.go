@@ -2,6 +2,8 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/tallyhq/tally"
 )
 
 // key routes a key press: to the filter while one is typed, to help while
@@ -36,6 +38,12 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.step(-1)
 	case "A":
 		return m.approve()
+	case "y":
+		return m.decide(tally.VerdictAllow)
+	case "Y":
+		return m.decide(tally.VerdictAlways)
+	case "n":
+		return m.decide(tally.VerdictDeny)
 	default:
 		if m.screen == screenDetail {
 			m.detailKey(s)

@@ -28,6 +28,9 @@ type Options struct {
 	// Approve switches a Tally task list from plan to execution, as
 	// `tally tasks approve` does; nil leaves A without effect.
 	Approve func(ctx context.Context, list string) error
+	// Decide answers the open request of a session (tally allow / deny);
+	// nil leaves y, Y and n without effect.
+	Decide func(ctx context.Context, session string, v tally.Verdict) (tally.Request, error)
 	// Headliner describes sessions that follow a plan; nil: every panel
 	// shows its todo list.
 	Headliner Headliner
@@ -117,6 +120,12 @@ type approved struct {
 	err  error
 }
 
+type decided struct {
+	verdict tally.Verdict
+	req     tally.Request
+	err     error
+}
+
 // New builds the root model.
 func New(ctx context.Context, o Options) *Model {
 	if o.Now == nil {
@@ -177,6 +186,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.roster.reload(msg.recs, m.o.Now())
 		} else if msg.err == nil {
 			m.roster.load(msg.recs, m.o.Now())
+		}
+	case decided:
+		if msg.err != nil {
+			m.bar.note = string(msg.verdict) + ": " + msg.err.Error()
+		} else {
+			m.bar.note = oneLine(msg.req.Tool) + ": " + map[tally.Verdict]string{tally.VerdictAllow: "allowed", tally.VerdictAlways: "allowed for the session", tally.VerdictDeny: "denied"}[msg.verdict]
 		}
 	case approved:
 		if msg.err != nil {
@@ -301,6 +316,18 @@ func (m *Model) headline(s *tally.Session) Headline {
 		}
 	}
 	return todoHeadline(s, m.plan(s.ID))
+}
+
+// decide answers the open session's request with v.
+func (m *Model) decide(v tally.Verdict) tea.Cmd {
+	if m.o.Decide == nil || m.screen != screenDetail || m.selected == "" {
+		return nil
+	}
+	ctx, decide, id := m.ctx, m.o.Decide, m.selected
+	return func() tea.Msg {
+		r, err := decide(ctx, id, v)
+		return decided{verdict: v, req: r, err: err}
+	}
 }
 
 func (m *Model) approve() tea.Cmd {

@@ -418,3 +418,46 @@ func lineOf(t *testing.T, screen, text string) int {
 	t.Fatalf("%q not on screen:\n%s", text, screen)
 	return -1
 }
+
+// A session whose agent asks its user shows the request in its detail with
+// the keys that answer it; y, Y and n answer it there, and only there.
+func TestModel_decideARequestFromTheDetail(t *testing.T) {
+	recs := fleet()
+	for i := range recs {
+		recs[i].Requests = []tally.Request{{ID: "r1", Session: recs[i].ID, Tool: "Bash", Summary: "echo \x1b[31mx > proof.txt", Always: true,
+			AskedAt: fixedNow.Add(-12 * time.Second), ExpiresAt: fixedNow.Add(time.Minute)}}
+	}
+	var got []string
+	m := New(context.Background(), Options{
+		Now: func() time.Time { return fixedNow }, Records: recs,
+		Decide: func(_ context.Context, session string, v tally.Verdict) (tally.Request, error) {
+			got = append(got, session+" "+string(v))
+			return recs[0].Requests[0], nil
+		},
+	})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	press(m, "j")
+	id := m.selected
+	if msg := runAll(m.decide(tally.VerdictAllow)); msg != nil {
+		t.Fatal("y answered from the list: it answers only in the open session")
+	}
+	press(m, "enter")
+	s := look(t, m)
+	if !strings.Contains(s, "? Bash: echo") || !strings.Contains(s, "waiting 12s · y allow · Y always · n deny") || strings.Contains(s, "\x1b[31mx") {
+		t.Fatalf("the detail does not show the request and its keys:\n%s", s)
+	}
+	for _, k := range []string{"y", "Y", "n"} {
+		_, cmd := m.Update(keyMsg(k))
+		m.Update(runAll(cmd))
+	}
+	want := []string{id + " allow", id + " always", id + " deny"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("decided %v, want %v", got, want)
+	}
+	if !strings.Contains(look(t, m), "Bash: denied") {
+		t.Error("the decision is not confirmed on screen")
+	}
+	if !strings.Contains(strings.Join(helpLines(&m.pal, 100), "\n"), "A  y Y n") {
+		t.Error("help does not list the keys")
+	}
+}
