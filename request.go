@@ -26,6 +26,10 @@ type Request struct {
 	Summary string `json:"summary,omitempty"`
 	// Detail is an excerpt of the rest: a diff, a file's new text, a plan.
 	Detail string `json:"detail,omitempty"`
+	// Project is the agent's working directory, as its call said: the
+	// project of the record a store makes for a session it has no record
+	// of yet, so the request shows at once.
+	Project string `json:"project,omitempty"`
 	// Always: the agent can be told to allow this for the rest of the
 	// session (VerdictAlways).
 	Always    bool      `json:"always,omitempty"`
@@ -118,6 +122,13 @@ func (r *Request) Decide(d Decision) error {
 	return nil
 }
 
+// RequestRecord is the record a store makes for a session it has no
+// record of when a request of it is asked: the agent, the project, and
+// the session waiting for its user since the request.
+func RequestRecord(r *Request) Record {
+	return Record{ID: r.Session, Agent: r.Agent, Project: r.Project, StartedAt: r.AskedAt, LastActivity: r.AskedAt, Signal: SignalAsking}
+}
+
 // ShownRequests is how many of a session's requests its record shows,
 // newest first: the open one and the decisions before it.
 const ShownRequests = 3
@@ -126,7 +137,9 @@ const ShownRequests = 3
 // the decisions taken on them. A session's record shows its newest
 // requests (Record.Requests, ShownRequests of them) from the moment one is
 // asked, decided or closed: each of those takes a change mark, and a
-// commit or a push of the record keeps them.
+// commit or a push of the record keeps them. A request asked for a session
+// the store has no record of yet (its log not indexed yet) makes one
+// (RequestRecord), which the session's first commit replaces.
 type RequestKeeper interface {
 	// AskRequest stores a new open request; an id already stored is
 	// CodeConflict.

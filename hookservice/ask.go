@@ -3,6 +3,7 @@ package hookservice
 import (
 	"context"
 	"crypto/rand"
+	"path/filepath"
 	"time"
 
 	"github.com/tallyhq/tally"
@@ -32,7 +33,7 @@ func (s *Service) ask(k *call) hook.Answer {
 	summary, detail := hook.Summarize(ev.ToolName, ev.ToolInput)
 	r := tally.Request{
 		ID: rand.Text(), Session: ev.SessionID, Agent: k.agent.Adapter.Agent(), Tool: hook.Line(ev.ToolName),
-		Summary: summary, Detail: detail, Always: len(hook.SessionSuggestions(ev.Suggestions)) > 0,
+		Summary: summary, Detail: detail, Always: len(hook.SessionSuggestions(ev.Suggestions)) > 0, Project: project(ev.Cwd),
 		AskedAt: start, ExpiresAt: start.Add(s.o.ApprovalWait),
 	}
 	ctx := k.wait.ctx
@@ -75,6 +76,15 @@ func (s *Service) ask(k *call) hook.Answer {
 		mark(ctx, k, got.DecidedAt, tally.SignalWorking)
 		return hook.Answer{Permission: &hook.Permission{Verdict: string(got.Verdict), Message: got.Message}}
 	}
+}
+
+// project is the project a call's working directory names: none unless
+// it is an absolute path.
+func project(cwd string) string {
+	if !filepath.IsAbs(cwd) {
+		return ""
+	}
+	return filepath.Clean(cwd)
 }
 
 // mark tells the store what the call learned of the session: waiting for

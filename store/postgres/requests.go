@@ -192,27 +192,31 @@ func (s *Store) showRequests(ctx context.Context, tx pgx.Tx, session string) err
 	if err != nil {
 		return err
 	}
-	var js []byte
-	err = tx.QueryRow(ctx, q.recordByID, session).Scan(new(string), &js)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil // the session's first record will show them
-	}
-	if err != nil {
-		return err
-	}
-	var rec tally.Record
-	if err := json.Unmarshal(js, &rec); err != nil {
-		s.skip("sessions", session, err)
-		return nil
-	}
 	rows, err := tx.Query(ctx, q.requestsOfSession, session)
 	if err != nil {
 		return err
 	}
 	reqs, err := column.Requests(rows, s.skip)
 	rows.Close()
-	if err != nil {
+	if err != nil || len(reqs) == 0 {
 		return err
+	}
+	var js []byte
+	var rec tally.Record
+	err = tx.QueryRow(ctx, q.recordByID, session).Scan(new(string), &js)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		if !reqs[0].Open(time.Now()) {
+			return nil // the session's first record will show them
+		}
+		rec = tally.RequestRecord(&reqs[0])
+	case err != nil:
+		return err
+	default:
+		if err := json.Unmarshal(js, &rec); err != nil {
+			s.skip("sessions", session, err)
+			return nil
+		}
 	}
 	shown, _ := column.ShowRequests(&rec, column.BySession(reqs))
 	out, err := json.Marshal(shown)

@@ -175,27 +175,31 @@ func (s *Store) writeRequest(ctx context.Context, tx *sql.Tx, r *tally.Request) 
 // showRequests rewrites the session's stored record (if it has one) with
 // its newest requests, taking a change mark.
 func (s *Store) showRequests(ctx context.Context, tx *sql.Tx, session string) error {
-	var js []byte
-	err := tx.QueryRowContext(ctx, hookSQL.record, session).Scan(new(string), &js)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil // the session's first record will show them
-	}
-	if err != nil {
-		return err
-	}
-	var rec tally.Record
-	if err := json.Unmarshal(js, &rec); err != nil {
-		s.skip("sessions", session, err)
-		return nil
-	}
 	rows, err := tx.QueryContext(ctx, requestSQL.ofSession, session)
 	if err != nil {
 		return err
 	}
 	reqs, err := column.Requests(rows, s.skip)
 	rows.Close()
-	if err != nil {
+	if err != nil || len(reqs) == 0 {
 		return err
+	}
+	var js []byte
+	var rec tally.Record
+	err = tx.QueryRowContext(ctx, hookSQL.record, session).Scan(new(string), &js)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if !reqs[0].Open(time.Now()) {
+			return nil // the session's first record will show them
+		}
+		rec = tally.RequestRecord(&reqs[0])
+	case err != nil:
+		return err
+	default:
+		if err := json.Unmarshal(js, &rec); err != nil {
+			s.skip("sessions", session, err)
+			return nil
+		}
 	}
 	shown, _ := column.ShowRequests(&rec, column.BySession(reqs))
 	return s.upsertRecord(ctx, tx, shown)

@@ -73,11 +73,17 @@ func testRequestShown(t *testing.T, open Opener) {
 	if _, err := s.Request(ctx, "nope"); tally.ErrorCode(err) != tally.CodeNotFound {
 		t.Errorf("an unknown request: %v, want not found", err)
 	}
-	// A request asked before the session's first record shows on it.
-	if err := s.AskRequest(ctx, request("e1", "early", now)); err != nil {
+	// A request asked before the session's first record makes one, that
+	// waits for its user; the first record replaces it and shows it too.
+	early := request("e1", "early", now)
+	early.Project = "/work/p"
+	if err := s.AskRequest(ctx, early); err != nil {
 		t.Fatal(err)
 	}
-	commit(t, s, tally.Batch{Sessions: []tally.Record{{ID: "early", Agent: claude.Agent, LastActivity: now}}})
+	if r, err := s.Record(ctx, "early"); err != nil || r.Signal != tally.SignalAsking || r.Project != "/work/p" || len(r.Requests) != 1 {
+		t.Errorf("a request before the first record made %+v, %v", r, err)
+	}
+	commit(t, s, tally.Batch{Sessions: []tally.Record{{ID: "early", Agent: claude.Agent, LastActivity: now, Title: "t"}}})
 	equal(t, "a request before the first record", shownIDs(t, s, "early"), []string{"e1:"})
 	// A pushed record shows what its machine sent when this store holds
 	// no request of its session.
