@@ -105,8 +105,8 @@ func (c *claudeRun) claudeAsking(prompt string) <-chan error {
 
 type boardRequest struct {
 	ID, Session, Tool, Summary, Verdict, Message, By, From string
-	Open                                                  bool
-	AskedAt                                               time.Time
+	Open                                                   bool
+	AskedAt                                                time.Time
 }
 
 type boardSession struct {
