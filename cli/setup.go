@@ -34,9 +34,10 @@ editing the agent's user settings (nothing in the agent changes):
     compaction the model gets back its unfinished items; reminders and a
     nudge to verify the work; a permission prompt marks the session as
     needing input; with --guard-stop, a stop is refused while unblocked
-    items remain (never more than twice in a few minutes); for Claude Code,
-    with --remote-approvals, a permission prompt or a plan to approve shows on
-    the board, where (or with tally allow/deny) it can be answered;
+    items remain (never more than twice in a few minutes); for Claude Code and
+    Codex, with --remote-approvals, a permission prompt (or Claude Code's plan
+    to approve) shows on the board, where (or with tally allow/deny) it can be
+    answered; Codex runs that hook only trusted, so setup trusts it;
   - for Claude Code, with --enable-todo-tools, sets CLAUDE_CODE_ENABLE_TODO_TOOLS=1;
   - for Gemini CLI, with --enable-task-tracker, sets experimental.taskTracker.
 
@@ -51,7 +52,7 @@ A settings file that cannot be read as the agent reads it is left untouched.`,
 	f := cmd.Flags()
 	f.StringVar(&o.opts.Tally, "tally", "", "the tally the agent runs (default: this one, unless it is a throwaway build of go run)")
 	f.BoolVar(&o.opts.GuardStop, "guard-stop", false, "also install the Stop hook that refuses a stop while unblocked items remain")
-	f.BoolVar(&o.opts.RemoteApprovals, "remote-approvals", false, "Claude Code: also install the PermissionRequest hook, so a permission prompt or a plan can be answered from the board, a phone or tally allow/deny (waits hooks.approval_wait, default 2m, then the agent asks)")
+	f.BoolVar(&o.opts.RemoteApprovals, "remote-approvals", false, "Claude Code and Codex: also install the PermissionRequest hook (trusted in Codex's config.toml), so a permission prompt or a plan can be answered from the board, a phone or tally allow/deny (waits hooks.approval_wait, default 2m, then the agent asks)")
 	f.BoolVar(&o.opts.EnableTodoTools, "enable-todo-tools", false, "Claude Code: set CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (the newest models get TodoWrite and Task tools only with it)")
 	f.BoolVar(&o.opts.EnableTaskTracker, "enable-task-tracker", false, "Gemini CLI: set experimental.taskTracker (Gemini 3 models get no write_todos: the tracker is their list)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")

@@ -37,10 +37,17 @@ var approvalScript = script{
 
 // serveBoard runs tally serve on the scenario's store and returns its URL.
 func (c *claudeRun) serveBoard() string {
+	c.t.Helper()
+	return c.serveBoardWith(c.environ())
+}
+
+// serveBoardWith runs tally serve on the scenario's store in env, with
+// more arguments, and returns its URL.
+func (c *claudeRun) serveBoardWith(env []string, args ...string) string {
 	t := c.t
 	t.Helper()
-	cmd := exec.Command(tallyBin, "serve", "--addr", "127.0.0.1:0", "--db", c.db, "--claude-dir", c.config)
-	cmd.Env = c.environ()
+	cmd := exec.Command(tallyBin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", c.db, "--claude-dir", c.config}, args...)...)
+	cmd.Env = env
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	stdout, err := cmd.StdoutPipe()
@@ -132,7 +139,7 @@ func boardSessions(t *testing.T, url string) []boardSession {
 // returns it and when it was first seen.
 func waitRequest(t *testing.T, url string) (boardRequest, time.Time) {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		for _, s := range boardSessions(t, url) {
 			for _, r := range s.Requests {
 				if r.Open {
@@ -141,7 +148,7 @@ func waitRequest(t *testing.T, url string) (boardRequest, time.Time) {
 			}
 		}
 	}
-	t.Fatal("no request showed on the board within 60 s")
+	t.Fatal("no request showed on the board within 30 s")
 	return boardRequest{}, time.Time{}
 }
 

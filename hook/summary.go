@@ -22,6 +22,7 @@ const (
 // NotebookEdit, WebFetch, Grep, Glob, ExitPlanMode) and the like.
 type toolInput struct {
 	Command      string `json:"command"`
+	Cmd          string `json:"cmd"`
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
 	Path         string `json:"path"`
@@ -50,6 +51,7 @@ func Summarize(tool string, input json.RawMessage) (summary, detail string) {
 		return Line(tool), ""
 	}
 	file := first(in.FilePath, in.NotebookPath, in.Path)
+	in.Command = first(in.Command, in.Cmd) // Codex's exec_command
 	switch {
 	case in.Command != "":
 		summary, detail = in.Command, in.Description

@@ -27,22 +27,30 @@ var codexHooks = []hookSpec{
 	{event: "UserPromptSubmit"},
 	{event: "PostToolUse"},
 	{event: "Stop", args: "--guard-stop", guard: true},
+	// Codex's own default timeout, said: tally hook waits for a decision
+	// at most hooks.approval_wait, under it.
+	{event: "PermissionRequest", approvals: true, timeout: 600},
 }
+
+// codexTrusted are the hooks setup trusts for Codex (see codextrust.go).
+var codexTrusted = []hookSpec{codexHooks[4]}
 
 func (t codexTarget) Plan(o Options) (Plan, error) {
 	home := t.home
 	var notes []string
-	config, note, err := editCodexConfig(filepath.Join(home, "config.toml"), o)
-	if err != nil {
-		return Plan{}, err
-	}
-	notes = append(notes, note...)
-	hooks, err := editJSON(filepath.Join(home, "hooks.json"), false, "Codex", func(doc *jsonDoc, path string) ([]string, error) {
+	hooksPath := filepath.Join(home, "hooks.json")
+	hooks, err := editJSON(hooksPath, false, "Codex", func(doc *jsonDoc, path string) ([]string, error) {
 		return installHooks(doc, path, "codex", codexHooks, hookTimeout, o)
 	})
 	if err != nil {
 		return Plan{}, err
 	}
+	trust := codexTrusts(hooksPath, hooks.After, codexTrusted, o)
+	config, note, err := editCodexConfig(filepath.Join(home, "config.toml"), o, trust)
+	if err != nil {
+		return Plan{}, err
+	}
+	notes = append(notes, note...)
 	if !o.Uninstall && hooks.Changed() {
 		notes = append(notes, "Codex runs a new or changed hook only once you trust it: the next time you start codex it asks you to review Tally's hooks (or open /hooks).")
 	}
@@ -61,17 +69,37 @@ var tallyTable = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*("tally"|'tally
 
 // editCodexConfig keeps config.toml as it is but for Tally's server
 // table, appended at the end (or removed), so comments and layout stay.
-func editCodexConfig(path string, o Options) (Edit, []string, error) {
+func editCodexConfig(path string, o Options, trust map[string]string) (Edit, []string, error) {
 	before, err := readFile(path)
 	if err != nil {
 		return Edit{}, nil, err
 	}
-	e, notes, err := codexConfigEdit(path, before, o)
+	edit := func(before []byte) (Edit, []string, error) {
+		e, notes, err := codexConfigEdit(path, before, o)
+		if err != nil {
+			return e, notes, err
+		}
+		after := editCodexTrust(e.After, trust, codexTallyHashes(codexTrusted, o))
+		if !bytes.Equal(after, e.After) {
+			var v map[string]any
+			if toml.Unmarshal(after, &v) != nil {
+				return Edit{}, nil, fmt.Errorf("%s: tally setup could not change its [hooks.state] tables safely; trust Tally's PermissionRequest hook in Codex's /hooks instead. Nothing was changed", path)
+			}
+			e.After = after
+			if len(trust) > 0 {
+				e.What = append(e.What, "[hooks.state]: trust Tally's PermissionRequest hook (--remote-approvals), so a decision taken on the board reaches Codex")
+			} else {
+				e.What = append(e.What, "[hooks.state]: removed the trust of Tally's PermissionRequest hook")
+			}
+		}
+		return e, notes, nil
+	}
+	e, notes, err := edit(before)
 	if err != nil {
 		return Edit{}, nil, err
 	}
 	e.redo = func(before []byte) ([]byte, []string, error) {
-		again, _, err := codexConfigEdit(path, before, o)
+		again, _, err := edit(before)
 		return again.After, again.What, err
 	}
 	return e, notes, e.resolve()

@@ -47,8 +47,12 @@ func FuzzCodexConfig(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for _, o := range []Options{{Tally: "/bin/tally"}, {Tally: "/bin/tally", Uninstall: true}} {
-			e, _, err := editCodexConfig(path, o)
+		for _, o := range []Options{{Tally: "/bin/tally", RemoteApprovals: true}, {Tally: "/bin/tally", Uninstall: true}} {
+			trust := map[string]string{"/h/hooks.json:permission_request:0:0": "sha256:ab"}
+			if o.Uninstall {
+				trust = nil
+			}
+			e, _, err := editCodexConfig(path, o, trust)
 			if err != nil || !e.Changed() {
 				continue
 			}
