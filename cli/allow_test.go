@@ -9,6 +9,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/claude"
+	"github.com/tallyhq/tally/notify"
 )
 
 func permissionCall(session string) []byte {
@@ -63,5 +64,27 @@ func TestAllow_answersTheWaitingHook(t *testing.T) {
 	if !strings.Contains(out, `✗ Bash: echo x > proof.txt — denied by ana (tally deny) now: "use /tmp"`) ||
 		!strings.Contains(out, `✓ Bash: echo x > proof.txt — allowed by ana (tally allow)`) {
 		t.Errorf("tally show does not list the decisions:\n%s", out)
+	}
+}
+
+// A notification that the agent asks something says what, and links to the
+// board where the request opens (?session=ID); with no board address, no
+// link; a request no longer open says nothing of it.
+func TestUpdateOf_aRequestLinksToTheBoard(t *testing.T) {
+	rec := tally.Record{ID: "s 1", Agent: claude.Agent, Signal: tally.SignalAsking, LastActivity: fixedNow,
+		Requests: []tally.Request{{ID: "r1", Session: "s 1", Tool: "Bash", Summary: "echo x > proof.txt\n", AskedAt: fixedNow, ExpiresAt: fixedNow.Add(time.Minute)}}}
+	u := updateOf(&rec, fixedNow, "https://tally.example/team/")
+	if u.Session.Asks != "Bash: echo x > proof.txt" || u.Session.Link != "https://tally.example/team/?session=s+1" {
+		t.Errorf("asks %q, link %q", u.Session.Asks, u.Session.Link)
+	}
+	line := notify.Line(notify.Event{Kind: notify.KindNeedsInput, Session: u.Session})
+	if !strings.Contains(line, "asks you: Bash: echo x > proof.txt — answer at https://tally.example/team/?session=s+1") {
+		t.Errorf("the notification says %q", line)
+	}
+	if u := updateOf(&rec, fixedNow, ""); u.Session.Link != "" {
+		t.Errorf("a link with no board: %q", u.Session.Link)
+	}
+	if u := updateOf(&rec, fixedNow.Add(2*time.Minute), "https://tally.example/"); u.Session.Asks != "" || u.Session.Link != "" {
+		t.Errorf("an expired request is still told: %+v", u.Session)
 	}
 }

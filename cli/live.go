@@ -48,6 +48,9 @@ type liveOptions struct {
 	// be made ("desktop: …"), with notifySessions; nil counts it among
 	// the problems reported at the end (a full-screen command).
 	skipped func(string)
+	// board is the board's address when the command serves it (tally
+	// serve): notifications link to it unless notify.board says another.
+	board string
 }
 
 // live is the composition root of every command that indexes: the indexer
@@ -74,6 +77,8 @@ type live struct {
 	follow   sync.Once
 	sub      *broker.Subscription[index.Change]
 	followed chan struct{}
+	// board is where notifications link a request to ("": nowhere).
+	board string
 }
 
 // newLive builds a command's live over st with the settings it runs with.
@@ -82,7 +87,10 @@ func (a *app) newLive(ctx context.Context, st store.Store, o liveOptions) (*live
 	if err != nil {
 		return nil, err
 	}
-	l := &live{a: a, st: st, diags: &diagnostics{}, sessions: o.notify == notifySessions, followed: make(chan struct{})}
+	l := &live{a: a, st: st, diags: &diagnostics{}, sessions: o.notify == notifySessions, followed: make(chan struct{}), board: o.board}
+	if cfg.Notify.Board != "" {
+		l.board = cfg.Notify.Board
+	}
 	if o.bar {
 		l.bar = a.newBar()
 		o.progress = l.bar.update

@@ -3,11 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/config"
 	"github.com/tallyhq/tally/detect"
+	"github.com/tallyhq/tally/hook"
 	"github.com/tallyhq/tally/index"
 	"github.com/tallyhq/tally/notify"
 	"github.com/tallyhq/tally/planner"
@@ -80,7 +83,7 @@ func (l *live) startFollowing(ctx context.Context) {
 					continue
 				}
 				if ch.Kind == index.SessionUpdated {
-					l.news.Publish(updateOf(&ch.Record, l.a.now()))
+					l.news.Publish(updateOf(&ch.Record, l.a.now(), l.board))
 				}
 			}
 		}()
@@ -120,13 +123,23 @@ func (a *app) printSkipped(sink string) {
 
 // updateOf is a record as notify takes it: its flags now, its list's X of
 // Y, and the time of its last activity.
-func updateOf(rec *tally.Record, now time.Time) notify.Update {
+//
+// A session whose agent asks something (an open request) says what, and,
+// with the board's address, links to it there (?session=ID opens it).
+func updateOf(rec *tally.Record, now time.Time, board string) notify.Update {
 	s := rec.Session(now)
-	return notify.Update{
-		Session: notify.Session{ID: rec.ID, Agent: rec.Agent, Project: rec.Project, Title: rec.Title, StartedAt: rec.StartedAt},
-		At:      rec.LastActivity, Flags: s.Flags, Done: s.Progress.Done, Total: s.Progress.Total,
-		Blocked: s.BlockedReason,
+	ns := notify.Session{ID: rec.ID, Agent: rec.Agent, Project: rec.Project, Title: rec.Title, StartedAt: rec.StartedAt}
+	for _, r := range rec.Requests {
+		if r.Open(now) {
+			ns.Asks = hook.Line(r.Tool + ": " + r.Summary)
+			if board != "" {
+				ns.Link = strings.TrimSuffix(board, "/") + "/?session=" + url.QueryEscape(rec.ID)
+			}
+			break
+		}
 	}
+	return notify.Update{Session: ns, At: rec.LastActivity, Flags: s.Flags, Done: s.Progress.Done, Total: s.Progress.Total,
+		Blocked: s.BlockedReason}
 }
 
 // detectRules are the thresholds of detection the settings give.

@@ -126,7 +126,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	}
 	defer ln.Close()
 
-	l, err := o.newLive(ctx, st, liveOptions{bar: true, notify: notifySessions, skipped: o.printSkipped})
+	l, err := o.newLive(ctx, st, liveOptions{bar: true, notify: notifySessions, skipped: o.printSkipped, board: "http://" + ln.Addr().String() + "/"})
 	if err != nil {
 		return err
 	}

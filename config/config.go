@@ -60,6 +60,11 @@ type Notify struct {
 	// BurstWindow: events that happen within this window of the first go
 	// out as one message.
 	BurstWindow Duration `toml:"burst_window"`
+	// Board is the board's address as a person opens it (a team server's
+	// URL): a notification that the agent asks something links to the
+	// request there. Default: tally serve's own address, for its own
+	// notifications; none elsewhere.
+	Board string `toml:"board"`
 	// Webhooks are the HTTP receivers ([[notify.webhook]] tables).
 	Webhooks []Webhook `toml:"webhook"`
 }

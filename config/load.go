@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/tallyhq/tally/hook"
 	"io"
 	"io/fs"
 	"net/url"
@@ -17,6 +16,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/hook"
 	"github.com/tallyhq/tally/internal/redact"
 	"github.com/tallyhq/tally/internal/safefile"
 )
@@ -202,6 +202,12 @@ func (c *Config) validate(name string) error {
 	}
 	if w := c.Hooks.ApprovalWait.Duration; w <= 0 || w > hook.MaxApprovalWait {
 		return bad("hooks.approval_wait", "want a duration above 0 and at most %s (under the agent's own timeout of the hook), not %s", hook.MaxApprovalWait, c.Hooks.ApprovalWait)
+	}
+	if b := c.Notify.Board; b != "" {
+		u, err := url.Parse(b)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return bad("notify.board", "want the board's http(s) address, with no user, query or fragment (it goes into every notification), not %q", b)
+		}
 	}
 	if c.Notify.MaxPerMinute < 0 {
 		return bad("notify.max_per_minute", "want 0 (no bound) or more, not %d", c.Notify.MaxPerMinute)

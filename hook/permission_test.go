@@ -85,6 +85,7 @@ func TestSummarize(t *testing.T) {
 		{"Write", `{"file_path":"/p/n.txt","content":"hello\nworld\n"}`, "/p/n.txt", "hello\nworld"},
 		{"ExitPlanMode", `{"plan":"## Plan\n1. tests"}`, "## Plan", "## Plan\n1. tests"},
 		{"WebFetch", `{"url":"https://x.test/a","prompt":"p"}`, "https://x.test/a", ""},
+		{"exec_command", `{"cmd":"touch proof.txt","justification":"j"}`, "touch proof.txt", ""},
 		{"Bash", `{"command":"rm -rf \u001b[31m/\u0007 x"}`, "rm -rf [31m/ x", ""},
 		{"Bash", `not json`, "Bash", ""},
 	}

@@ -145,6 +145,11 @@ type Session struct {
 	// StartedAt tells a session begun after the notifier started (all of
 	// it is news) from one read from history.
 	StartedAt time.Time `json:"-"`
+	// Asks is what the session's agent asks its user now, one line (a
+	// tool and what it would do), "" when nothing; Link opens it on the
+	// board, "" when no board address is known.
+	Asks string `json:"asks,omitempty"`
+	Link string `json:"link,omitempty"`
 }
 
 // Update is a session's state as a surface sees it: its flags now and its
@@ -311,6 +316,12 @@ func headline(e Event) string {
 	switch e.Kind {
 	case KindNeedsInput:
 		s = "needs your input"
+		if e.Session.Asks != "" {
+			s = "asks you: " + e.Session.Asks
+		}
+		if e.Session.Link != "" {
+			s += " — answer at " + e.Session.Link
+		}
 	case KindStalled:
 		s = "has stalled: no output while working"
 	case KindLooping:

@@ -95,4 +95,33 @@ func stepRemoteApproval(t *testing.T, b *browser, srv *serveProc) {
 	}
 	b.poll(t, "the card says it was denied", `(() => { const e = document.querySelector(`+dashJSON(t, row+` [data-part="request-decided"]`)+`);
 		return !!e && e.textContent.includes('Denied by the local board') && e.textContent.includes('keep the build folder'); })()`)
+
+	// A phone, opening a notification's link (?session=ID) in a tab of its
+	// own: the page is an installable web app, and the link opens the
+	// session's detail with the request and its buttons.
+	tab, closeTab := chromedp.NewContext(b.ctx)
+	defer closeTab()
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844), chromedp.Navigate(srv.url+"?session="+id),
+		chromedp.Poll[chromedp.Void](`document.getElementById('detail').open`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the link did not open the session's detail: %v", err)
+	}
+	manifest, err := chromedp.Run(tab, chromedp.Evaluate[string](`(() => { const x = new XMLHttpRequest();
+		x.open('GET', document.querySelector('link[rel=manifest]').href, false); x.send();
+		const m = JSON.parse(x.responseText); return m.display + ' ' + m.icons.length; })()`))
+	if err != nil || manifest != "standalone 3" {
+		t.Errorf("the web app manifest: %q, %v", manifest, err)
+	}
+	cmd, out = srv.askHook(t, id, "make release")
+	detailAllow := `#detail [data-part="request"]:not([hidden]) [data-action="request-allow"]`
+	if err := chromedp.Do(tab, chromedp.Poll[chromedp.Void](`(() => { const b = document.querySelector(`+dashJSON(t, detailAllow)+`);
+		return !!b && !b.closest('[hidden]') && b.getBoundingClientRect().right <= 390; })()`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the detail at phone width shows no Allow button within the screen: %v", err)
+	}
+	b.shotOf(t, tab, "dashboard-request-390x844.png")
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(detailAllow))); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil || !strings.Contains(out.String(), `"behavior":"allow"`) {
+		t.Errorf("the hook answered %q (%v) after the phone's Allow", out.String(), err)
+	}
 }

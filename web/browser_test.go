@@ -673,7 +673,13 @@ func (b *browser) columnXs(t *testing.T) []float64 {
 // shot saves a PNG of the viewport as a test artefact.
 func (b *browser) shot(t *testing.T, name string) {
 	t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	b.shotOf(t, b.ctx, name)
+}
+
+// shotOf saves a screenshot of the tab ctx drives.
+func (b *browser) shotOf(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Errorf("screenshot %s: %v", name, err)
 		return

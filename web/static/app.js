@@ -70,7 +70,16 @@ board.addEventListener('keydown', (e) => {
   openDetail(el.dataset.id);
 });
 
-onSession(sessionChanged, sessionRemoved);
+// A link to the board naming a session (?session=ID: a notification's, for
+// its request) opens that session's detail as soon as the board holds it.
+let toOpen = new URLSearchParams(window.location.search).get('session') || '';
+onSession((s) => {
+  sessionChanged(s);
+  if (toOpen && s.id === toOpen) {
+    toOpen = '';
+    openDetail(s.id);
+  }
+}, sessionRemoved);
 initDetail();
 initNeeds(openDetail);
 initFilters(() => {
