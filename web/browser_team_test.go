@@ -40,6 +40,12 @@ func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
 		StartedAt: now.Add(-time.Minute), LastActivity: now, Signal: tally.SignalWorking,
 		Lists: map[string][]tally.Item{"": {{ID: "1", Title: "Ship it", Status: tally.StatusInProgress, Source: tally.SourceTask}}}}
 	bo := rec
+	// Ana's agent asks; the request is answered on her laptop, where its
+	// hook waits: the team's board shows it, with no button that cannot
+	// reach it.
+	rec.Signal = tally.SignalAsking
+	rec.Requests = []tally.Request{{ID: "r1", Session: rec.ID, Agent: claude.Agent, Tool: "Bash", Summary: "make deploy",
+		AskedAt: now, ExpiresAt: now.Add(2 * time.Minute)}}
 	bo.ID, bo.Title = "pushed-session-2", "Pushed from Bo's desk"
 	for _, b := range []tally.PushBatch{
 		{Machine: "ana-laptop", User: "ana", Stream: "s1", To: 1, Sessions: []tally.Record{rec}},
@@ -84,7 +90,13 @@ func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
 	b.poll(t, "the machine filter keeps its machine's card and hides the other's",
 		`!document.querySelector('.card[data-id="pushed-session-1"]').hidden && document.querySelector('.card[data-id="pushed-session-2"]').hidden`)
 
-	b.do(t, chromedp.Click(`.card[data-id="pushed-session-1"]`))
+	card := `.card[data-id="pushed-session-1"] [data-part="request"]`
+	b.poll(t, "the pushed request shows, answered on its machine", `(() => { const r = document.querySelector(`+dashJSON(t, card)+`);
+		return !!r && !r.hidden && r.querySelector('[data-part="request-summary"]').textContent === 'make deploy'
+			&& r.querySelector('[data-part="request-buttons"]').hidden
+			&& r.querySelector('[data-part="request-remote"]').textContent.startsWith('Answer it on ana-laptop'); })()`)
+
+	b.do(t, chromedp.Click(`.card[data-id="pushed-session-1"] .title`))
 	b.poll(t, "the detail names the origin", `document.querySelector('#detail-body [data-fact="origin"]')?.textContent === 'ana@ana-laptop'`)
 }
 

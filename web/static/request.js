@@ -68,7 +68,7 @@ export function requestRow() {
   input.setAttribute('aria-label', 'Message to the agent');
   form.append(input, button('request-button deny', 'Send denial', 'request-send'));
   form.hidden = true;
-  row.append(head, summary, detail, buttons, form,
+  row.append(head, summary, detail, buttons, form, named('request-remote', 'div', 'request-remote'),
     named('request-decided', 'div', 'request-decided'), named('request-note', 'span', 'request-note'));
   row.hidden = true;
   return row;
@@ -97,7 +97,12 @@ export function showRequest(row, s, t) {
   const waited = open ? `waiting ${duration(t - ms(r.askedAt))}` : '';
   setText(part(row, 'request-waited'), waited);
   setTitle(part(row, 'request-waited'), open ? `asked ${localTime(r.askedAt)}; the agent asks in its own way at ${localTime(r.expiresAt)}` : '');
-  setHidden(part(row, 'request-buttons'), !open);
+  // A session pushed from another machine is answered there: its hook
+  // waits on that machine's store, which a decision here does not reach.
+  const remote = open && !!s.machine;
+  setHidden(part(row, 'request-buttons'), !open || remote);
+  setText(part(row, 'request-remote'), remote ? `Answer it on ${s.machine}: tally allow or tally deny ${s.id}` : '');
+  setHidden(part(row, 'request-remote'), !remote);
   setHidden(part(row, 'request-always'), !r.always);
   if (!open) setHidden(part(row, 'request-form'), true);
   const decided = decidedText(r, t);
