@@ -95,7 +95,8 @@ written to Tally's log (` + "$XDG_STATE_HOME/tally/tally.log" + `).
 The reminder and the stop guard's limits come from [hooks] in the settings
 file (see 'tally config'); the flags override them. 'tally serve' answers
 the same calls over HTTP at POST /api/hook/AGENT (?guard-stop=1 for the
-guard), for agents whose hooks can post to a URL.`,
+guard), for agents whose hooks can post to a URL; a PermissionRequest there
+gets no answer (only tally hook waits for a decision).`,
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: hookAgentNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {
