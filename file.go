@@ -144,6 +144,9 @@ func (f *FileState) apply(ev Event) bool {
 	l := f.list(ev.List)
 	orphans, blank := l.Orphans, l.Blank
 	ok := l.Apply(ev)
+	if ev.List == RuntimeList && l.trimRuntime() {
+		ok = true
+	}
 	f.Stats.Orphans += int64(l.Orphans - orphans)
 	f.Stats.Blank += int64(l.Blank - blank)
 	return ok || changed
@@ -306,8 +309,11 @@ func (r *Record) mergeLists(f *FileState, dropTasks bool) {
 			}
 			r.Names[k] = l.Name
 		}
+		if k == RuntimeList {
+			r.Runtime.add(l.Earlier)
+		}
 		items := l.Items()
-		if dropTasks {
+		if dropTasks && k != RuntimeList {
 			kept := items[:0]
 			for _, it := range items {
 				if it.Source != SourceTask {

@@ -42,8 +42,11 @@ type List struct {
 	Orphans int `json:"orphans,omitempty"`
 	// Blank counts items that came without text and were skipped (see
 	// HasText).
-	Blank     int       `json:"blank,omitempty"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	Blank int `json:"blank,omitempty"`
+	// Earlier counts the finished calls a runtime list (RuntimeList) let
+	// go to stay small: see MaxRuntime.
+	Earlier   RuntimeCount `json:"earlier,omitzero"`
+	UpdatedAt time.Time    `json:"updatedAt"`
 	// Undo holds, oldest first, how to take back the calls applied whose
 	// result is still to come (Event.Pending), at most MaxUndo.
 	Undo []Undo `json:"undo,omitempty"`

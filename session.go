@@ -116,7 +116,10 @@ type Record struct {
 	// key, where their logs say.
 	Names   map[string]string `json:"names,omitempty"`
 	Markers []Marker          `json:"markers,omitempty"`
-	Stats   Stats             `json:"stats"`
+	// Runtime counts the tool calls the runtime list (Lists[RuntimeList])
+	// let go: see MaxRuntime.
+	Runtime RuntimeCount `json:"runtime,omitzero"`
+	Stats   Stats        `json:"stats"`
 	// TaskList is set on the sessions that are Tally's own task lists.
 	TaskList *OwnList `json:"taskList,omitempty"`
 	// Shared is set on a record that is a task list rather than a
@@ -230,14 +233,17 @@ type Session struct {
 	ListTools     ListTools      `json:"listTools,omitempty"`
 	ListToolsHint string         `json:"listToolsHint,omitempty"`
 	SubAgents     []SubAgentList `json:"subAgents,omitempty"`
-	Markers       []Marker       `json:"markers,omitempty"`
-	Stats         Stats          `json:"stats"`
-	TaskList      *OwnList       `json:"taskList,omitempty"`
-	Shared        bool           `json:"shared,omitempty"`
-	Writers       []string       `json:"writers,omitempty"`
-	TasksIn       string         `json:"tasksIn,omitempty"`
-	Machine       string         `json:"machine,omitempty"`
-	User          string         `json:"user,omitempty"`
+	// Runtime is what the session's tool calls say it does (the runtime
+	// list, RuntimeList, among SubAgents): absent when it made none.
+	Runtime  *RuntimeProgress `json:"runtime,omitempty"`
+	Markers  []Marker         `json:"markers,omitempty"`
+	Stats    Stats            `json:"stats"`
+	TaskList *OwnList         `json:"taskList,omitempty"`
+	Shared   bool             `json:"shared,omitempty"`
+	Writers  []string         `json:"writers,omitempty"`
+	TasksIn  string           `json:"tasksIn,omitempty"`
+	Machine  string           `json:"machine,omitempty"`
+	User     string           `json:"user,omitempty"`
 	// Flags are the conditions that call a person back, each with when it
 	// began: {"needs_input": "2026-11-22T14:03:00Z"}; {} when none.
 	Flags Flags `json:"flags"`
@@ -394,6 +400,9 @@ func (r *Record) Session(now time.Time) Session {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := DeriveBlocked(r.Lists[k])
+		if k == RuntimeList {
+			s.Runtime = RuntimeOf(r.Lists[k], r.Runtime)
+		}
 		sub := SubAgentList{ID: k, Tally: strings.HasPrefix(k, TallyListPrefix), Name: r.Names[k], Progress: ProgressOf(v), Items: v}
 		if sub.Tally {
 			// The session's Tally list is the session's work too.
