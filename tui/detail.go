@@ -190,7 +190,18 @@ func splitProposal(all []tally.SubAgentList) (subs []tally.SubAgentList, proposa
 
 // toolLines is the runtime's tool calls: a count, then the newest few.
 func (v detailView) toolLines(rt *tally.SubAgentList, p *palette) []string {
-	head := render(p.title, "Tool calls") + " " + strconv.Itoa(rt.Progress.Done) + "/" + strconv.Itoa(rt.Progress.Total) + render(p.faint, " done (the runtime's, not the model's list)")
+	calls, running, failed := rt.Progress.Total, rt.Progress.InProgress, 0
+	if r := v.s.Runtime; r != nil { // counts the calls the list let go too
+		calls, running, failed = r.Calls, r.Running, r.Failed
+	}
+	head := render(p.title, "Tool calls") + " " + strconv.Itoa(calls)
+	if running > 0 {
+		head += ", " + strconv.Itoa(running) + " running"
+	}
+	if failed > 0 {
+		head += ", " + strconv.Itoa(failed) + " failed"
+	}
+	head += render(p.faint, " (the runtime's, not the model's list)")
 	out := []string{cut(head, v.width)}
 	items := rt.Items[max(len(rt.Items)-maxTools, 0):]
 	for i := range items {
