@@ -167,6 +167,10 @@ type Meta struct {
 	// own setting), in a sentence a person can act on.
 	ListTools     ListTools
 	ListToolsHint string
+	// Stalled: the agent's runtime said the session stalled (OpenClaw's
+	// watchdog, a run that timed out idle). Detection flags it stalled
+	// from then on, until work follows.
+	Stalled bool
 }
 
 // Marker is a progress marker in an agent's text: "progress: T001.S1 done".

@@ -60,6 +60,8 @@ type State struct {
 	list          ListState
 	finishedSince time.Time
 	blockedSince  time.Time
+
+	stalledAt time.Time // the agent's own stall notice, until work follows
 }
 
 // Observe folds one observation into s. Observations may arrive a little
@@ -88,6 +90,10 @@ func (r Rules) Observe(s *State, o Observation) {
 	case KindTurnEnded:
 		s.stop(o.At)
 	case KindSeen:
+	case KindStalled:
+		if !s.workAt.After(o.At) && s.stalledAt.IsZero() {
+			s.stalledAt = o.At
+		}
 	case KindEnded:
 		s.stop(o.At)
 		s.needs = time.Time{}
@@ -99,6 +105,9 @@ func (r Rules) Observe(s *State, o Observation) {
 func (s *State) work(at time.Time) {
 	if at.After(s.workAt) {
 		s.workAt = at
+	}
+	if at.After(s.stalledAt) {
+		s.stalledAt = time.Time{}
 	}
 	if s.working() {
 		s.needs = time.Time{}
@@ -168,7 +177,10 @@ func (s *State) listChanged(l ListState, at time.Time) {
 // Flags are the session's flags at time now.
 func (r Rules) Flags(s *State, now time.Time) tally.Flags {
 	f := s.flags()
-	if r.stalled(s, now) {
+	switch {
+	case !s.stalledAt.IsZero():
+		f = f.With(tally.FlagStalled, s.stalledAt)
+	case r.stalled(s, now):
 		f = f.With(tally.FlagStalled, s.last.Add(r.StalledAfter))
 	}
 	return f
@@ -236,6 +248,7 @@ type stateJSON struct {
 	List            ListState `json:"list,omitzero"`
 	FinishedSince   time.Time `json:"finished,omitzero"`
 	BlockedSince    time.Time `json:"blocked,omitzero"`
+	StalledAt       time.Time `json:"stalled,omitzero"`
 }
 
 func (s State) MarshalJSON() ([]byte, error) {
@@ -243,7 +256,7 @@ func (s State) MarshalJSON() ([]byte, error) {
 		Last: s.last, WorkAt: s.workAt, StopAt: s.stopAt, Needs: s.needs,
 		Calls: s.calls[:s.known], Same: s.same, Alt: s.alt, LoopSince: s.loopSince,
 		SinceChange: s.sinceChange, NoProgressSince: s.noProgressSince,
-		List: s.list, FinishedSince: s.finishedSince, BlockedSince: s.blockedSince,
+		List: s.list, FinishedSince: s.finishedSince, BlockedSince: s.blockedSince, StalledAt: s.stalledAt,
 	})
 }
 
@@ -261,7 +274,7 @@ func (s *State) UnmarshalJSON(b []byte) error {
 		last: w.Last, workAt: w.WorkAt, stopAt: w.StopAt, needs: w.Needs,
 		known: uint8(len(w.Calls)), same: w.Same, alt: w.Alt, loopSince: w.LoopSince,
 		sinceChange: w.SinceChange, noProgressSince: w.NoProgressSince,
-		list: w.List, finishedSince: w.FinishedSince, blockedSince: w.BlockedSince,
+		list: w.List, finishedSince: w.FinishedSince, blockedSince: w.BlockedSince, stalledAt: w.StalledAt,
 	}
 	copy(s.calls[:], w.Calls)
 	return nil

@@ -34,12 +34,16 @@ const (
 	// stop: it keeps a working session from counting as stalled, and
 	// leaves one that waits for its user waiting.
 	KindSeen
+	// KindStalled: the agent's runtime said the session stalled (a
+	// watchdog's notice): it is stalled from then, without waiting for
+	// StalledAfter, until work follows.
+	KindStalled
 )
 
 var kindNames = [...]string{
 	KindOutput: "output", KindToolCall: "tool_call", KindList: "list",
 	KindNeedsInput: "needs_input", KindTurnEnded: "turn_ended", KindPrompt: "prompt", KindEnded: "ended",
-	KindSeen: "seen",
+	KindSeen: "seen", KindStalled: "stalled",
 }
 
 func (k Kind) String() string {
@@ -73,6 +77,7 @@ func TurnEnded(at time.Time) Observation  { return Observation{Kind: KindTurnEnd
 func Prompt(at time.Time) Observation     { return Observation{Kind: KindPrompt, At: at} }
 func Ended(at time.Time) Observation      { return Observation{Kind: KindEnded, At: at} }
 func Seen(at time.Time) Observation       { return Observation{Kind: KindSeen, At: at} }
+func Stalled(at time.Time) Observation    { return Observation{Kind: KindStalled, At: at} }
 
 // ToolCall is a call whose name and arguments hash to fp (see Fingerprint).
 func ToolCall(fp uint64, at time.Time) Observation {

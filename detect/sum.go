@@ -20,13 +20,19 @@ import (
 //   - stalled is the session's as a whole: it is working when the newest
 //     sign of work in any file is newer than the newest stop in any, and
 //     it stalls StalledAfter after the newest observation in any. A main
-//     agent waiting on a sub-agent that works is not stalled.
+//     agent waiting on a sub-agent that works is not stalled. A stall
+//     notice of the agent's own (KindStalled) stalls it at once, until
+//     work follows.
 func (r Rules) Sum(states ...*State) (f tally.Flags, stallAt time.Time) {
 	if len(states) == 0 {
 		return f, time.Time{}
 	}
 	var whole State
+	var noticed time.Time // the earliest stall notice still standing
 	for i, s := range states {
+		if !s.stalledAt.IsZero() && (noticed.IsZero() || s.stalledAt.Before(noticed)) {
+			noticed = s.stalledAt
+		}
 		whole.last = later(whole.last, s.last)
 		whole.workAt = later(whole.workAt, s.workAt)
 		whole.stopAt = later(whole.stopAt, s.stopAt)
@@ -43,6 +49,9 @@ func (r Rules) Sum(states ...*State) (f tally.Flags, stallAt time.Time) {
 	}
 	if r.StalledAfter > 0 && whole.working() {
 		stallAt = whole.last.Add(r.StalledAfter)
+	}
+	if !noticed.IsZero() && !whole.workAt.After(noticed) {
+		stallAt = noticed // the agent said so: stalled now, not StalledAfter later
 	}
 	return f, stallAt
 }

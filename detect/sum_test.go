@@ -57,3 +57,29 @@ func TestRules_Sum(t *testing.T) {
 		}
 	})
 }
+
+// TestRules_Sum_anAgentsStallNoticeStallsTheSessionAtOnceUntilWorkFollows:
+// the agent's own notice (OpenClaw's idle timeout, its watchdog) stalls
+// the session when it is given, not StalledAfter later; work after it
+// undoes it; a notice older than the newest work says nothing, and the
+// notice survives being stored.
+func TestRules_Sum_anAgentsStallNoticeStallsTheSessionAtOnceUntilWorkFollows(t *testing.T) {
+	r := DefaultRules()
+	s := fold(r, seq(Prompt(at(0)), ToolCall(callA, at(time.Second)), Stalled(at(10*time.Second))))
+	if _, stallAt := r.Sum(s); !stallAt.Equal(at(10 * time.Second)) {
+		t.Errorf("stallAt = %v, want the notice's time", stallAt)
+	}
+	var back State
+	b, _ := s.MarshalJSON()
+	if err := back.UnmarshalJSON(b); err != nil || !back.stalledAt.Equal(at(10*time.Second)) {
+		t.Errorf("stored and read back: %v %v", back.stalledAt, err)
+	}
+	r.Observe(s, ToolCall(callC, at(20*time.Second)))
+	if _, stallAt := r.Sum(s); !stallAt.Equal(at(20*time.Second + r.StalledAfter)) {
+		t.Errorf("after work: stallAt = %v, want StalledAfter after the work", stallAt)
+	}
+	late := fold(r, seq(Prompt(at(0)), Stalled(at(time.Second)), ToolCall(callA, at(2*time.Second))))
+	if f := r.Flags(late, at(3*time.Second)); f.Has(tally.FlagStalled) {
+		t.Error("a notice older than the newest work stalls the session")
+	}
+}

@@ -110,6 +110,9 @@ func (w *watcher) Observe(f *tally.FileState, ev tally.Event, changed bool) {
 	case tally.EventToolCall:
 		w.rules.Observe(&w.st, detect.ToolCall(ev.Call, at))
 	case tally.EventMeta:
+		if ev.Meta.Stalled {
+			w.rules.Observe(&w.st, detect.Stalled(at))
+		}
 		if o, ok := detect.FromSignal(ev.Meta.Signal, at); ok {
 			w.rules.Observe(&w.st, o)
 		} else if !ev.At.IsZero() {
