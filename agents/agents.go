@@ -15,6 +15,7 @@ import (
 	"github.com/tallyhq/tally/adapter/hermes"
 	"github.com/tallyhq/tally/adapter/kilo"
 	"github.com/tallyhq/tally/adapter/kimi"
+	"github.com/tallyhq/tally/adapter/openclaw"
 	"github.com/tallyhq/tally/adapter/opencode"
 	"github.com/tallyhq/tally/adapter/openhands"
 	"github.com/tallyhq/tally/adapter/roo"
@@ -38,6 +39,7 @@ var All = []*adapter.Descriptor{
 	&kimi.Descriptor,
 	&openhands.Descriptor,
 	&roo.Descriptor,
+	&openclaw.Descriptor,
 }
 
 // Tally is the agent of Tally's own task lists (tally mcp): sessions of
