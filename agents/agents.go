@@ -7,6 +7,7 @@ import (
 	"github.com/tallyhq/tally/adapter/claude"
 	"github.com/tallyhq/tally/adapter/cline"
 	"github.com/tallyhq/tally/adapter/codex"
+	"github.com/tallyhq/tally/adapter/copilot"
 	"github.com/tallyhq/tally/adapter/crush"
 	"github.com/tallyhq/tally/adapter/cursor"
 	"github.com/tallyhq/tally/adapter/droid"
@@ -40,6 +41,7 @@ var All = []*adapter.Descriptor{
 	&openhands.Descriptor,
 	&roo.Descriptor,
 	&openclaw.Descriptor,
+	&copilot.Descriptor,
 }
 
 // Tally is the agent of Tally's own task lists (tally mcp): sessions of

@@ -92,6 +92,9 @@ func Label(name string, in Input) (title, active string) {
 	case "list":
 		return "Update the list", "Updating the list"
 	}
+	if in.Title != "" { // the call says what it does: "Insert greeting todos"
+		return cut(in.Title), cut(in.Title)
+	}
 	if name == "" {
 		name = "a tool"
 	}

@@ -22,6 +22,7 @@ func TestLabel_namesWhatTheCallDoesAsAStepInProgress(t *testing.T) {
 		{"TodoWrite", `{"todos":[]}`, "Update the list", "Updating the list"},
 		{"mcp__linear__get_issue", `{}`, "Call mcp__linear__get_issue", "Calling mcp__linear__get_issue"},
 		{"Bash", `not json`, "Run a command", "Running a command"},
+		{"sql", `{"description":"Start greet todo","query":"UPDATE todos …"}`, "Start greet todo", "Start greet todo"},
 	} {
 		title, active := Label(c.name, InputOf([]byte(c.args)))
 		if title != c.title || active != c.active {
