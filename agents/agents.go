@@ -19,6 +19,7 @@ import (
 	"github.com/tallyhq/tally/adapter/openclaw"
 	"github.com/tallyhq/tally/adapter/opencode"
 	"github.com/tallyhq/tally/adapter/openhands"
+	"github.com/tallyhq/tally/adapter/qwen"
 	"github.com/tallyhq/tally/adapter/roo"
 )
 
@@ -42,6 +43,7 @@ var All = []*adapter.Descriptor{
 	&roo.Descriptor,
 	&openclaw.Descriptor,
 	&copilot.Descriptor,
+	&qwen.Descriptor,
 }
 
 // Tally is the agent of Tally's own task lists (tally mcp): sessions of
