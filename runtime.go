@@ -98,3 +98,17 @@ func RuntimeOf(items []Item, earlier RuntimeCount) *RuntimeProgress {
 	}
 	return p
 }
+
+// Step is what the session is doing, as one line: the model's current
+// step (its label), else the tool call its runtime is running, so a
+// session that keeps no list still says what it does. runtime tells the
+// second.
+func (s *Session) Step() (label string, runtime bool) {
+	if cur := s.Progress.Current; cur != nil {
+		return cur.Label(), false
+	}
+	if s.Runtime != nil && s.Runtime.Current != "" {
+		return s.Runtime.Current, true
+	}
+	return "", false
+}

@@ -203,7 +203,15 @@ func (s *Stats) Add(o Stats) {
 // KeptNoList tells a session whose agent had no tool to keep a list: a
 // surface says so, with ListToolsHint, instead of "no list yet".
 func (s *Session) KeptNoList() bool {
-	return s.ListTools == ListToolsNone && len(s.Items) == 0 && len(s.SubAgents) == 0
+	if s.ListTools != ListToolsNone || len(s.Items) > 0 {
+		return false
+	}
+	for i := range s.SubAgents {
+		if s.SubAgents[i].ID != RuntimeList { // the runtime's calls are no list
+			return false
+		}
+	}
+	return true
 }
 
 // Label is how surfaces name the sub-agent: its name, else its id.

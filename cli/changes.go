@@ -7,7 +7,8 @@ import (
 
 // sessionChanges names, in words, each item of next whose state differs
 // from prev: "✓ Write tests (completed)", "◻ Add docs (added)",
-// "− Old step (removed)". Sub-agents' items say whose they are.
+// "− Old step (removed)". Sub-agents' items say whose they are; the
+// runtime's tool calls (tally.RuntimeList) are no list and are not named.
 func sessionChanges(prev, next *tally.Session) []string {
 	out := itemChanges(prev.Items, next.Items, "")
 	subs := make(map[string][]tally.ItemView, len(prev.SubAgents))
@@ -15,6 +16,9 @@ func sessionChanges(prev, next *tally.Session) []string {
 		subs[sub.ID] = sub.Items
 	}
 	for _, sub := range next.SubAgents {
+		if sub.ID == tally.RuntimeList {
+			continue // the runtime's calls, not a list anyone keeps: the line's step says what runs
+		}
 		out = append(out, itemChanges(subs[sub.ID], sub.Items, subAgentPrefix(&sub))...)
 	}
 	return out

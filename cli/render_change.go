@@ -85,8 +85,9 @@ func RenderChange(w io.Writer, ch index.Change, o LineOptions) error {
 	}
 	// The step under way is an item in progress: its mark, as every
 	// surface draws it (▸ is blocked).
-	if cur := s.Progress.Current; cur != nil {
-		text += "  " + termstyle.MarkActive.Icon() + " " + oneLine(cur.Label())
+	// With no step, the call the runtime runs says what the session does.
+	if label, _ := s.Step(); label != "" {
+		text += "  " + termstyle.MarkActive.Icon() + " " + oneLine(label)
 	}
 	if o.Previous != nil && o.Previous.Activity != s.Activity {
 		text += "  (" + termstyle.ActivityLabel(s.Activity) + ")"

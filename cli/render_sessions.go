@@ -174,10 +174,8 @@ func writePlans(b *strings.Builder, sessions []tally.Session, o TableOptions, na
 }
 
 func sessionRow(s *tally.Session, o TableOptions, names projectname.Names) [numColumns]string {
-	step := ""
-	if cur := s.Progress.Current; cur != nil {
-		step = oneLine(cur.Label())
-	}
+	label, _ := s.Step() // the model's step, else the call its runtime runs
+	step := oneLine(label)
 	var r [numColumns]string
 	r[colID] = s.ID
 	r[colAgent] = s.Agent.String()

@@ -67,7 +67,7 @@ func (v listView) columns() listColumns {
 	flex := max(v.width-fixed, 2)
 	hasStep := false
 	for i := range v.rows {
-		if v.rows[i].Progress.Current != nil {
+		if label, _ := v.rows[i].Step(); label != "" {
 			hasStep = true
 			break
 		}
@@ -139,11 +139,12 @@ func (v listView) row(s *tally.Session, id string, selected bool, c listColumns,
 	if c.bar > 0 {
 		b.WriteString(p.bar(s.Progress.Done, s.Progress.Total, c.bar) + " ")
 	}
-	step := ""
-	if cur := s.Progress.Current; cur != nil {
-		step = oneLine(cur.Label())
+	label, runtime := s.Step() // the model's step, else the call its runtime runs
+	step, style := oneLine(label), p.active
+	if runtime {
+		style = p.faint
 	}
-	b.WriteString(fit(render(p.active, step), c.step))
+	b.WriteString(fit(render(style, step), c.step))
 	if c.step > 0 {
 		b.WriteString(" ")
 	}

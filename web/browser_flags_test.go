@@ -104,11 +104,13 @@ func TestDashboard_Browser_NeedsYou(t *testing.T) {
 	})
 
 	// The permission session as it stood when the prompt showed: its last
-	// line a Bash call, so it works and asks for nothing yet.
+	// line a Bash call, so it works and asks for nothing yet. It kept no
+	// list, but the board never goes empty: its card shows the call
+	// running, from the runtime's own record of its tool calls.
 	transcript := filepath.Join(srv.claude, "projects", "-tmp-perm-work", permissionSession+".jsonl")
 	writeAged(t, transcript, dashReadLines(t, permissionTranscript), 20*time.Second)
-	if c := b.waitCardWhere(t, permissionSession, `c.column === 'working'`); len(c.Flags) != 0 {
-		t.Errorf("a session at work with no list shows flags %q", c.Flags)
+	if c := b.waitCardWhere(t, permissionSession, `c.column === 'working'`); len(c.Flags) != 0 || !strings.Contains(c.Spinner, "tool call") {
+		t.Errorf("a session at work with no list shows %q with flags %q; want its running call", c.Spinner, c.Flags)
 	}
 	if n := b.needs(t); len(n) != 0 {
 		t.Errorf("Needs you lists %v while no session asks for anything", n)

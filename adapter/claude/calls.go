@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/toolrun"
 	"github.com/tallyhq/tally/detect"
 )
 
@@ -50,8 +51,19 @@ func (d *Decoder) callEvents(line []byte, lk *look, emit func(tally.Event)) {
 		at, _ = time.Parse(time.RFC3339Nano, string(stamp))
 	}
 	for _, c := range lk.calls {
-		fp := detect.Fingerprint(c.name[1:len(c.name)-1], c.input)
+		name := c.name[1 : len(c.name)-1]
+		fp := detect.Fingerprint(name, c.input)
 		emit(tally.Event{Kind: tally.EventToolCall, List: d.info.List, At: at, Call: fp})
+		// Runtime progress, for a session that may still be going (the
+		// indexer's window, CallsFrom): the call runs until its result,
+		// which the decoder then awaits (results), so only the calls of
+		// the window cost a parse of their result's line, and history
+		// none.
+		if d.callsFrom != "" && len(c.id) > 2 && c.id[0] == '"' {
+			id := string(c.id[1 : len(c.id)-1])
+			toolrun.Start(emit, id, string(name), toolrun.InputOf(c.input), at)
+			d.await(pendingCall{ID: id, List: d.info.List, Runtime: true})
+		}
 	}
 }
 

@@ -36,6 +36,9 @@ type pendingCall struct {
 	Kind callKind `json:"kind"`
 	List string   `json:"list,omitempty"`
 	Why  string   `json:"why,omitempty"`
+	// Runtime: the call is a running call of the runtime list, which its
+	// result finishes (see callEvents).
+	Runtime bool `json:"rt,omitempty"`
 }
 
 // state is what survives a restart (Decoder.State).

@@ -44,7 +44,7 @@ const maxCalls = 8
 
 // toolUse is one tool_use block of an assistant line: its name (the JSON
 // string, quotes included) and its input, as written.
-type toolUse struct{ name, input []byte }
+type toolUse struct{ id, name, input []byte }
 
 // look is what one pass over a line's bytes found.
 type look struct {
@@ -255,7 +255,7 @@ func writtenParts(line []byte, i int) (role []byte, content int, ok bool) {
 // elements start at line[from:], into lk. It reports whether the array
 // read to its ']' as blocks the decoder can tell.
 func (d *Decoder) blocks(line []byte, from int, lk *look) bool {
-	var typ, name, input, text []byte
+	var typ, id, name, input, text []byte
 	haveInput := false
 	// The first of a key said twice is the one the parser takes.
 	member := func(key, val []byte) bool {
@@ -263,6 +263,10 @@ func (d *Decoder) blocks(line []byte, from int, lk *look) bool {
 		case "type":
 			if typ == nil {
 				typ = val
+			}
+		case "id":
+			if id == nil {
+				id = val
 			}
 		case "name":
 			if name == nil {
@@ -285,7 +289,7 @@ func (d *Decoder) blocks(line []byte, from int, lk *look) bool {
 			if len(name) < 2 || name[0] != '"' || !haveInput {
 				return false // not a call the decoder can tell
 			}
-			lk.calls = append(lk.calls, toolUse{name: name, input: input})
+			lk.calls = append(lk.calls, toolUse{id: id, name: name, input: input})
 			if d.readsTool(name[1 : len(name)-1]) {
 				lk.tool = true
 			}
@@ -294,7 +298,7 @@ func (d *Decoder) blocks(line []byte, from int, lk *look) bool {
 				lk.marker = true
 			}
 		}
-		typ, name, input, text, haveInput = nil, nil, nil, nil, false
+		typ, id, name, input, text, haveInput = nil, nil, nil, nil, nil, false
 		return true
 	}
 	stopped, ok := jsonl.Objects(line, from, member, end)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter/internal/toolrun"
 	"github.com/valyala/fastjson"
 )
 
@@ -15,8 +16,12 @@ func (d *Decoder) await(c pendingCall) {
 	if c.ID == "" {
 		return
 	}
-	for _, p := range d.st.Pending {
-		if p.ID == c.ID {
+	for i := range d.st.Pending {
+		if p := &d.st.Pending[i]; p.ID == c.ID {
+			p.Runtime = p.Runtime || c.Runtime
+			if p.Kind == 0 {
+				p.Kind, p.List, p.Why = c.Kind, c.List, c.Why
+			}
 			return
 		}
 	}
@@ -73,6 +78,9 @@ func (d *Decoder) results(l line) error {
 		}
 		call := d.st.Pending[i]
 		d.answered(i)
+		if call.Runtime {
+			toolrun.End(d.add, id, failed(b, structured), at)
+		}
 		if failed(b, structured) {
 			// The tool rejected the call: it changed nothing.
 			if call.Kind == callChange || call.Kind == callCreate {

@@ -10,7 +10,7 @@ import { patchRows, rowsFor } from './items.js';
 import { projectName } from './projects.js';
 import {
   NO_LIST_TOOL, activityLabel, activityTimer, agentHue, duration, keptNoList, localTime, ms, originOf, plural,
-  spinnerText, titleOf,
+  RUNTIME, runtimeText, spinnerText, titleOf,
 } from './words.js';
 
 // timerOf is the one time a card shows (which one depends on the
@@ -85,11 +85,12 @@ export class Card {
     setText(this.state, activityLabel(act));
     setClass(this.state, `state st-${act}`);
 
-    // A plan proposed for approval (list "proposal") is no sub-agent; the
+    // A plan proposed for approval (list "proposal") is no sub-agent, nor
+    // are the runtime's calls (RUNTIME); the
     // session's Tally list (tally mcp's, named after the session) is shown
     // with it, beside its sub-agents' lists.
     const proposal = (s.subAgents || []).find((sub) => sub.id === 'proposal');
-    const nSubs = (s.subAgents || []).filter((sub) => !sub.tally && sub !== proposal).length;
+    const nSubs = (s.subAgents || []).filter((sub) => !sub.tally && sub !== proposal && sub.id !== RUNTIME).length;
     const own = (s.subAgents || []).find((sub) => sub.tally);
     const badge = [nSubs ? `+${nSubs} sub` : '', own ? `Tally ${own.progress?.done ?? 0}/${own.progress?.total ?? 0}` : '']
       .filter(Boolean).join(' · ');
@@ -132,13 +133,23 @@ export class Card {
       setText(this.spinnerText, `${proposal.name || 'Plan proposed'} · ${plural(steps.length, 'step')}`);
       setTitle(this.spinner, steps.map((it) => it.title).join('\n'));
       this.spinner.dataset.activity = act;
+    } else if (s.tasksIn) {
+      setText(this.spinnerText, `Tasks in the shared list ${s.tasksIn}`);
+      setTitle(this.spinner, '');
+      this.spinner.dataset.activity = act;
+    } else if (runtimeText(s)) {
+      // No list, but the runtime says what the session does: the board
+      // never goes empty.
+      setText(this.spinnerText, runtimeText(s));
+      setTitle(this.spinner, keptNoList(s) ? `${NO_LIST_TOOL}. ${s.listToolsHint || ''}`.trim() : 'its tool calls, not a list the agent keeps');
+      this.spinner.dataset.activity = s.runtime.running ? act : 'none';
     } else if (keptNoList(s)) {
       // Not "no list yet": this agent had no tool to keep one with.
       setText(this.spinnerText, NO_LIST_TOOL);
       setTitle(this.spinner, s.listToolsHint || '');
       this.spinner.dataset.activity = 'none';
     } else {
-      setText(this.spinnerText, s.tasksIn ? `Tasks in the shared list ${s.tasksIn}` : spinnerText(act));
+      setText(this.spinnerText, spinnerText(act));
       setTitle(this.spinner, '');
       this.spinner.dataset.activity = act;
     }

@@ -10,14 +10,15 @@ import { badgeText, flagsOf, whyText } from './flags.js';
 import { glyphOf, itemFacts, titlesOf } from './items.js';
 import { sessions, ui } from './state.js';
 import {
-  NO_LIST_TOOL, activityLabel, agentHue, duration, keptNoList, localTime, ms, originOf, plural, titleOf,
+  NO_LIST_TOOL, RUNTIME, activityLabel, agentHue, duration, keptNoList, localTime, ms, originOf, plural, runtimeText,
+  titleOf,
 } from './words.js';
 
 const detail = document.getElementById('detail');
 const detailTitle = document.getElementById('detail-title');
 const detailBody = document.getElementById('detail-body');
 
-function detailList(items) {
+function detailList(items, runtime = false) {
   const ul = h('ul', 'items full detail-items');
   const titles = titlesOf(items);
   for (const it of items) {
@@ -26,7 +27,8 @@ function detailList(items) {
     li.append(h('span', 'icon', g.icon));
     const body = h('div', 'item-body');
     body.append(h('div', 'label', g.label));
-    body.append(h('div', 'item-meta', itemFacts(it, titles).join(' · ')));
+    // A call's id is the runtime's, no number a person goes by.
+    body.append(h('div', 'item-meta', itemFacts(runtime ? { ...it, id: '' } : it, titles).join(' · ')));
     if (it.description) body.append(h('div', 'item-desc', it.description));
     li.append(body);
     ul.append(li);
@@ -124,6 +126,13 @@ function render(s) {
   }
 
   for (const sub of s.subAgents || []) {
+    if (sub.id === RUNTIME) {
+      // The runtime's calls: what ran, apart from any list; the newest
+      // few, counted whole.
+      frag.append(h('h3', 'detail-h', `Tool calls: ${runtimeText(s)} (the runtime's, not the model's list)`));
+      frag.append(detailList(sub.items || [], true));
+      continue;
+    }
     // A sub-agent is named by what it was asked to do, its id the fallback;
     // a plan proposed for approval (list "proposal") by its name, as no
     // sub-agent; the session's Tally list by its name.

@@ -21,6 +21,8 @@ const toggle = document.getElementById('filters-toggle');
 // which say it works through its project's plan. Sessions without one (an
 // agent that kept none, a chat that never got going) show unless the
 // person hides them.
+// A session whose runtime ran tool calls has something to show (its list
+// of calls, RUNTIME among subAgents) however it keeps no list.
 function hasList(s) {
   return (s.items || []).length > 0 || (s.subAgents || []).some((sub) => (sub.items || []).length > 0) ||
     !!s.tasksIn || (s.markers || []).length > 0;

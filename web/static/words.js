@@ -32,7 +32,27 @@ export function spinnerText(key) {
 export const NO_LIST_TOOL = 'Kept no list: this agent had no todo tool';
 
 export function keptNoList(s) {
-  return s.listTools === 'none' && !(s.items || []).length && !(s.subAgents || []).length;
+  return s.listTools === 'none' && !(s.items || []).length && !subAgentsOf(s).length;
+}
+
+// RUNTIME is the id of the runtime list among a session's subAgents: its
+// tool calls as the runtime ran them, not a list a model keeps.
+export const RUNTIME = 'runtime';
+
+// subAgentsOf are the session's sub-agents' lists, the runtime's left out.
+export function subAgentsOf(s) {
+  return (s.subAgents || []).filter((sub) => sub.id !== RUNTIME);
+}
+
+// runtimeText says what the session's tool calls say it does: the call
+// running now (else the newest), how many ran, how many failed; '' when
+// none was seen.
+export function runtimeText(s) {
+  const r = s.runtime;
+  if (!r || !r.calls) return '';
+  const what = r.current || r.last || '';
+  const counts = plural(r.calls, 'tool call') + (r.failed ? `, ${r.failed} failed` : '');
+  return what ? `${what} · ${counts}` : counts;
 }
 
 export function activityTimer(key, run, silent) {
