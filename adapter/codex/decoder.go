@@ -43,6 +43,9 @@ type state struct {
 	// Proposed: a plan proposed in Plan mode waits for the user's
 	// approval (proposal.go).
 	Proposed bool `json:"proposed,omitempty"`
+	// Running are the calls of the runtime list waiting for their output
+	// (see runtimeOf).
+	Running []string `json:"running,omitempty"`
 }
 
 // pendingPlan is an update_plan call waiting for Codex's verdict.
@@ -62,7 +65,7 @@ func newDecoder(session string, saved []byte) (*decoder, error) {
 }
 
 func (d *decoder) State() []byte {
-	if len(d.st.Pending) == 0 && !d.st.Titled && !d.st.Proposed {
+	if len(d.st.Pending) == 0 && !d.st.Titled && !d.st.Proposed && len(d.st.Running) == 0 {
 		return nil
 	}
 	b, err := json.Marshal(&d.st)
@@ -103,6 +106,7 @@ func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 		if isCall {
 			emit(call)
 		}
+		d.emitRuntime(line, emit)
 		return nil
 	}
 	v, err := d.p.ParseBytes(line)
@@ -115,6 +119,7 @@ func (d *decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	if isCall {
 		emit(call)
 	}
+	d.emitRuntime(line, emit)
 	return nil
 }
 
@@ -154,4 +159,14 @@ func stamp(v *fastjson.Value) time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+// emitRuntime emits the runtime progress of a rollout line (runtimeOf).
+func (d *decoder) emitRuntime(line []byte, emit func(tally.Event)) {
+	if d.callsFrom == "" {
+		return
+	}
+	for _, ev := range d.runtimeOf(line, nil) {
+		emit(ev)
+	}
 }
