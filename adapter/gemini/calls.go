@@ -6,6 +6,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/jsonl"
+	"github.com/tallyhq/tally/adapter/internal/toolrun"
 	"github.com/tallyhq/tally/detect"
 )
 
@@ -70,7 +71,11 @@ func (d *Decoder) messageCalls(line []byte) {
 		id, _, _ := jsonl.Field(call, "id")
 		name, _, okName := jsonl.Field(call, "name")
 		args, _, okArgs := jsonl.Field(call, "args")
-		if !okName || !okArgs || len(name) < 2 || name[0] != '"' || !d.st.newCall(hashID(string(id))) {
+		if !okName || !okArgs || len(name) < 2 || name[0] != '"' {
+			continue
+		}
+		d.runtimeCall(call, id, name, args, at)
+		if !d.st.newCall(hashID(string(id))) {
 			continue
 		}
 		d.add(tally.Event{Kind: tally.EventToolCall, At: at, Call: detect.Fingerprint(name[1:len(name)-1], args)})
@@ -121,4 +126,24 @@ func indexC(s, needle []byte) int {
 		}
 	}
 	return -1
+}
+
+// runtimeCall is the runtime progress (package toolrun) of one call of a
+// message, in a session that may still be going (a window set, as the
+// indexer sets it; history has none): running until the message is
+// appended again with the call's final status, success (completed), error
+// (failed) or cancelled (over, not failed). A message appended again
+// starts nothing twice: the runtime list knows the call by its id.
+func (d *Decoder) runtimeCall(call, id, name, args []byte, at time.Time) {
+	if d.callsFrom == "" || len(id) < 3 || id[0] != '"' {
+		return
+	}
+	cid := string(id[1 : len(id)-1])
+	toolrun.Start(d.add, cid, string(name[1:len(name)-1]), toolrun.InputOf(args), at)
+	switch st, _, _ := jsonl.Field(call, "status"); string(st) {
+	case `"success"`, `"cancelled"`:
+		toolrun.End(d.add, cid, false, at)
+	case `"error"`:
+		toolrun.End(d.add, cid, true, at)
+	}
 }

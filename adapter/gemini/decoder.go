@@ -130,7 +130,7 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 func (d *Decoder) emit(emit func(tally.Event)) {
 	d.pathProject()
 	for _, ev := range d.evs {
-		if ev.Kind != tally.EventMeta {
+		if ev.Kind != tally.EventMeta && ev.List != tally.RuntimeList {
 			ev.List = d.info.List
 		}
 		emit(ev)
