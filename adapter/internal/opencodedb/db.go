@@ -30,6 +30,7 @@ type dbState struct {
 	todoAt   map[string]int64
 	lastAt   map[string]int64
 	signal   map[string]tally.Signal
+	runtime  map[string][]tally.Event // by root session: see readRuntime
 }
 
 // Read reads a database of OpenCode's schema at path, db naming it (which
@@ -72,9 +73,11 @@ func (st *dbState) Read(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) e
 		return err
 	}
 	if mcols["session_id"] && mcols["time_created"] && mcols["data"] {
-		return st.readLast(ctx, tx, diags)
+		if err := st.readLast(ctx, tx, diags); err != nil {
+			return err
+		}
 	}
-	return nil
+	return st.readRuntime(ctx, tx)
 }
 
 func (st *dbState) readSessions(ctx context.Context, tx *sql.Tx, cols map[string]bool) error {
@@ -186,6 +189,7 @@ func (st *dbState) Events(*agentdb.Diags) map[string][]tally.Event {
 		if r.archived > 0 {
 			end.Signal = tally.SignalEnded
 		}
+		evs = append(evs, st.runtime[id]...)
 		evs = append(evs, tally.Event{Kind: tally.EventMeta, Meta: end, At: latest(r.updated, st.lastAt[id])})
 		out[id] = evs
 	}
