@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -85,6 +86,19 @@ func RenderShow(w io.Writer, s tally.Session, o ShowOptions) error {
 	}
 	for _, sub := range s.SubAgents {
 		line("")
+		if sub.ID == tally.RuntimeList && s.Runtime != nil {
+			// The runtime's calls, counted whole, apart from any list.
+			head := "Tool calls " + strconv.Itoa(s.Runtime.Calls)
+			if s.Runtime.Running > 0 {
+				head += ", " + strconv.Itoa(s.Runtime.Running) + " running"
+			}
+			if s.Runtime.Failed > 0 {
+				head += ", " + strconv.Itoa(s.Runtime.Failed) + " failed"
+			}
+			line(st.Paint(termstyle.Bold, termstyle.Truncate(head, o.Width)) + termstyle.Truncate(" (the runtime's, not the model's list)", max(o.Width-len(head), 0)))
+			renderItems(&b, sub.Items, o, st)
+			continue
+		}
 		head := "Sub-agent " + oneLine(sub.Label())
 		switch {
 		case sub.ID == tally.ProposalList:

@@ -528,3 +528,19 @@ func TestRenderSessions_originOfPushedSessions(t *testing.T) {
 		t.Errorf("show:\n%s", b.String())
 	}
 }
+
+// TestRenderShow_theRuntimesCallsAreCountedApartFromTheLists: tally show
+// names the runtime list as tool calls, counted whole (those the fold let
+// go too), never as a sub-agent.
+func TestRenderShow_theRuntimesCallsAreCountedApartFromTheLists(t *testing.T) {
+	r := exampleRecord()
+	r.Lists[tally.RuntimeList] = []tally.Item{
+		{ID: "c1", Title: "Run tests", ActiveForm: "Running tests", Status: tally.StatusFailed, Source: tally.SourceTask},
+		{ID: "c2", Title: "Edit api.go", ActiveForm: "Editing api.go", Status: tally.StatusInProgress, Source: tally.SourceTask},
+	}
+	r.Runtime = tally.RuntimeCount{Calls: 40, Failed: 2}
+	got := renderShow(t, r, ShowOptions{})
+	if !strings.Contains(got, "Tool calls 42, 1 running, 3 failed") || strings.Contains(got, "Sub-agent runtime") {
+		t.Errorf("show:\n%s", got)
+	}
+}
