@@ -43,9 +43,10 @@ func (a *Adapter) ReadDatabase(ctx context.Context, path string) (map[string][]t
 
 // dbState is what one read of crush.db found.
 type dbState struct {
-	rows  map[string]*sessionRow
-	order []string // session ids by created_at
-	proj  string
+	rows    map[string]*sessionRow
+	order   []string // session ids by created_at
+	proj    string
+	runtime map[string][]tally.Event // by root session: see readRuntime
 }
 
 // Read reads the sessions, with their lists, and their newest messages.
@@ -53,13 +54,16 @@ func (st *dbState) Read(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) (
 	if st.rows, st.order, err = readSessions(ctx, tx, diags); err != nil {
 		return err
 	}
-	return readLast(ctx, tx, st.rows)
+	if err := readLast(ctx, tx, st.rows); err != nil {
+		return err
+	}
+	return st.readRuntime(ctx, tx)
 }
 
 // Events builds the sessions' events; every row unusable was reported by
 // Read.
 func (st *dbState) Events(*agentdb.Diags) map[string][]tally.Event {
-	return events(st.rows, st.order, st.proj)
+	return events(st.rows, st.order, st.proj, st.runtime)
 }
 
 func readSessions(ctx context.Context, tx *sql.Tx, diags *agentdb.Diags) (map[string]*sessionRow, []string, error) {
@@ -132,7 +136,7 @@ func readLast(ctx context.Context, tx *sql.Tx, rows map[string]*sessionRow) erro
 // events builds each session's events. A child session (parent_session_id:
 // a sub-agent's task, or the title generator) is not a session of its own;
 // when it keeps todos they are a list of its root session, named by its id.
-func events(rows map[string]*sessionRow, order []string, proj string) map[string][]tally.Event {
+func events(rows map[string]*sessionRow, order []string, proj string, runtime map[string][]tally.Event) map[string][]tally.Event {
 	out := make(map[string][]tally.Event)
 	var children []string
 	for _, id := range order {
@@ -156,6 +160,7 @@ func events(rows map[string]*sessionRow, order []string, proj string) map[string
 		if t := unixTime(r.lastAt); t.After(last) {
 			last = t
 		}
+		evs = append(evs, runtime[id]...)
 		out[id] = append(evs, tally.Event{Kind: tally.EventMeta, Meta: end, At: last})
 	}
 	for _, id := range children {
