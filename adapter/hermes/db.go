@@ -80,6 +80,7 @@ type dbState struct {
 	bad      map[int64]bool // rows already reported unreadable
 	last     map[string]lastRow
 	prompt   map[string]string
+	runtime  map[string][]tally.Event // by session row: see runtime.go
 }
 
 // Read reads the rows Hermes' todo lists are folded from.
@@ -193,8 +194,24 @@ func (st *dbState) readCalls(ctx context.Context, tx *sql.Tx, diags *agentdb.Dia
 			}
 			continue
 		}
+		if st.runtime == nil {
+			st.runtime = make(map[string][]tally.Event)
+		}
+		st.runtime[sid] = append(st.runtime[sid], runtimeStarts(calls, m.at)...)
 		st.msgs[sid] = append(st.msgs[sid], m)
 		touched[sid] = true
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if st.runtime == nil {
+		st.runtime = make(map[string][]tally.Event)
+	}
+	if err := st.readResults(ctx, tx); err != nil {
+		return err
 	}
 	for sid := range touched {
 		slices.SortStableFunc(st.msgs[sid], func(a, b message) int {
@@ -325,6 +342,9 @@ func (st *dbState) chainEvents(root string, rows []*sessionRow, diags *agentdb.D
 	evs := []tally.Event{{Kind: tally.EventMeta, Meta: meta, At: unixTime(rows[0].started)}}
 	todo, probs := todoEvents(msgs)
 	evs = append(evs, todo...)
+	for _, r := range rows {
+		evs = append(evs, st.runtime[r.id]...)
+	}
 	for _, r := range rows {
 		for _, m := range st.markers[r.id] {
 			evs = append(evs, tally.Event{Kind: tally.EventMarker, At: m.At, Marker: m})

@@ -47,7 +47,7 @@ const maxLabel = 60
 // kinds names what a tool does by its name, for the agents Tally reads.
 var kinds = map[string]string{
 	"bash": "run", "exec": "run", "exec_command": "run", "run_shell_command": "run", "shell": "run",
-	"execute": "run", "run_terminal_cmd": "run", "powershell": "run",
+	"execute": "run", "run_terminal_cmd": "run", "powershell": "run", "terminal": "run",
 	"edit": "edit", "multiedit": "edit", "apply_patch": "edit", "replace": "edit", "str_replace": "edit",
 	"edit_file": "edit", "notebookedit": "edit", "notebook_edit": "edit", "patch": "edit",
 	"write": "write", "write_file": "write", "create": "write", "create_file": "write",
