@@ -131,7 +131,7 @@ func resultLine(id string, at time.Time) []byte {
 // the session is not stalled; once it stops, the indexer publishes the
 // session again at the moment it stalls, with nothing new in its log.
 func TestIndexer_Run_stallIsPublishedWhenDue(t *testing.T) {
-	const stalledAfter = 700 * time.Millisecond
+	const stalledAfter = 2 * time.Second // long enough that a loaded machine's pauses are not quiet
 	l := startLiveWith(t, index.Options{Rescan: time.Hour, Detect: detect.Rules{StalledAfter: stalledAfter, EndedAfter: tally.EndedAfter, LoopRepeats: 4}})
 	dir := filepath.Join(l.home, "projects", "-tmp-stall")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

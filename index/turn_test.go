@@ -100,7 +100,7 @@ func TestIndexer_Run_aTentativeTurnEndIsPublishedWhenItCounts(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	at := time.Now()
+	at := time.Now().Truncate(time.Millisecond) // as the line's own timestamp says it: what the rule counts from
 	appendTo(t, filepath.Join(dir, "ask.jsonl"), fmt.Appendf(nil,
 		`{"parentUuid":"p","isSidechain":false,"message":{"id":"m1","type":"message","role":"assistant","content":[{"type":"text","text":"Shall I also update the README?"}],"stop_reason":null},"type":"assistant","uuid":"u1","timestamp":"%s"}`+"\n", stamp(at)))
 	rec := l.waitFor("ask", "the reply", func(r tally.Record) bool { return !r.LastActivity.IsZero() })
