@@ -2,7 +2,6 @@ package copilot
 
 import (
 	"bytes"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -90,7 +89,7 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 	case "session.shutdown":
 		meta(tally.Meta{Signal: tally.SignalEnded})
 	case "user.message":
-		meta(tally.Meta{Title: firstLine(str(data, "content")), TitleWeak: true, Signal: tally.SignalWorking})
+		meta(tally.Meta{Title: tally.PromptTitle(str(data, "content")), TitleWeak: true, Signal: tally.SignalWorking})
 	case "assistant.message":
 		sig := tally.SignalWaiting
 		switch reqs := data.GetArray("toolRequests"); {
@@ -119,21 +118,3 @@ func (d *Decoder) Line(line []byte, off int64, emit func(tally.Event)) error {
 }
 
 func str(v *fastjson.Value, keys ...string) string { return string(v.GetStringBytes(keys...)) }
-
-// maxTitle bounds a title guessed from a prompt.
-const maxTitle = 100
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > maxTitle {
-		i := maxTitle
-		for i > 0 && !utf8.RuneStart(s[i]) {
-			i--
-		}
-		s = s[:i] + "…"
-	}
-	return s
-}

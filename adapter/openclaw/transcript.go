@@ -170,7 +170,7 @@ func (w *window) event(raw []byte) error {
 		w.signal = tally.SignalWorking
 		relayed := m.Provenance != nil && m.Provenance.Kind != ""
 		if w.prompt == "" && !relayed && !strings.HasPrefix(text, "[Subagent Context]") {
-			w.prompt = firstLine(text)
+			w.prompt = tally.PromptTitle(text)
 		}
 		if isStallNotice(text) {
 			w.stalls = append(w.stalls, at)
@@ -217,22 +217,4 @@ func content(raw json.RawMessage) (text string, calls bool) {
 		}
 	}
 	return b.String(), calls
-}
-
-// maxTitle bounds a title guessed from a prompt.
-const maxTitle = 100
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > maxTitle {
-		i := maxTitle
-		for i > 0 && !utf8.RuneStart(s[i]) {
-			i--
-		}
-		s = s[:i] + "…"
-	}
-	return s
 }

@@ -132,7 +132,7 @@ func (d *chatDecoder) Line(line []byte, off int64, emit func(tally.Event)) error
 	case "user":
 		m.Signal = tally.SignalWorking
 		if t := text(parts); t != "" {
-			m.Title, m.TitleWeak = firstLine(t), true
+			m.Title, m.TitleWeak = tally.PromptTitle(t), true
 		}
 	case "assistant":
 		m.Signal = tally.SignalWaiting
@@ -184,21 +184,3 @@ func text(parts []*fastjson.Value) string {
 }
 
 func str(v *fastjson.Value, keys ...string) string { return string(v.GetStringBytes(keys...)) }
-
-// maxTitle bounds a title guessed from a prompt.
-const maxTitle = 100
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > maxTitle {
-		i := maxTitle
-		for i > 0 && !utf8.RuneStart(s[i]) {
-			i--
-		}
-		s = s[:i] + "…"
-	}
-	return s
-}
