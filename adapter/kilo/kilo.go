@@ -2,8 +2,6 @@ package kilo
 
 import (
 	"context"
-	"path/filepath"
-	"strings"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
@@ -29,8 +27,7 @@ type Options struct {
 
 // Adapter reads Kilo Code's kilo.db.
 type Adapter struct {
-	dataDir string
-	db      string // "" when Kilo keeps no database file
+	place opencodedb.Place
 }
 
 const dbName = "kilo.db"
@@ -40,59 +37,24 @@ var kiloDB = agentdb.DB{Name: "Kilo Code", Pkg: "kilo"}
 
 // New builds an Adapter, placing the database as Kilo does.
 func New(o Options) *Adapter {
-	if o.DataDir == "" {
-		return &Adapter{}
-	}
-	dir := filepath.Clean(o.DataDir)
-	db := o.DB
-	switch {
-	case db == ":memory:":
-		db = ""
-	case db == "":
-		db = filepath.Join(dir, dbName)
-	case !filepath.IsAbs(db):
-		db = filepath.Join(dir, db)
-	}
-	if db != "" {
-		db = filepath.Clean(db)
-	}
-	return &Adapter{dataDir: dir, db: db}
+	return &Adapter{place: opencodedb.PlaceDB(o.DataDir, o.DB, dbName)}
 }
 
 func (a *Adapter) Agent() tally.Agent { return Agent }
 
 // Roots are the data directory and, when KILO_DB puts the database
 // elsewhere, its directory.
-func (a *Adapter) Roots() []string {
-	if a.dataDir == "" {
-		return nil
-	}
-	roots := []string{a.dataDir}
-	if a.db != "" && filepath.Dir(a.db) != a.dataDir {
-		roots = append(roots, filepath.Dir(a.db))
-	}
-	return roots
-}
+func (a *Adapter) Roots() []string { return a.place.Roots() }
 
 // Match accepts the database and its -wal, one FileInfo for both, and the
 // database a release channel keeps in the data directory instead
 // (kilo-<channel>.db: Kilo's database path rule for channels other than
 // latest, beta and prod).
 func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
-	db := strings.TrimSuffix(path, "-wal")
-	if db == a.db || filepath.Dir(db) == a.dataDir && isChannelDB(filepath.Base(db)) {
+	if db, ok := a.place.MatchDB(path, "kilo"); ok {
 		return tally.FileInfo{Path: db, Layout: tally.LayoutDatabase}, true
 	}
 	return tally.FileInfo{}, false
-}
-
-func isChannelDB(name string) bool {
-	ch, ok := strings.CutPrefix(name, "kilo-")
-	if !ok {
-		return false
-	}
-	ch, ok = strings.CutSuffix(ch, ".db")
-	return ok && ch != "" && !strings.ContainsAny(ch, "/\\")
 }
 
 // SkipDir leaves out every folder under the roots: the data directory

@@ -183,8 +183,8 @@ func TestAdapter_Match(t *testing.T) {
 	if got := New(Options{DataDir: "/d", DB: "alt/k.db"}).Roots(); !reflect.DeepEqual(got, []string{"/d", "/d/alt"}) {
 		t.Errorf("roots with a relative KILO_DB: %v", got)
 	}
-	if got := New(Options{DataDir: "/d", DB: ":memory:"}); got.db != "" {
-		t.Errorf("KILO_DB=:memory: reads %q", got.db)
+	if got := New(Options{DataDir: "/d", DB: ":memory:"}); got.place.DB != "" {
+		t.Errorf("KILO_DB=:memory: reads %q", got.place.DB)
 	}
 	if !a.SkipDir("/d", "/d/log") || !a.SkipDir("/d", "/d/storage") {
 		t.Error("folders of the data directory are walked")

@@ -30,29 +30,12 @@ type Options struct {
 
 // Adapter reads OpenCode's opencode.db and its older JSON storage.
 type Adapter struct {
-	dataDir string
-	db      string // "" when OpenCode keeps no database file
+	place opencodedb.Place
 }
 
 // New builds an Adapter, placing the database as OpenCode does.
 func New(opts Options) *Adapter {
-	if opts.DataDir == "" {
-		return &Adapter{}
-	}
-	dir := filepath.Clean(opts.DataDir)
-	db := opts.DB
-	switch {
-	case db == ":memory:":
-		db = ""
-	case db == "":
-		db = filepath.Join(dir, dbName)
-	case !filepath.IsAbs(db):
-		db = filepath.Join(dir, db)
-	}
-	if db != "" {
-		db = filepath.Clean(db)
-	}
-	return &Adapter{dataDir: dir, db: db}
+	return &Adapter{place: opencodedb.PlaceDB(opts.DataDir, opts.DB, dbName)}
 }
 
 const dbName = "opencode.db"
@@ -69,16 +52,7 @@ func (a *Adapter) Agent() tally.Agent { return Agent }
 
 // Roots are the data directory (database and legacy storage/) and, when
 // OPENCODE_DB puts the database elsewhere, its directory.
-func (a *Adapter) Roots() []string {
-	if a.dataDir == "" {
-		return nil
-	}
-	roots := []string{a.dataDir}
-	if a.db != "" && filepath.Dir(a.db) != a.dataDir {
-		roots = append(roots, filepath.Dir(a.db))
-	}
-	return roots
-}
+func (a *Adapter) Roots() []string { return a.place.Roots() }
 
 // Match accepts the database and its -wal (one FileInfo for both: the
 // database holds every session), the database of a release channel in the
@@ -91,11 +65,10 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	if err != nil || !filepath.IsLocal(rel) {
 		return tally.FileInfo{}, false
 	}
-	db := strings.TrimSuffix(path, "-wal")
-	if db == a.db || filepath.Dir(db) == a.dataDir && isChannelDB(filepath.Base(db)) {
+	if db, ok := a.place.MatchDB(path, "opencode"); ok {
 		return tally.FileInfo{Path: db, Layout: tally.LayoutDatabase}, true
 	}
-	if root != a.dataDir {
+	if root != a.place.DataDir {
 		return tally.FileInfo{}, false
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
@@ -111,23 +84,12 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	default:
 		return tally.FileInfo{}, false
 	}
-	if a.db != "" {
-		if _, err := os.Stat(a.db); err == nil {
+	if a.place.DB != "" {
+		if _, err := os.Stat(a.place.DB); err == nil {
 			return tally.FileInfo{}, false
 		}
 	}
 	return tally.FileInfo{Path: path, Session: id, Layout: tally.LayoutWhole}, true
-}
-
-// isChannelDB tells opencode-<channel>.db, the database of a non-stable
-// release.
-func isChannelDB(name string) bool {
-	ch, ok := strings.CutPrefix(name, "opencode-")
-	if !ok {
-		return false
-	}
-	ch, ok = strings.CutSuffix(ch, ".db")
-	return ok && ch != "" && !strings.ContainsAny(ch, "/\\")
 }
 
 // NewDecoder returns the decoder of a legacy storage file (LayoutWhole).
