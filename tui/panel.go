@@ -44,11 +44,7 @@ func (v panelView) layout(p *palette) ([]string, []ref) {
 	if len(v.head.Plan) > 0 {
 		return v.planLayout(p)
 	}
-	head := render(p.title, "Tasks") + " " + strconv.Itoa(v.head.Done) + "/" + strconv.Itoa(v.head.Total)
-	if v.head.Total > 0 {
-		head += render(p.faint, " · "+strconv.Itoa(100*v.head.Done/v.head.Total)+"%")
-	}
-	out := []string{spread(head, render(p.faint, toggleHint), w)}
+	out := []string{v.headLine("Tasks", p)}
 	var body []string
 	var refs []ref
 	switch v.head.State {
@@ -70,16 +66,22 @@ func (v panelView) layout(p *palette) ([]string, []ref) {
 	return v.finish(out, body, refs, p)
 }
 
+// headLine is the expanded panel's first line: its name, done of total
+// and the share done, the toggle's hint at the right.
+func (v panelView) headLine(name string, p *palette) string {
+	head := render(p.title, name) + " " + strconv.Itoa(v.head.Done) + "/" + strconv.Itoa(v.head.Total)
+	if v.head.Total > 0 {
+		head += render(p.faint, " · "+strconv.Itoa(100*v.head.Done/v.head.Total)+"%")
+	}
+	return spread(head, render(p.faint, toggleHint), v.width)
+}
+
 // planLayout is the expanded panel of a session following a plan: the
 // plan's tasks as rows (planRows), then the session's own list, if it
 // keeps one, under a line of its own.
 func (v panelView) planLayout(p *palette) ([]string, []ref) {
 	w := v.width
-	head := render(p.title, "Blueprint") + " " + strconv.Itoa(v.head.Done) + "/" + strconv.Itoa(v.head.Total)
-	if v.head.Total > 0 {
-		head += render(p.faint, " · "+strconv.Itoa(100*v.head.Done/v.head.Total)+"%")
-	}
-	out := []string{spread(head, render(p.faint, toggleHint), w)}
+	out := []string{v.headLine("Blueprint", p)}
 	var body []string
 	var refs []ref
 	switch v.head.State {
