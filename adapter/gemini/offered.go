@@ -3,12 +3,13 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"os"
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
 // Gemini CLI 0.61 offers write_todos only when its model is a Gemini 2.x
@@ -43,18 +44,12 @@ func trackerEnabled(home string) (on, ok bool) {
 	if home == "" {
 		return false, false
 	}
-	f, err := os.Open(filepath.Join(home, "settings.json"))
-	if os.IsNotExist(err) {
+	// Only a regular file is read (a dotfiles manager's link followed): a
+	// FIFO in its place is never opened, so it cannot hold the adapter.
+	b, err := safefile.ReadRegular(filepath.Join(home, "settings.json"), maxSettingsBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return false, true // no settings: the default, off
 	}
-	if err != nil {
-		return false, false
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return false, false
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSettingsBytes))
 	if err != nil {
 		return false, false
 	}

@@ -5,9 +5,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/jsonl"
+	"github.com/tallyhq/tally/internal/safefile"
 	"github.com/valyala/fastjson"
 )
 
@@ -100,26 +99,23 @@ func (a *Adapter) folder(hash string) string {
 		return p
 	}
 	a.folders = map[string]string{}
-	f, err := os.Open(filepath.Join(a.home, "kimi.json"))
-	if err == nil {
-		defer f.Close()
-		var meta struct {
-			WorkDirs []struct {
-				Path string `json:"path"`
-				Kaos string `json:"kaos"`
-			} `json:"work_dirs"`
-		}
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if b, err := io.ReadAll(io.LimitReader(f, maxMetadata)); err == nil && json.Unmarshal(b, &meta) == nil {
-				for _, w := range meta.WorkDirs {
-					sum := md5.Sum([]byte(w.Path))
-					key := hex.EncodeToString(sum[:])
-					if w.Kaos != "" && w.Kaos != "local" {
-						key = w.Kaos + "_" + key
-					}
-					a.folders[key] = w.Path
-				}
+	// kimi.json is read only if it is a regular file: a FIFO put in its
+	// place is never opened, so it cannot hold the indexer.
+	b, err := safefile.ReadRegular(filepath.Join(a.home, "kimi.json"), maxMetadata)
+	var meta struct {
+		WorkDirs []struct {
+			Path string `json:"path"`
+			Kaos string `json:"kaos"`
+		} `json:"work_dirs"`
+	}
+	if err == nil && json.Unmarshal(b, &meta) == nil {
+		for _, w := range meta.WorkDirs {
+			sum := md5.Sum([]byte(w.Path))
+			key := hex.EncodeToString(sum[:])
+			if w.Kaos != "" && w.Kaos != "local" {
+				key = w.Kaos + "_" + key
 			}
+			a.folders[key] = w.Path
 		}
 	}
 	if _, ok := a.folders[hash]; !ok {
