@@ -1,8 +1,6 @@
 package codex
 
 import (
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
 // Codex 0.169 offers update_plan, its one list tool, only when its config
@@ -36,12 +35,9 @@ func planToolEnabled(home string) bool {
 	if home == "" {
 		return false
 	}
-	f, err := os.Open(filepath.Join(home, "config.toml"))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxConfigBytes))
+	// Only a regular file is read (a link followed): a FIFO in its place
+	// is never opened, so it cannot hold the adapter's construction.
+	b, err := safefile.ReadRegular(filepath.Join(home, "config.toml"), maxConfigBytes)
 	if err != nil {
 		return false
 	}
