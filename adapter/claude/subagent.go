@@ -3,11 +3,11 @@ package claude
 import (
 	"encoding/json"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/safefile"
 	"github.com/valyala/fastjson"
 )
 
@@ -33,7 +33,7 @@ func subAgentName(path string) string {
 	if !ok {
 		return ""
 	}
-	f, err := os.Open(base + ".meta.json")
+	f, err := safefile.OpenRegular(base + ".meta.json")
 	if err != nil {
 		return ""
 	}

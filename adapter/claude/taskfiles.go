@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/safefile"
 	"github.com/valyala/fastjson"
 )
 
@@ -164,7 +165,7 @@ func (a *Adapter) ReadDirectory(ctx context.Context, dir string) ([]tally.Event,
 var errEmpty = errors.New("empty task file")
 
 func readTaskFile(path string) (tally.Item, time.Time, error) {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return tally.Item{}, time.Time{}, err
 	}

@@ -3,9 +3,10 @@ package gemini
 import (
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
 // projectPath maps a tmp/<projectId> directory back to the project it
@@ -58,7 +59,7 @@ func (a *Adapter) readProjectPath(projectID string) string {
 }
 
 func readSmall(path string) []byte {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil
 	}

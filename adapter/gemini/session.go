@@ -3,7 +3,8 @@ package gemini
 import (
 	"bytes"
 	"io"
-	"os"
+
+	"github.com/tallyhq/tally/internal/safefile"
 )
 
 // A main chat file is named by the first 8 characters of its session id;
@@ -54,7 +55,7 @@ func (a *Adapter) sessionID(path, short string) (id string, ok bool) {
 }
 
 func readHead(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/internal/safefile"
 	"github.com/valyala/fastjson"
 )
 
@@ -142,7 +143,7 @@ func (d *Decoder) trackerFiles() ([]tally.Item, bool) {
 
 func readTrackerTask(path string) (trackerTask, bool) {
 	var t trackerTask
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return t, false
 	}
