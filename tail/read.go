@@ -83,7 +83,7 @@ const walIndexHeaderLen = 2 * 48
 // walIndexHeader is a hash of a -shm file's wal-index header, 0 if there
 // is none to read.
 func walIndexHeader(path string) uint64 {
-	f, err := os.Open(path)
+	f, err := open(path) // a FIFO named like one is not waited on
 	if err != nil {
 		return 0
 	}
