@@ -202,23 +202,14 @@ func (s *Store) showRequests(ctx context.Context, tx pgx.Tx, session string) err
 		return err
 	}
 	var js []byte
-	var rec tally.Record
 	err = tx.QueryRow(ctx, q.recordByID, session).Scan(new(string), &js)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		if !reqs[0].Open(time.Now()) {
-			return nil // the session's first record will show them
-		}
-		rec = tally.RequestRecord(&reqs[0])
-	case err != nil:
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return err
-	default:
-		if err := json.Unmarshal(js, &rec); err != nil {
-			s.skip("sessions", session, err)
-			return nil
-		}
 	}
-	shown, _ := column.ShowRequests(&rec, column.BySession(reqs))
+	shown, ok := column.RecordOfRequests(session, js, err == nil, reqs, time.Now(), s.skip)
+	if !ok {
+		return nil
+	}
 	out, err := json.Marshal(shown)
 	if err != nil {
 		return err

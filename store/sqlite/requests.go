@@ -185,23 +185,14 @@ func (s *Store) showRequests(ctx context.Context, tx *sql.Tx, session string) er
 		return err
 	}
 	var js []byte
-	var rec tally.Record
 	err = tx.QueryRowContext(ctx, hookSQL.record, session).Scan(new(string), &js)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		if !reqs[0].Open(time.Now()) {
-			return nil // the session's first record will show them
-		}
-		rec = tally.RequestRecord(&reqs[0])
-	case err != nil:
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
-	default:
-		if err := json.Unmarshal(js, &rec); err != nil {
-			s.skip("sessions", session, err)
-			return nil
-		}
 	}
-	shown, _ := column.ShowRequests(&rec, column.BySession(reqs))
+	shown, ok := column.RecordOfRequests(session, js, err == nil, reqs, time.Now(), s.skip)
+	if !ok {
+		return nil
+	}
 	return s.upsertRecord(ctx, tx, shown)
 }
 

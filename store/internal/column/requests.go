@@ -60,3 +60,28 @@ func ShowRequests(rec *tally.Record, shown map[string][]tally.Request) (*tally.R
 	r.Requests = reqs
 	return &r, true
 }
+
+// RecordOfRequests is the record a store writes for session when its
+// newest requests (reqs, as Requests reads them, newest first) change:
+// its stored record (js, found) showing them. A session with no record yet
+// gets one made of its open request (tally.RequestRecord), so it shows at
+// once; with none open its first record will show them. A stored record
+// that does not decode is skipped (the indexer rewrites it). ok is false
+// when there is nothing to write.
+func RecordOfRequests(session string, js []byte, found bool, reqs []tally.Request, now time.Time, skip Skip) (*tally.Record, bool) {
+	var rec tally.Record
+	switch {
+	case !found:
+		if !reqs[0].Open(now) {
+			return nil, false
+		}
+		rec = tally.RequestRecord(&reqs[0])
+	default:
+		if err := json.Unmarshal(js, &rec); err != nil {
+			skip("sessions", session, err)
+			return nil, false
+		}
+	}
+	shown, _ := ShowRequests(&rec, BySession(reqs))
+	return shown, true
+}
