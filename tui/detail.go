@@ -74,8 +74,8 @@ func (v detailView) body(p *palette) []string {
 	} else if v.item >= 0 && v.item < len(v.s.Items) {
 		out = append(out, itemLines(&v.s.Items[v.item], v.s.Items, v.item, v.width, p)...)
 	}
-	subs, runtime := splitRuntime(v.s.SubAgents)
-	subs, proposal := splitProposal(subs)
+	subs, runtime := splitList(v.s.SubAgents, tally.RuntimeList)
+	subs, proposal := splitList(subs, tally.ProposalList)
 	if proposal != nil {
 		// A plan proposed for approval (Codex's Plan mode): not the list
 		// at work, not a sub-agent's.
@@ -163,29 +163,19 @@ func (v detailView) requestLines(p *palette) []string {
 	return nil
 }
 
-// splitRuntime takes the runtime's tool progress out of the sub-agents:
-// it is what the agent's runtime did, not a list the model keeps.
-func splitRuntime(all []tally.SubAgentList) (subs []tally.SubAgentList, runtime *tally.SubAgentList) {
+// splitList takes the list id out of the sub-agents: the runtime's tool
+// progress (tally.RuntimeList), what the agent's runtime did, or a plan
+// proposed for approval (tally.ProposalList), neither a list a sub-agent
+// keeps.
+func splitList(all []tally.SubAgentList, id string) (subs []tally.SubAgentList, list *tally.SubAgentList) {
 	for i := range all {
-		if all[i].ID == tally.RuntimeList {
-			runtime = &all[i]
+		if all[i].ID == id {
+			list = &all[i]
 			continue
 		}
 		subs = append(subs, all[i])
 	}
-	return subs, runtime
-}
-
-// splitProposal takes a plan proposed for approval out of the sub-agents.
-func splitProposal(all []tally.SubAgentList) (subs []tally.SubAgentList, proposal *tally.SubAgentList) {
-	for i := range all {
-		if all[i].ID == tally.ProposalList {
-			proposal = &all[i]
-			continue
-		}
-		subs = append(subs, all[i])
-	}
-	return subs, proposal
+	return subs, list
 }
 
 // toolLines is the runtime's tool calls: a count, then the newest few.
