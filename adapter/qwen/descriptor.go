@@ -33,8 +33,9 @@ const maxSettings = 1 << 20
 // settingsRuntimeDir is advanced.runtimeOutputDir in the user's settings
 // (<QWEN_HOME or ~/.qwen>/settings.json), resolved as Qwen resolves it:
 // ~ expanded, a relative path taken from the working folder. "" when the
-// file or the setting is not there. The settings are read as the user's
-// regular file only (no link followed, no FIFO waited on).
+// file or the setting is not there. The settings are read only as a
+// regular file (safefile.ReadRegular: a dotfiles manager's link followed,
+// a FIFO or device refused without waiting), at most maxSettings bytes.
 func settingsRuntimeDir(env adapter.Env) string {
 	home := ""
 	if env.Getenv != nil {
