@@ -30,3 +30,12 @@ export async function postJSON(path, value) {
   const body = await res.json().catch(() => null);
   return { res, body };
 }
+
+// refusal is what a write the server refused says to a person: the
+// server's own words, else its status.
+export function refusal(res, body) {
+  return (body && body.error) || `The server answered ${res.status}.`;
+}
+
+// UNREACHABLE is what a write says when the server could not be reached.
+export const UNREACHABLE = 'The server could not be reached.';

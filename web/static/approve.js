@@ -2,7 +2,7 @@
 // mode, where its tools refuse execution until the person approves the
 // plan: with `tally tasks approve NAME`, or the button this module puts on
 // the list's card and detail.
-import { post } from './api.js';
+import { UNREACHABLE, post, refusal } from './api.js';
 import { button, h, named, part, setHidden, setText } from './dom.js';
 
 const LABEL = 'Approve plan';
@@ -59,10 +59,10 @@ export async function approve(row) {
       setText(b, 'Approved');
       return;
     }
-    setText(note, (body && body.error) || `The server answered ${res.status}.`);
+    setText(note, refusal(res, body));
   } catch (err) {
     console.warn('tally: approve', err);
-    setText(note, 'The server could not be reached.');
+    setText(note, UNREACHABLE);
   }
   reset(row);
 }

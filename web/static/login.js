@@ -2,7 +2,7 @@
 // browser has one; the form asks for it once and posts it to /api/login,
 // which keeps it in an HttpOnly cookie that every later request, the
 // event stream included, carries. The page itself never stores it.
-import { getJSON, postJSON } from './api.js';
+import { UNREACHABLE, getJSON, postJSON, refusal } from './api.js';
 import { setText } from './dom.js';
 
 const dialog = document.getElementById('login');
@@ -43,11 +43,11 @@ form.addEventListener('submit', async (e) => {
   try {
     const { res, body } = await postJSON('/api/login', { token });
     if (!res.ok) {
-      setText(error, res.status === 401 ? 'The server does not know this token.' : (body && body.error) || `The server answered ${res.status}.`);
+      setText(error, res.status === 401 ? 'The server does not know this token.' : refusal(res, body));
       return;
     }
   } catch {
-    setText(error, 'The server could not be reached.');
+    setText(error, UNREACHABLE);
     return;
   }
   input.value = '';

@@ -5,7 +5,7 @@
 // long it has waited — with Allow, Always, Deny and Deny with a message,
 // and, once decided, who decided, from where. Everything in a request came
 // from the agent: it is shown as text only.
-import { postJSON } from './api.js';
+import { UNREACHABLE, postJSON, refusal } from './api.js';
 import { button, h, named, part, setHidden, setText, setTitle } from './dom.js';
 import { duration, localTime, ms } from './words.js';
 
@@ -163,10 +163,10 @@ async function decide(row, verdict, message) {
       setText(note, '');
       return;
     }
-    setText(note, (body && body.error) || `The server answered ${res.status}.`);
+    setText(note, refusal(res, body));
   } catch (err) {
     console.warn('tally: decide', err);
-    setText(note, 'The server could not be reached.');
+    setText(note, UNREACHABLE);
   }
   for (const b of buttons) b.disabled = false;
 }
