@@ -215,7 +215,12 @@ type pusher struct {
 
 func startPush(t *testing.T, server, token, claudeDir, machine string) *pusher {
 	t.Helper()
-	home := t.TempDir()
+	return startPushIn(t, t.TempDir(), server, token, claudeDir, machine)
+}
+
+// startPushIn is startPush in home: its store is home/local.db.
+func startPushIn(t *testing.T, home, server, token, claudeDir, machine string) *pusher {
+	t.Helper()
 	cmd := exec.Command(tallyBin, "push", "--server", server, "--machine", machine, "--user", "dev-"+machine,
 		"--claude-dir", claudeDir, "--db", filepath.Join(home, "local.db"))
 	cmd.Env = testhome.Environ(home, "TALLY_TOKEN="+token, "XDG_STATE_HOME="+filepath.Join(home, "state"))

@@ -58,6 +58,9 @@ type Options struct {
 	Log func(string)
 	// UserAgent names the program in requests.
 	UserAgent string
+	// DecisionWait is how long one ask for decisions on this machine's
+	// open requests waits at the server (DefaultDecisionWait).
+	DecisionWait time.Duration
 }
 
 // Stats are a pusher's figures since it started.
@@ -72,6 +75,9 @@ type Stats struct {
 	Resends int64 `json:"resends"`
 	Retries int64 `json:"retries"`
 	Skipped int64 `json:"skipped"`
+	// Decisions are the decisions the server took on this machine's
+	// requests that the local store took.
+	Decisions int64 `json:"decisions"`
 	// Acked is the stream's acknowledged mark.
 	Acked int64 `json:"acked"`
 }
@@ -86,12 +92,16 @@ type Pusher struct {
 	// lines remembers each session's line count as last sent.
 	lines map[string]int64
 	stats struct {
-		batches, records, lines, repeats, resends, retries, skipped, acked atomic.Int64
+		batches, records, lines, repeats, resends, retries, skipped, acked, decisions atomic.Int64
 	}
 	// upToDate is closed the first time everything committed has been
 	// acknowledged.
 	upToDate chan struct{}
 	caughtUp bool
+	// waiting are the open requests shown the server, whose decisions the
+	// pusher asks for (decisions.go).
+	waiting      waiting
+	decisionsURL string
 }
 
 // New reads the saved state and checks the options.
@@ -119,6 +129,9 @@ func New(o Options) (*Pusher, error) {
 	if o.MaxBackoff < o.MinBackoff {
 		o.MaxBackoff = max(DefaultMaxBackoff, o.MinBackoff)
 	}
+	if o.DecisionWait <= 0 {
+		o.DecisionWait = DefaultDecisionWait
+	}
 	if o.Client == nil {
 		o.Client = &http.Client{Timeout: requestTimeout}
 	}
@@ -129,7 +142,8 @@ func New(o Options) (*Pusher, error) {
 	if err != nil {
 		return nil, tally.Errorf(tally.CodeUnavailable, op, "%v", err)
 	}
-	p := &Pusher{o: o, url: base + "/api/push", name: redact.URL(base), st: st, lines: map[string]int64{}, upToDate: make(chan struct{})}
+	p := &Pusher{o: o, url: base + "/api/push", decisionsURL: base + "/api/push/decisions", name: redact.URL(base), st: st,
+		lines: map[string]int64{}, upToDate: make(chan struct{}), waiting: waiting{reqs: map[string]openRequest{}, kick: make(chan struct{}, 1)}}
 	p.stats.acked.Store(st.Acked)
 	return p, nil
 }
@@ -139,7 +153,7 @@ func (p *Pusher) Stats() Stats {
 	return Stats{
 		Batches: p.stats.batches.Load(), Records: p.stats.records.Load(), Lines: p.stats.lines.Load(),
 		Repeats: p.stats.repeats.Load(), Resends: p.stats.resends.Load(), Retries: p.stats.retries.Load(),
-		Skipped: p.stats.skipped.Load(), Acked: p.stats.acked.Load(),
+		Skipped: p.stats.skipped.Load(), Acked: p.stats.acked.Load(), Decisions: p.stats.decisions.Load(),
 	}
 }
 
@@ -160,9 +174,25 @@ func (e errFatal) Unwrap() error { return e.err }
 // committed next. It returns nil when ctx ends, and an error only for what
 // retrying cannot fix (the server refuses the token, the state file cannot
 // be written).
+//
+// While a request of the local store waits, shown the server open, Run
+// also asks the server for the decisions on it and takes them into the
+// local store (decisions.go).
 func (p *Pusher) Run(ctx context.Context) error {
 	tick := time.NewTicker(p.o.Poll)
 	defer tick.Stop()
+	if keeper, ok := p.o.Store.(tally.RequestKeeper); ok {
+		rctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			p.relay(rctx, keeper)
+		}()
+		defer func() {
+			cancel()
+			<-done
+		}()
+	}
 	for {
 		drained, err := p.drain(ctx)
 		if ctx.Err() != nil {
@@ -300,6 +330,9 @@ func (p *Pusher) acked(ack tally.PushAck, b *tally.PushBatch) error {
 		for _, id := range ack.Refused {
 			p.o.Log(fmt.Sprintf("session %s refused by the server: a session of another machine has its id", id))
 		}
+	}
+	if !ack.Resend {
+		p.waiting.note(b.Sessions, time.Now())
 	}
 	p.st.Acked = ack.Acked
 	p.stats.acked.Store(ack.Acked)

@@ -30,6 +30,9 @@ type sessionList struct {
 	LastEventID string     `json:"lastEventId"`
 	Now         time.Time  `json:"now"`
 	Thresholds  thresholds `json:"thresholds"`
+	// Relay: the server decides for sessions pushed from other machines
+	// (their tally push takes the decisions home).
+	Relay bool `json:"relay,omitempty"`
 }
 
 // thresholds are those of tally.DeriveActivity, sent with every snapshot
@@ -129,7 +132,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	out := sessionList{Sessions: make([]tally.Session, 0, min(len(recs), lq.limit)), LastEventID: strconv.FormatUint(at, 10), Now: now, Thresholds: activityThresholds}
+	out := sessionList{Sessions: make([]tally.Session, 0, min(len(recs), lq.limit)), LastEventID: strconv.FormatUint(at, 10), Now: now, Thresholds: activityThresholds, Relay: s.relays()}
 	for i := range recs {
 		v := recs[i].Session(now)
 		if !lq.keep(&v) {

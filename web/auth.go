@@ -18,14 +18,15 @@ import (
 // a browser without a token can load the page that asks for one.
 const needNothing tally.Scope = 0
 
-// needs is the scope a request needs: push for POST /api/push, write for
+// needs is the scope a request needs: push for POST /api/push and GET
+// /api/push/decisions, write for
 // anything under /mcp (a tool call may change a list) and for every other
 // write, read for the rest of the API; nothing for the page, its files and
 // the login that asks for a token.
 func needs(r *http.Request) tally.Scope {
 	p := r.URL.Path
 	switch {
-	case p == "/api/push":
+	case p == "/api/push" || p == "/api/push/decisions":
 		return tally.ScopePush
 	case p == "/api/login" && r.Method == http.MethodPost:
 		return needNothing

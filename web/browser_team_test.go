@@ -27,6 +27,7 @@ func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
 	requireChromium(t)
 	srv := startServe(t)
 	read := lastLine(srv.tally(t, "token", "create", "--scope", "read", "--name", "board"))
+	write := lastLine(srv.tally(t, "token", "create", "--scope", "write", "--name", "lead"))
 	// One push token for each machine: a token pushes only for its own.
 	pushAs := map[string]string{
 		"ana-laptop": lastLine(srv.tally(t, "token", "create", "--scope", "push", "--machine", "ana-laptop")),
@@ -40,9 +41,9 @@ func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
 		StartedAt: now.Add(-time.Minute), LastActivity: now, Signal: tally.SignalWorking,
 		Lists: map[string][]tally.Item{"": {{ID: "1", Title: "Ship it", Status: tally.StatusInProgress, Source: tally.SourceTask}}}}
 	bo := rec
-	// Ana's agent asks; the request is answered on her laptop, where its
-	// hook waits: the team's board shows it, with no button that cannot
-	// reach it.
+	// Ana's agent asks; its hook waits on her laptop, whose tally push
+	// takes a decision taken here home: the team's board shows it with its
+	// buttons.
 	rec.Signal = tally.SignalAsking
 	rec.Requests = []tally.Request{{ID: "r1", Session: rec.ID, Agent: claude.Agent, Tool: "Bash", Summary: "make deploy",
 		AskedAt: now, ExpiresAt: now.Add(2 * time.Minute)}}
@@ -91,10 +92,25 @@ func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
 		`!document.querySelector('.card[data-id="pushed-session-1"]').hidden && document.querySelector('.card[data-id="pushed-session-2"]').hidden`)
 
 	card := `.card[data-id="pushed-session-1"] [data-part="request"]`
-	b.poll(t, "the pushed request shows, answered on its machine", `(() => { const r = document.querySelector(`+dashJSON(t, card)+`);
+	b.poll(t, "the pushed request shows, with the buttons that decide it here", `(() => { const r = document.querySelector(`+dashJSON(t, card)+`);
 		return !!r && !r.hidden && r.querySelector('[data-part="request-summary"]').textContent === 'make deploy'
-			&& r.querySelector('[data-part="request-buttons"]').hidden
-			&& r.querySelector('[data-part="request-remote"]').textContent.startsWith('Answer it on ana-laptop'); })()`)
+			&& !r.querySelector('[data-part="request-buttons"]').hidden
+			&& r.querySelector('[data-part="request-remote"]').hidden; })()`)
+
+	// A write token decides it on the team's server (as the Allow button
+	// does with one); the card shows who decided while the laptop's tally
+	// push takes it home (e2e TestTeam_aDecisionOnTheTeamBoardAnswersTheHookOnTheLaptop).
+	body, _ := json.Marshal(map[string]string{"session": rec.ID, "verdict": "allow"})
+	req, _ := http.NewRequest(http.MethodPost, srv.url+"api/requests/r1", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+write)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("deciding the pushed request: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	b.poll(t, "the card shows the decision taken here", `(() => { const r = document.querySelector(`+dashJSON(t, card)+`);
+		return r.querySelector('[data-part="request-buttons"]').hidden
+			&& r.querySelector('[data-part="request-decided"]').textContent.startsWith('Allowed by lead'); })()`)
 
 	b.do(t, chromedp.Click(`.card[data-id="pushed-session-1"] .title`))
 	b.poll(t, "the detail names the origin", `document.querySelector('#detail-body [data-fact="origin"]')?.textContent === 'ana@ana-laptop'`)

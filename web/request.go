@@ -28,7 +28,10 @@ type decisionBody struct {
 // path names, once (the store refuses a second, an expired one, or one
 // naming another session), records who took it and from where, and
 // answers the request as decided. The agent's hook, waiting, finds it
-// within its poll; every page sees it through the stream. Like every
+// within its poll; every page sees it through the stream. A request of a
+// session pushed from another machine is taken into this store as its
+// record shows it, decided here, and relayed to that machine's tally push
+// (GET /api/push/decisions), which answers the hook waiting there. Like every
 // write it needs the write scope, or the local board's own origin.
 func (s *Server) decideRequest(w http.ResponseWriter, r *http.Request) {
 	var b decisionBody
@@ -45,6 +48,12 @@ func (s *Server) decideRequest(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "a decision names the session of its request")
 		return
 	}
+	if s.relays() {
+		if err := s.adoptPushed(r.Context(), r.PathValue("id"), b.Session); err != nil {
+			s.fail(w, err)
+			return
+		}
+	}
 	by, from := decider(r)
 	got, err := s.o.Requests.DecideRequest(r.Context(), tally.Decision{
 		ID: r.PathValue("id"), Session: b.Session, Verdict: v, Message: b.Message,
@@ -54,6 +63,7 @@ func (s *Server) decideRequest(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
+	s.decided.notify()
 	writeJSON(w, http.StatusOK, tally.RequestView{Request: got})
 }
 

@@ -129,6 +129,8 @@ type Server struct {
 	push    pushCounters
 	// ingests holds a slot for each batch being applied (maxIngests).
 	ingests chan struct{}
+	// decided wakes the asks for decisions (GET /api/push/decisions).
+	decided decided
 }
 
 func orDefault[T int | int64 | time.Duration](v, def T) T {
@@ -294,6 +296,9 @@ func (s *Server) routes() *http.ServeMux {
 	}
 	if s.o.Ingest != nil {
 		mux.HandleFunc("POST /api/push", s.ingest)
+	}
+	if s.relays() {
+		mux.HandleFunc("GET /api/push/decisions", s.pushDecisions)
 	}
 	mux.HandleFunc("POST /api/login", s.loginAPI)
 	mux.HandleFunc("GET /api/stats", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, s.Stats()) })

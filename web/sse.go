@@ -28,6 +28,8 @@ type snapshotData struct {
 	Plans      []planner.View `json:"plans"`
 	Now        time.Time      `json:"now"`
 	Thresholds thresholds     `json:"thresholds"`
+	// Relay is sessionList's.
+	Relay bool `json:"relay,omitempty"`
 }
 
 // events is GET /api/events. The stream starts with what the client
@@ -153,7 +155,7 @@ func (s *Server) snapshot(ctx context.Context, id uint64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := snapshotData{Sessions: make([]tally.Session, 0, len(recs)), Now: now, Thresholds: activityThresholds}
+	d := snapshotData{Sessions: make([]tally.Session, 0, len(recs)), Now: now, Thresholds: activityThresholds, Relay: s.relays()}
 	paths := s.hub.knownProjects()
 	for i := range recs {
 		d.Sessions = append(d.Sessions, recs[i].Session(now))

@@ -2,6 +2,7 @@
 // snapshot (or a replay of what was missed) and then carries every change.
 import { getJSON } from './api.js';
 import { noteServer } from './clock.js';
+import { noteRelay } from './request.js';
 import { askToken, needsToken } from './login.js';
 import { setText } from './dom.js';
 import { remove, renameProjects, replaceAll, upsert } from './board.js';
@@ -56,6 +57,7 @@ function open(delay) {
     const d = parse(e);
     if (!d) return;
     noteServer(d);
+    noteRelay(d);
     haveData = true;
     const renamed = nameProjects(d.projects, true);
     replaceAll(d.sessions);
@@ -90,6 +92,7 @@ async function loadOnce() {
     const { body } = await getJSON('/api/sessions');
     if (!body || haveData) return;
     noteServer(body);
+    noteRelay(body);
     haveData = true;
     const renamed = nameProjects(body.projects, true);
     replaceAll(body.sessions);

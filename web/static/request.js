@@ -9,6 +9,15 @@ import { UNREACHABLE, postJSON, refusal } from './api.js';
 import { button, h, named, part, setHidden, setText, setTitle } from './dom.js';
 import { duration, localTime, ms } from './words.js';
 
+// relay: the server decides for sessions pushed from other machines, as
+// its snapshots and lists say (their tally push takes decisions home).
+let relay = false;
+
+// noteRelay reads it from a snapshot or a session list.
+export function noteRelay(d) {
+  relay = !!(d && d.relay);
+}
+
 // newest is session s's newest request, or null.
 export function newest(s) {
   const r = (s.requests || [])[0];
@@ -97,9 +106,10 @@ export function showRequest(row, s, t) {
   const waited = open ? `waiting ${duration(t - ms(r.askedAt))}` : '';
   setText(part(row, 'request-waited'), waited);
   setTitle(part(row, 'request-waited'), open ? `asked ${localTime(r.askedAt)}; the agent asks in its own way at ${localTime(r.expiresAt)}` : '');
-  // A session pushed from another machine is answered there: its hook
-  // waits on that machine's store, which a decision here does not reach.
-  const remote = open && !!s.machine;
+  // A session pushed from another machine is answered here only where
+  // the server relays decisions to that machine's tally push; elsewhere
+  // its hook, waiting on that machine's store, is answered there.
+  const remote = open && !!s.machine && !relay;
   setHidden(part(row, 'request-buttons'), !open || remote);
   setText(part(row, 'request-remote'), remote ? `Answer it on ${s.machine}: tally allow or tally deny ${s.id}` : '');
   setHidden(part(row, 'request-remote'), !remote);

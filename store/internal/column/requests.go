@@ -50,11 +50,17 @@ func BySession(reqs []tally.Request) map[string][]tally.Request {
 // ShowRequests is rec showing its session's requests, and whether that
 // changed it. A session this store holds no request of keeps what it
 // carries: a pushed record shows the requests of the machine that pushed
-// it.
+// it. A pushed record (Machine set) keeps showing its machine's requests
+// even when this store holds some of them (a team server that took a
+// decision on one, to relay to the machine): the store's copy shows
+// where it holds a decision the machine has not pushed back yet.
 func ShowRequests(rec *tally.Record, shown map[string][]tally.Request) (*tally.Record, bool) {
 	reqs, ok := shown[rec.ID]
 	if !ok {
 		return rec, false
+	}
+	if rec.Machine != "" {
+		return overlay(rec, reqs)
 	}
 	r := *rec
 	r.Requests = reqs
@@ -84,4 +90,29 @@ func RecordOfRequests(session string, js []byte, found bool, reqs []tally.Reques
 	}
 	shown, _ := ShowRequests(&rec, BySession(reqs))
 	return shown, true
+}
+
+// overlay is pushed record rec showing the decisions this store holds on
+// its requests that it shows open.
+func overlay(rec *tally.Record, held []tally.Request) (*tally.Record, bool) {
+	var out []tally.Request
+	for i, p := range rec.Requests {
+		if p.Verdict != "" {
+			continue
+		}
+		for _, h := range held {
+			if h.ID == p.ID && h.Verdict != "" {
+				if out == nil {
+					out = append([]tally.Request(nil), rec.Requests...)
+				}
+				out[i] = h
+			}
+		}
+	}
+	if out == nil {
+		return rec, false
+	}
+	r := *rec
+	r.Requests = out
+	return &r, true
 }
