@@ -121,7 +121,9 @@ func TestTeam_aDecisionOnTheTeamBoardAnswersTheHookOnTheLaptop(t *testing.T) {
 	var lat []time.Duration
 	var firstID, firstSession string
 	for i := range runs {
-		session := fmt.Sprintf("relay-%02d", i)
+		// Sessions ask again after a decision: a session's next request
+		// shows on the team's board over the decided one.
+		session := fmt.Sprintf("relay-%02d", i%4)
 		h := startHook(t, laptop, session)
 		id := openRequestOn(t, srv.URL, readToken, session, p)
 		if i == 0 {
@@ -164,6 +166,9 @@ func TestTeam_aDecisionOnTheTeamBoardAnswersTheHookOnTheLaptop(t *testing.T) {
 		t.Errorf("a decision took %v to reach the laptop's hook, over the second the issue allows (p50 %v)", p99, p50)
 	}
 
+	if log := p.log(); strings.Contains(log, "refused") || strings.Count(log, "taken from") != runs {
+		t.Errorf("the laptop's tally push did not take every decision home, or had a session refused:\n%s", log)
+	}
 	// Replay: the decision taken is not taken again.
 	if code, data := call(t, http.MethodPost, srv.URL+"api/requests/"+firstID, writeToken,
 		map[string]string{"session": firstSession, "verdict": "deny"}); code != http.StatusConflict {

@@ -97,6 +97,10 @@ func (s *Server) pushDecisions(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		select {
+		case <-s.hub.done:
+			// The server stops: the pusher asks again, elsewhere.
+			writeJSON(w, http.StatusOK, Decisions{Decisions: []tally.Request{}})
+			return
 		case <-ctx.Done():
 			if r.Context().Err() == nil {
 				writeJSON(w, http.StatusOK, Decisions{Decisions: []tally.Request{}})

@@ -148,3 +148,37 @@ func testRequestDecided(t *testing.T, open Opener) {
 		t.Errorf("closing again: %d, %v", n, err)
 	}
 }
+
+// testRequestPushedDecided: a team server that takes a pushed request to
+// decide it (as web does, to relay the decision to the machine) shows the
+// decision on the pushed record, beside the machine's other requests; the
+// machine's next push still shows what it sent (a newer request, open),
+// with the decision over the one decided here.
+func testRequestPushedDecided(t *testing.T, open Opener) {
+	s := openTeam(t, open)
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	old, asked := request("x1", "p1", now), request("x2", "p1", now.Add(time.Second))
+	old.Verdict, old.By = tally.VerdictAllow, "ana"
+	pushed := tally.Record{ID: "p1", Agent: claude.Agent, LastActivity: now, Requests: []tally.Request{asked, old}}
+	push(t, s, batch("m1", "st", 0, 1, pushed))
+	if err := s.AskRequest(ctx, asked); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "taken, still open", shownIDs(t, s, "p1"), []string{"x2:", "x1:allow"})
+	if _, err := s.DecideRequest(ctx, tally.Decision{ID: "x2", Session: "p1", Verdict: tally.VerdictDeny, By: "lead", At: now.Add(2 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "decided here", shownIDs(t, s, "p1"), []string{"x2:deny", "x1:allow"})
+	r, err := s.Record(ctx, "p1")
+	if err != nil || r.Machine != "m1" {
+		t.Errorf("the pushed record after a decision here: machine %q, %v", r.Machine, err)
+	}
+	// The machine asks again before it has the decision: its push shows
+	// x2 open still, and the new x3.
+	next := request("x3", "p1", now.Add(3*time.Second))
+	pushed.Requests = []tally.Request{next, asked, old}
+	pushed.LastActivity = now.Add(3 * time.Second)
+	push(t, s, batch("m1", "st", 1, 2, pushed))
+	equal(t, "the machine's next push", shownIDs(t, s, "p1"), []string{"x3:", "x2:deny", "x1:allow"})
+}

@@ -31,6 +31,7 @@ func RunTeam(t *testing.T, open Opener) {
 	t.Run("a push never replaces a session of another origin", func(t *testing.T) { testPushOtherOrigin(t, open) })
 	t.Run("a request shows on its session's record at once, and after a commit", func(t *testing.T) { testRequestShown(t, open) })
 	t.Run("a decision is taken once, unexpired, for its own session", func(t *testing.T) { testRequestDecided(t, open) })
+	t.Run("a pushed record keeps its machine's requests, with this store's decisions over them", func(t *testing.T) { testRequestPushedDecided(t, open) })
 }
 
 // RunTeamShared checks what several processes sharing a team's database
