@@ -39,6 +39,11 @@ backoff while the server cannot be reached, and the last acknowledged point
 is kept in ` + "$XDG_STATE_HOME/tally/" + `, so a network cut or a restart sends
 nothing twice and loses nothing.
 
+A request an agent here asks (tally setup claude --remote-approvals) shows
+on the team's board with its buttons: while one is open, push asks the
+server for the decisions taken there and writes them to the local store,
+where the agent's hook waits. The server never connects to this machine.
+
 The token needs scope push, made for this machine: tally token create
 --scope push --machine MACHINE, run against the team's store. --server defaults to $TALLY_SERVER, --token to
 $TALLY_TOKEN (which keeps it out of the process list).`,

@@ -64,6 +64,10 @@ func (a *app) serveCommand() *cobra.Command {
                         stop guard); a write, token and origin rules alike
   /mcp                  tally mcp's task tools over streamable HTTP
   POST /api/push        batches of sessions from tally push (scope push)
+  GET /api/push/decisions
+                        decisions taken here on the pushed requests a
+                        machine's tally push names (scope push, that
+                        machine's only; a long poll, ?wait= up to 25 s)
 
 Sessions that need a person (waiting for input, stalled, looping, making no
 progress, blocked, finished) are notified once each, as they happen: to

@@ -32,4 +32,10 @@
 //     to MaxBackoff; a refused token (401, 403) ends Run with an error.
 //   - A local store replaced by a new one (its change marks start again
 //     below the acknowledged mark) starts a new stream from 0.
+//   - Decisions come home through the pusher's own connections: while a
+//     record it pushed shows a request open, it asks GET
+//     /api/push/decisions for the open ones (a long poll, asked again at
+//     once when another request is shown) and takes each decision into
+//     the local store, where the agent's hook waits for it (decisions.go).
+//     The server never connects to the machine.
 package push

@@ -59,7 +59,7 @@
 //     cookie the page's form (POST /api/login) or a visit to /?token=…
 //     sets; its scope must allow the request: read for the API and the
 //     stream, write for /mcp and every other write, push for POST
-//     /api/push (--token allows all). A token found in the store is
+//     /api/push and GET /api/push/decisions (--token allows all). A token found in the store is
 //     trusted for 10 s, so a revoked one stops within that. Every response
 //     carries a strict CSP (no inline script, no framing), nosniff and
 //     no-referrer. A refused request does not keep its connection. When
@@ -71,6 +71,11 @@
 //     tally.MaxPushSessions sessions; at most four are decoded and applied
 //     at once. A push token pushes only batches naming the machine (and
 //     user) it was made for (tally.Token.MayPush): another is 403.
+//   - A decision on a request of a pushed session takes the request into
+//     the store as the pushed record shows it open, then decides it as
+//     any other; the machine's tally push takes it home through GET
+//     /api/push/decisions (relay.go: scope push, the ids it names, only
+//     those of its own machine's sessions, a long poll of at most 25 s).
 //   - Plans (Options.Plans): a snapshot carries the plans of its
 //     sessions' projects (only of this machine's sessions: a pushed
 //     session's folder is another machine's, Session.LocalProject), /api/plans lists them, and a plan that changes
