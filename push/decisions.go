@@ -28,6 +28,11 @@ const DefaultDecisionWait = 25 * time.Second
 // maxDecisionsAnswer bounds the server's answer to an ask.
 const maxDecisionsAnswer = 1 << 20
 
+// askedWithin is how far back a pusher starting looks for requests still
+// open that an earlier run showed the server: a hook waits at most
+// hook.MaxApprovalWait (under 10 minutes).
+const askedWithin = 10 * time.Minute
+
 // maxDecider bounds the who and where of a relayed decision, as stored.
 const maxDecider = 200
 
@@ -94,8 +99,12 @@ func (w *waiting) drop(id string) {
 }
 
 // relay asks for decisions while there are open requests, until ctx ends.
-// Only a store that keeps requests has any to ask about.
+// Only a store that keeps requests has any to ask about. It starts with
+// those an earlier run showed the server, whose hooks may still wait.
 func (p *Pusher) relay(ctx context.Context, keeper tally.RequestKeeper) {
+	if recs, err := p.o.Store.Records(ctx, tally.SessionFilter{Since: time.Now().Add(-askedWithin)}); err == nil {
+		p.waiting.note(recs, time.Now())
+	}
 	fails := 0
 	for ctx.Err() == nil {
 		open := p.waiting.open(time.Now())

@@ -52,7 +52,7 @@ func newTeam(t *testing.T) *team {
 		t.Fatal(err)
 	}
 	tm := &team{st: st, token: secret}
-	tm.srv = web.New(web.Options{Indexer: broker.New[index.Change](), Store: st, RequireToken: true, Tokens: st, Ingest: st})
+	tm.srv = web.New(web.Options{Indexer: broker.New[index.Change](), Store: st, RequireToken: true, Tokens: st, Ingest: st, Requests: st})
 	h := tm.srv.Handler()
 	tm.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := tm.n.Add(1)
