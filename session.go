@@ -147,6 +147,10 @@ type Record struct {
 	// and task tools wrote.
 	Machine string `json:"machine,omitempty"`
 	User    string `json:"user,omitempty"`
+	// Relayed: the tally push that pushed the record takes decisions on
+	// its machine's requests home (PushBatch.Relays), so a team server may
+	// take one for it. Set by the store from the batch, never by a fold.
+	Relayed bool `json:"relayed,omitempty"`
 	// Requests are the session's newest requests to its user that Tally
 	// lets be answered from elsewhere (a permission, a plan), newest
 	// first: the open one, and the decisions before it. The store sets
@@ -252,6 +256,9 @@ type Session struct {
 	TasksIn  string           `json:"tasksIn,omitempty"`
 	Machine  string           `json:"machine,omitempty"`
 	User     string           `json:"user,omitempty"`
+	// Relayed is Record.Relayed: a decision on the team's server reaches
+	// the machine's hook.
+	Relayed bool `json:"relayed,omitempty"`
 	// Flags are the conditions that call a person back, each with when it
 	// began: {"needs_input": "2026-11-22T14:03:00Z"}; {} when none.
 	Flags Flags `json:"flags"`
@@ -383,7 +390,7 @@ func (r *Record) Session(now time.Time) Session {
 		Progress: ProgressOf(items), Items: items, Markers: r.Markers, Stats: r.Stats,
 		ListTools: r.ListTools, ListToolsHint: r.ListToolsHint,
 		Shared: r.Shared, Writers: append([]string(nil), r.Writers...), TasksIn: r.TasksIn,
-		Machine: r.Machine, User: r.User,
+		Machine: r.Machine, User: r.User, Relayed: r.Relayed,
 		Flags: r.FlagsAt(now),
 	}
 	if s.Activity != ActivityEnded && !stopped(sig) {

@@ -155,7 +155,10 @@ type PushBatch struct {
 	To      int64  `json:"to"`
 	// Lines counts the source lines whose folding changed these records
 	// since the previous batch (for figures only).
-	Lines    int64    `json:"lines,omitempty"`
+	Lines int64 `json:"lines,omitempty"`
+	// Relays: the pusher asks for the decisions taken on the server on
+	// its machine's requests and takes them home (Record.Relayed).
+	Relays   bool     `json:"relays,omitempty"`
 	Sessions []Record `json:"sessions"`
 }
 

@@ -280,7 +280,8 @@ func (p *Pusher) page(ctx context.Context, limit int) ([]tally.Record, int64, er
 // team's lists are the server's). fits is how many records fit in
 // BatchBytes (at least one).
 func (p *Pusher) batch(recs []tally.Record, to int64) (tally.PushBatch, int) {
-	b := tally.PushBatch{Machine: p.o.Machine, User: p.o.User, Stream: p.st.Stream, From: p.st.Acked, To: to}
+	_, relays := p.o.Store.(tally.RequestKeeper)
+	b := tally.PushBatch{Machine: p.o.Machine, User: p.o.User, Stream: p.st.Stream, From: p.st.Acked, To: to, Relays: relays}
 	size := 0
 	for i := range recs {
 		rec := &recs[i]

@@ -48,8 +48,13 @@ func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
 	rec.Requests = []tally.Request{{ID: "r1", Session: rec.ID, Agent: claude.Agent, Tool: "Bash", Summary: "make deploy",
 		AskedAt: now, ExpiresAt: now.Add(2 * time.Minute)}}
 	bo.ID, bo.Title = "pushed-session-2", "Pushed from Bo's desk"
+	// Bo's agent asks too, but his tally push does not take decisions
+	// home (an older one): his request is answered on his desk.
+	bo.Signal = tally.SignalAsking
+	bo.Requests = []tally.Request{{ID: "r2", Session: bo.ID, Agent: claude.Agent, Tool: "Bash", Summary: "make test",
+		AskedAt: now, ExpiresAt: now.Add(2 * time.Minute)}}
 	for _, b := range []tally.PushBatch{
-		{Machine: "ana-laptop", User: "ana", Stream: "s1", To: 1, Sessions: []tally.Record{rec}},
+		{Machine: "ana-laptop", User: "ana", Stream: "s1", To: 1, Relays: true, Sessions: []tally.Record{rec}},
 		{Machine: "bo-desk", User: "bo", Stream: "s1", To: 1, Sessions: []tally.Record{bo}},
 	} {
 		body, _ := json.Marshal(b)
@@ -85,6 +90,11 @@ func TestDashboard_TeamTokenAndOrigin(t *testing.T) {
 	b.do(t, chromedp.Reload())
 	b.poll(t, "after a reload the board opens without asking", `document.getElementById('conn').dataset.state === 'live' && !document.getElementById('login').open`)
 	b.waitCardWhere(t, rec.ID, `c.count === "0/1"`)
+
+	boCard := `.card[data-id="pushed-session-2"] [data-part="request"]`
+	b.poll(t, "Bo's request shows, answered on his desk", `(() => { const r = document.querySelector(`+dashJSON(t, boCard)+`);
+		return !!r && !r.hidden && r.querySelector('[data-part="request-buttons"]').hidden
+			&& r.querySelector('[data-part="request-remote"]').textContent.startsWith('Answer it on bo-desk'); })()`)
 
 	b.poll(t, "the machine filter shows with the pushed machine", `!document.getElementById('f-machine-field').hidden && [...document.getElementById('f-machine').options].some(o => o.value === 'ana-laptop')`)
 	b.do(t, chromedp.Evaluate[chromedp.Void](`{ const f = document.getElementById('f-machine'); f.value = 'ana-laptop'; f.dispatchEvent(new Event('change')); }`))

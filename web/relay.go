@@ -160,7 +160,8 @@ func (s *Server) mayLearn(r *http.Request, session string) (bool, error) {
 // from another machine, as its record shows it open, so a decision can
 // be taken on it here (and relayed through GET /api/push/decisions). A
 // request the store holds already, or none pushed open by that id, is
-// left to DecideRequest to take or refuse.
+// left to DecideRequest to take or refuse; a machine whose tally push
+// does not take decisions home (Record.Relayed) is answered there.
 func (s *Server) adoptPushed(ctx context.Context, id, session string) error {
 	if _, err := s.o.Requests.Request(ctx, id); tally.ErrorCode(err) != tally.CodeNotFound {
 		return nil
@@ -168,6 +169,9 @@ func (s *Server) adoptPushed(ctx context.Context, id, session string) error {
 	rec, err := s.o.Store.Record(ctx, session)
 	if err != nil || rec.ID != session || rec.Machine == "" {
 		return nil
+	}
+	if !rec.Relayed {
+		return tally.Errorf(tally.CodeConflict, "DecideRequest", "session %s is answered on %s: its tally push does not take decisions home (tally allow or tally deny there)", session, rec.Machine)
 	}
 	for _, p := range rec.Requests {
 		if p.ID != id || p.Session != session {

@@ -22,7 +22,8 @@ func relayRig(t *testing.T) *rig {
 
 // A request pushed from Ana's laptop is decided on the team's server: by a
 // write token only, once, for its own session, only while the pushed
-// record shows it open. Ana's push token then learns the decision (GET
+// record shows it open, and only when the machine's tally push takes
+// decisions home. Ana's push token then learns the decision (GET
 // /api/push/decisions), Bo's, naming the same id, learns nothing, and a
 // read or write token may not ask. A long ask is answered as soon as the
 // decision is taken.
@@ -38,9 +39,18 @@ func TestRelay_aPushedRequestIsDecidedHereAndLearnedOnlyByItsMachine(t *testing.
 	gone := tally.Request{ID: "r-gone", Session: rec.ID, Tool: "Bash", AskedAt: now.Add(-time.Hour), ExpiresAt: now.Add(-time.Minute)}
 	forged := tally.Request{ID: "r-forged", Session: "other-session", Tool: "Bash", AskedAt: now, ExpiresAt: now.Add(time.Minute)}
 	rec.Requests = []tally.Request{open, gone, forged}
-	js, _ := json.Marshal(tally.PushBatch{Machine: "ana-laptop", User: "ana", Stream: "a", To: 1, Sessions: []tally.Record{rec}})
+	js, _ := json.Marshal(tally.PushBatch{Machine: "ana-laptop", User: "ana", Stream: "a", To: 1, Relays: true, Sessions: []tally.Record{rec}})
 	if resp, out := r.send("POST", "/api/push", js, bearer(ana)...); resp.StatusCode != 200 {
 		t.Fatalf("Ana's push: %d %s", resp.StatusCode, out)
+	}
+	// Bo's tally push does not take decisions home (an older one): his
+	// request is answered on his desk, never taken here.
+	boRec := rec
+	boRec.ID = "bo-session"
+	boRec.Requests = []tally.Request{{ID: "r-bo", Session: boRec.ID, Tool: "Bash", AskedAt: now, ExpiresAt: now.Add(time.Minute)}}
+	js, _ = json.Marshal(tally.PushBatch{Machine: "bo-desk", User: "bo", Stream: "b", To: 1, Sessions: []tally.Record{boRec}})
+	if resp, out := r.send("POST", "/api/push", js, bearer(bo)...); resp.StatusCode != 200 {
+		t.Fatalf("Bo's push: %d %s", resp.StatusCode, out)
 	}
 	decide := func(tok, id, session, verdict string) (int, string) {
 		body, _ := json.Marshal(map[string]string{"session": session, "verdict": verdict})
@@ -56,6 +66,7 @@ func TestRelay_aPushedRequestIsDecidedHereAndLearnedOnlyByItsMachine(t *testing.
 		{"another session", write, "r-open", "other-session", 404},
 		{"an expired request", write, "r-gone", rec.ID, 404},
 		{"a pushed request naming another session", write, "r-forged", "other-session", 404},
+		{"a request of a machine whose push does not take decisions home", write, "r-bo", "bo-session", 409},
 	} {
 		if code, out := decide(tc.tok, tc.id, tc.session, "allow"); code != tc.want {
 			t.Errorf("%s: %d %s, want %d", tc.name, code, out, tc.want)

@@ -161,7 +161,12 @@ func testRequestPushedDecided(t *testing.T, open Opener) {
 	old, asked := request("x1", "p1", now), request("x2", "p1", now.Add(time.Second))
 	old.Verdict, old.By = tally.VerdictAllow, "ana"
 	pushed := tally.Record{ID: "p1", Agent: claude.Agent, LastActivity: now, Requests: []tally.Request{asked, old}}
-	push(t, s, batch("m1", "st", 0, 1, pushed))
+	b := batch("m1", "st", 0, 1, pushed)
+	b.Relays = true
+	push(t, s, b)
+	if r, err := s.Record(ctx, "p1"); err != nil || !r.Relayed {
+		t.Errorf("a record pushed by a pusher that takes decisions home: relayed %v, %v", r.Relayed, err)
+	}
 	if err := s.AskRequest(ctx, asked); err != nil {
 		t.Fatal(err)
 	}

@@ -107,9 +107,10 @@ export function showRequest(row, s, t) {
   setText(part(row, 'request-waited'), waited);
   setTitle(part(row, 'request-waited'), open ? `asked ${localTime(r.askedAt)}; the agent asks in its own way at ${localTime(r.expiresAt)}` : '');
   // A session pushed from another machine is answered here only where
-  // the server relays decisions to that machine's tally push; elsewhere
-  // its hook, waiting on that machine's store, is answered there.
-  const remote = open && !!s.machine && !relay;
+  // the server relays decisions and that machine's tally push takes them
+  // home; elsewhere its hook, waiting on that machine's store, is
+  // answered there.
+  const remote = open && !!s.machine && !(relay && s.relayed);
   setHidden(part(row, 'request-buttons'), !open || remote);
   setText(part(row, 'request-remote'), remote ? `Answer it on ${s.machine}: tally allow or tally deny ${s.id}` : '');
   setHidden(part(row, 'request-remote'), !remote);

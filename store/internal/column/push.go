@@ -27,7 +27,7 @@ func Pushed(op string, b *tally.PushBatch, refuse func(id string) bool) (recs []
 			refused = append(refused, rec.ID)
 			continue
 		}
-		rec.Machine, rec.User = b.Machine, b.User
+		rec.Machine, rec.User, rec.Relayed = b.Machine, b.User, b.Relays
 		j, err := json.Marshal(rec)
 		if err != nil {
 			return nil, nil, nil, tally.Errorf(tally.CodeInvalid, op, "session %s cannot be stored (%v); nothing was written", rec.ID, err)
