@@ -114,11 +114,15 @@ func TestTeam_aDecisionOnTheTeamBoardAnswersTheHookOnTheLaptop(t *testing.T) {
 	boToken := tokenFor(t, db, "push", "--machine", "bo-laptop")
 	readToken, writeToken := tokenFor(t, db, "read"), tokenFor(t, db, "write")
 	srv := servetest.Start(t, tallyBin, db)
+	// Another replica on the same database, behind the team's load
+	// balancer: half the clicks land there, not on the replica the
+	// laptop's push asks.
+	other := servetest.Start(t, tallyBin, db)
 	laptop := t.TempDir()
 	p := startPushIn(t, laptop, srv.URL, pushToken, t.TempDir(), "ana-laptop")
 
-	const runs = 20
-	var lat []time.Duration
+	const runs = 30
+	var lat, latOther []time.Duration
 	var firstID, firstSession string
 	for i := range runs {
 		// Sessions ask again after a decision: a session's next request
@@ -143,8 +147,12 @@ func TestTeam_aDecisionOnTheTeamBoardAnswersTheHookOnTheLaptop(t *testing.T) {
 		if i%3 == 2 {
 			verdict, want = "deny", `"decision":{"behavior":"deny"`
 		}
+		at := srv
+		if i%2 == 1 {
+			at = other
+		}
 		clicked := time.Now()
-		code, data := call(t, http.MethodPost, srv.URL+"api/requests/"+id, writeToken,
+		code, data := call(t, http.MethodPost, at.URL+"api/requests/"+id, writeToken,
 			map[string]string{"session": session, "verdict": verdict})
 		if code != http.StatusOK {
 			t.Fatalf("the team's decision on %s: %d %s", id, code, data)
@@ -157,15 +165,24 @@ func TestTeam_aDecisionOnTheTeamBoardAnswersTheHookOnTheLaptop(t *testing.T) {
 		if !strings.Contains(h.out.String(), want) {
 			t.Fatalf("run %d: the hook answered %q, want %s", i, h.out.String(), want)
 		}
-		lat = append(lat, h.answered.Sub(clicked))
+		if at == srv {
+			lat = append(lat, h.answered.Sub(clicked))
+		} else {
+			latOther = append(latOther, h.answered.Sub(clicked))
+		}
 	}
-	slices.Sort(lat)
-	p50, p99 := lat[len(lat)/2], lat[len(lat)-1]
-	t.Logf("click on the team server → hook answered on the laptop, %d runs: p50 %v, p99 %v (max), min %v; all %v", runs, p50, p99, lat[0], lat)
-	// Within a second, as the issue asks; one run of the twenty may meet
-	// a loaded machine's pause (seen: 750 ms at load 13 on 2 cores).
-	if p95 := lat[len(lat)*95/100-1]; p95 > time.Second || p99 > 3*time.Second {
-		t.Errorf("decisions took p95 %v, max %v to reach the laptop's hook: over the second the issue allows (p50 %v)", p95, p99, p50)
+	for _, l := range []struct {
+		where string
+		lat   []time.Duration
+	}{{"the replica the laptop asks", lat}, {"another replica", latOther}} {
+		slices.Sort(l.lat)
+		p50, max := l.lat[len(l.lat)/2], l.lat[len(l.lat)-1]
+		t.Logf("click on %s → hook answered on the laptop, %d runs: p50 %v, max %v, min %v; all %v", l.where, len(l.lat), p50, max, l.lat[0], l.lat)
+		// Within a second, as the issue asks; one run of ten may meet a
+		// loaded machine's pause (seen: 750 ms at load 13 on 2 cores).
+		if p90 := l.lat[len(l.lat)*9/10-1]; p90 > time.Second || max > 3*time.Second {
+			t.Errorf("decisions on %s took p90 %v, max %v to reach the laptop's hook: over the second the issue allows (p50 %v)", l.where, p90, max, p50)
+		}
 	}
 
 	if log := p.log(); strings.Contains(log, "refused") || strings.Count(log, "taken from") != runs {

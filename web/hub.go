@@ -51,6 +51,9 @@ type hub struct {
 	join  chan joinRequest
 	leave chan *client
 	done  chan struct{}
+	// changed, when set, is told of every record the indexer's changes
+	// carry (the relay's wake for decisions another replica took).
+	changed func(*tally.Record)
 	// plans brings plan changes, their views read (feedPlans).
 	plans chan planNews
 }
@@ -125,6 +128,9 @@ func (h *hub) run(ctx context.Context) error {
 			return nil
 		case ch := <-h.sub.C: // closed only by run's own deferred Close
 			h.apply(ch)
+			if h.changed != nil {
+				h.changed(&ch.Record)
+			}
 			if d := h.sub.Dropped(); d > h.seen {
 				h.seen = d
 				h.resync(ctx)

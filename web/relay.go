@@ -24,8 +24,10 @@ const (
 	// maxAskedRequests bounds the ids one ask names: a machine has a few
 	// agents waiting at once, not hundreds.
 	maxAskedRequests = 64
-	// relayRecheck is how often a waiting ask reads the store again, for
-	// decisions another replica took (this one's wake it at once).
+	// relayRecheck is how often a waiting ask reads the store again: a
+	// decision this replica takes wakes it at once, one another replica
+	// took when this one's indexer tells of the record it changed
+	// (decidedElsewhere), and this is for what neither caught.
 	relayRecheck = time.Second
 )
 
@@ -192,3 +194,19 @@ func (s *Server) adoptPushed(ctx context.Context, id, session string) error {
 // relays tells whether this server decides for pushed sessions: it keeps
 // requests and takes pushes.
 func (s *Server) relays() bool { return s.o.Requests != nil && s.o.Ingest != nil }
+
+// decidedElsewhere wakes the waiting asks when a pushed record the
+// indexer tells of shows a decision: another replica's, through the
+// store's notifications.
+func (s *Server) decidedElsewhere(rec *tally.Record) {
+	if rec.Machine == "" {
+		return
+	}
+	for i := range rec.Requests {
+		switch rec.Requests[i].Verdict {
+		case tally.VerdictAllow, tally.VerdictAlways, tally.VerdictDeny:
+			s.decided.notify()
+			return
+		}
+	}
+}

@@ -230,6 +230,9 @@ func New(o Options) *Server {
 	s := &Server{o: o, conns: connLimit{max: o.MaxConnsPerClient}, ingests: make(chan struct{}, maxIngests)}
 	s.auth = newAuthority(&s.o)
 	s.hub = newHub(&s.o, &s.stats)
+	if s.relays() {
+		s.hub.changed = s.decidedElsewhere
+	}
 	if o.Plans != nil {
 		// Subscribed now, as the hub is to the indexer: no change between
 		// New and Run is missed.
