@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter/internal/agentdb/agentdbtest"
@@ -23,7 +24,7 @@ type stored struct{ Content, Status string }
 // shows is the session's rows of OpenCode's todo table, in position order —
 // the list OpenCode keeps — and what the last todowrite returned (its
 // metadata.todos in `opencode run --format json`), its cancelled item
-// included.
+// included; its runtime list is the session's tool parts.
 func TestList_isOpenCode1_18sOwnTodoTable(t *testing.T) {
 	db := filepath.Join(captured, "opencode_data", dbName)
 	all := sessions(t, db)
@@ -59,6 +60,17 @@ func TestList_isOpenCode1_18sOwnTodoTable(t *testing.T) {
 		}
 		if last := lastTodowrite(t); !reflect.DeepEqual(got, last) {
 			t.Errorf("session %s: list %v, the last todowrite's result %v", id, got, last)
+		}
+		// The runtime list is the session's tool parts, as OpenCode stored them.
+		var calls, failed int
+		if err := conn.QueryRow(`SELECT count(*), count(CASE WHEN json_extract(data, '$.state.status') = 'error' THEN 1 END)
+			FROM part WHERE session_id = ? AND json_extract(data, '$.type') = 'tool'`, id).Scan(&calls, &failed); err != nil {
+			t.Fatal(err)
+		}
+		rec := tally.Merge([]*tally.FileState{st})
+		s := rec.Session(time.Now())
+		if s.Runtime == nil || calls == 0 || s.Runtime.Calls != calls || s.Runtime.Failed != failed || s.Runtime.Running != 0 {
+			t.Errorf("session %s: runtime %+v, OpenCode's part table %d tool calls, %d failed", id, s.Runtime, calls, failed)
 		}
 		if st.Title != "Greet helper with test and README" || st.Project != "/tmp/capture23d/opencode/todowrite/work" || st.Signal != tally.SignalWaiting {
 			t.Errorf("title %q, project %q, signal %v", st.Title, st.Project, st.Signal)
