@@ -146,7 +146,7 @@ func TestApp_agentDirs(t *testing.T) {
 		// a config directory is named: then it is inside that directory.
 		claude.Agent: {"": one("/h/.claude"), "userconfig": one("/h/.claude.json")}, codex.Agent: {"": one("/h/.codex")},
 		gemini.Agent: {"": one("/h/.gemini")}, hermes.Agent: {"": one("/h/.hermes")},
-		opencode.Agent: {"": one("/h/.local/share/opencode")}, crush.Agent: {"": one("/w/.crush")}, acp.Agent: {},
+		opencode.Agent: {"": one("/h/.local/share/opencode")}, crush.Agent: {"": one("/w/.crush"), "global": one("/h/.local/share/crush")}, acp.Agent: {},
 	}
 	if !same(defaults, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", defaults, want)
@@ -159,7 +159,7 @@ func TestApp_agentDirs(t *testing.T) {
 		// GEMINI_CLI_HOME is the home that holds .gemini, not .gemini.
 		claude.Agent: {"": one("/c"), "userconfig": one("/c/.claude.json")}, codex.Agent: {"": one("/x")},
 		gemini.Agent: {"": one("/g/.gemini")}, hermes.Agent: {"": one("/hm")},
-		opencode.Agent: {"": one("/data/opencode"), "db": one("oc.db")}, crush.Agent: {"": {"/w/.crush", "/cr"}}, acp.Agent: {},
+		opencode.Agent: {"": one("/data/opencode"), "db": one("oc.db")}, crush.Agent: {"": {"/w/.crush", "/cr"}, "global": one("/data/crush")}, acp.Agent: {},
 	}
 	if !same(vars, want) {
 		t.Errorf("variables:\n got %+v\nwant %+v", vars, want)
@@ -170,7 +170,7 @@ func TestApp_agentDirs(t *testing.T) {
 	want = all{
 		claude.Agent: {"": one("/fc"), "userconfig": one("/fc/.claude.json")}, codex.Agent: {"": one("/fx")},
 		gemini.Agent: {"": one("/fg")}, hermes.Agent: {"": one("/fh")},
-		opencode.Agent: {"": one("/fo")}, crush.Agent: {"": {"/w/rel", "/abs"}}, acp.Agent: {},
+		opencode.Agent: {"": one("/fo")}, crush.Agent: {"": {"/w/rel", "/abs"}, "global": one("/h/.local/share/crush")}, acp.Agent: {},
 	}
 	if !same(flags, want) {
 		t.Errorf("flags:\n got %+v\nwant %+v", flags, want)

@@ -38,7 +38,7 @@ type sessionRow struct {
 // text key, so a row whose todos cannot be read is a diagnostic named by
 // its id, with Offset 0.
 func (a *Adapter) ReadDatabase(ctx context.Context, path string) (map[string][]tally.Event, []tally.Diagnostic, error) {
-	return crushDB.ReadDatabase(ctx, path, &dbState{proj: project(path)})
+	return crushDB.ReadDatabase(ctx, path, &dbState{proj: a.projectOf(path)})
 }
 
 // dbState is what one read of crush.db found.

@@ -20,13 +20,17 @@
 // task, the title generator) are not sessions of their own: a child's
 // list, when it has one, is a list of its root session named by its id.
 //
-// Discovery: Crush keeps one database per project and no index of
-// projects, so Tally cannot find them all by itself. By default it reads
-// ./.crush under the directory it runs in, and $CRUSH_DATA_DIR (Crush's
-// own override of that directory) when set; Options.Roots replaces both.
-// A root may be a .crush directory, a data directory, or any directory
-// above projects: every <project>/.crush/crush.db below it is read, at
-// the cost of walking that tree.
+// Discovery: Crush keeps one database per project, and since v0.25.0
+// (2025-12) an index of them: projects.json in its global data directory
+// ($CRUSH_GLOBAL_DATA, else $XDG_DATA_HOME/crush, else
+// ~/.local/share/crush; Options.GlobalDir), {"projects": [{path, data_dir,
+// last_accessed}]}, one entry per directory Crush ran in. Each listed data
+// directory is read for its crush.db (never walked), its sessions under
+// the listed path. Besides, Tally reads ./.crush under the directory it
+// runs in, and $CRUSH_DATA_DIR when set; Options.Roots replaces both.
+// Such a root may be a .crush directory, a data directory, or any
+// directory above projects: every <project>/.crush/crush.db below it is
+// read, at the cost of walking that tree.
 //
 // Crush keeps no log or stream to read line by line, so the adapter is only
 // a tally.DatabaseReader: tally normalize and tally follow do not offer it.
