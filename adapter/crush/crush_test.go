@@ -160,3 +160,31 @@ func BenchmarkSessions(b *testing.B) {
 		}
 	}
 }
+
+// TestSessions_ofMessagesWrittenInOneSecondTheLastInsertedIsTheNewest:
+// Crush's times are whole seconds, so a quick turn's messages share one;
+// whose turn it is comes from the one Crush wrote last, not from whichever
+// the query met first (the real capture's prompt, its answer and its tool
+// results all bear one second).
+func TestSessions_ofMessagesWrittenInOneSecondTheLastInsertedIsTheNewest(t *testing.T) {
+	path, w := buildDB(t, "built-crush.sql")
+	if _, err := w.Exec(`DELETE FROM messages`); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []struct{ id, session, role string }{
+		{"a1", flaky, "user"}, {"a2", flaky, "assistant"}, // the answer came last: the user's turn
+		{"b1", build, "assistant"}, {"b2", build, "user"}, // a new prompt came last: the agent's turn
+	} {
+		if _, err := w.Exec(`INSERT INTO messages (id, session_id, role, parts, created_at, updated_at, finished_at)
+			VALUES (?, ?, ?, '[]', 1767607600, 1767607600, CASE WHEN ? = 'assistant' THEN 1767607600 END)`, m.id, m.session, m.role, m.role); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := sessions(t, path)
+	if got := fold(flaky, all[flaky]).Signal; got != tally.SignalWaiting {
+		t.Errorf("answer written last: signal %v, want waiting", got)
+	}
+	if got := fold(build, all[build]).Signal; got != tally.SignalWorking {
+		t.Errorf("prompt written last: signal %v, want working", got)
+	}
+}

@@ -121,9 +121,9 @@ func readLast(ctx context.Context, tx *sql.Tx, rows map[string]*sessionRow) erro
 	defer rs.Close()
 	for rs.Next() {
 		var sid, role string
-		var at int64
+		var at, rowid int64
 		var done bool
-		if err := rs.Scan(&sid, &at, &role, &done); err != nil {
+		if err := rs.Scan(&sid, &at, &role, &done, &rowid); err != nil {
 			return err
 		}
 		if r := rows[sid]; r != nil {
