@@ -15,7 +15,8 @@
 // Crush writes it. The project is the directory holding .crush; title and
 // times come from the sessions table (Unix seconds; a value too large for
 // seconds is read as milliseconds); whose turn it is from the most
-// recently written message (an assistant message with finished_at set ends
+// recently written message (of those in the newest second, the last
+// inserted) (an assistant message with finished_at set ends
 // the agent's turn). Child sessions (parent_session_id: a sub-agent's
 // task, the title generator) are not sessions of their own: a child's
 // list, when it has one, is a list of its root session named by its id.
