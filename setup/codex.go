@@ -107,15 +107,13 @@ func editCodexConfig(path string, o Options, trust map[string]string) (Edit, []s
 
 // codexConfigEdit is editCodexConfig's edit of config.toml holding before.
 func codexConfigEdit(path string, before []byte, o Options) (Edit, []string, error) {
-	var cfg struct {
-		MCPServers map[string]map[string]any `toml:"mcp_servers"`
-	}
-	if err := toml.Unmarshal(before, &cfg); err != nil {
+	servers, err := codexServers(before)
+	if err != nil {
 		return Edit{}, nil, tomlError(path, err)
 	}
 	e := Edit{Path: path, Before: before, After: before}
 	want := codexServer{Command: o.Tally, Args: []string{"mcp"}}
-	have, exists := cfg.MCPServers["tally"]
+	have, exists := servers["tally"]
 	if exists {
 		var cur codexServer
 		b, _ := json.Marshal(have)
@@ -161,15 +159,29 @@ func codexConfigEdit(path string, before []byte, o Options) (Edit, []string, err
 // hold Tally's server as want says (nil: none). An edit that fails this is
 // refused rather than written.
 func checkCodexConfig(path string, data []byte, want *codexServer) error {
-	var cfg struct {
-		MCPServers map[string]codexServer `toml:"mcp_servers"`
+	servers, err := codexServers(data)
+	raw, has := servers["tally"]
+	var got codexServer
+	if b, jerr := json.Marshal(raw); has && jerr == nil {
+		_ = json.Unmarshal(b, &got)
 	}
-	err := toml.Unmarshal(data, &cfg)
-	got, has := cfg.MCPServers["tally"]
 	if err == nil && has == (want != nil) && (want == nil || got.Command == want.Command) {
 		return nil
 	}
 	return fmt.Errorf("%s: tally setup could not change this file safely (its [mcp_servers.tally] is laid out in a way it does not edit); add or remove the table by hand. Nothing was changed", path)
+}
+
+// codexServers is config.toml's mcp_servers table, its keys matched
+// exactly as Codex matches them: [mCp_servers.tally] is another table, which
+// Codex does not read (decoding into a struct would match it regardless of
+// case).
+func codexServers(data []byte) (map[string]any, error) {
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	servers, _ := doc["mcp_servers"].(map[string]any)
+	return servers, nil
 }
 
 // dropTable removes the [mcp_servers.tally] table and its sub-tables: from

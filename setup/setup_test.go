@@ -290,6 +290,20 @@ func TestCodex(t *testing.T) {
 	if got := read(t, cfg); !bytes.Equal(got, orig) {
 		t.Errorf("config.toml after uninstall:\n%s", got)
 	}
+	t.Run("a table named like mcp_servers in another case is not Codex's: Tally's server is added beside it", func(t *testing.T) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "config.toml")
+		if err := os.WriteFile(path, []byte("[mCp_servers.tally]\ncommand = \"/usr/bin/other\"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		e, notes, err := editCodexConfig(path, Options{Tally: tallyBin}, nil)
+		if err != nil || len(notes) > 0 {
+			t.Fatalf("err %v, notes %v", err, notes)
+		}
+		if err := checkCodexConfig(path, e.After, &codexServer{Command: tallyBin}); err != nil || !bytes.Contains(e.After, []byte("[mCp_servers.tally]")) {
+			t.Errorf("%v\n%s", err, e.After)
+		}
+	})
 	t.Run("invalid TOML is named with its line", func(t *testing.T) {
 		p := home(t, map[string]string{"codex-config-invalid.toml": ".codex/config.toml"})
 		_, err := p.target("codex").Plan(Options{Tally: tallyBin})
