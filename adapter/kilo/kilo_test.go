@@ -1,7 +1,6 @@
 package kilo
 
 import (
-	"bufio"
 	"database/sql"
 	"encoding/json"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/tallyhq/tally"
 	"github.com/tallyhq/tally/adapter"
 	"github.com/tallyhq/tally/adapter/internal/agentdb/agentdbtest"
+	"github.com/tallyhq/tally/adapter/internal/opencodedb/opencodedbtest"
 )
 
 // captured is the real Kilo Code 7.7.9 run (see the captures' README).
@@ -26,80 +26,18 @@ var fx = agentdbtest.Fixture{
 	New:   func(root string) tally.DatabaseReader { return New(Options{DataDir: root}) },
 }
 
-// todo is an item in Kilo's own words.
-type todo struct{ Content, Status string }
-
 // TestList_isKilosOwnTodoTable: on the real capture the list Tally shows
 // is the session's rows of Kilo's todo table, in position order — the list
 // Kilo keeps — and what the last todowrite returned (its
 // metadata.todos in `kilo run --format json`).
 func TestList_isKilosOwnTodoTable(t *testing.T) {
 	db := filepath.Join(captured, "kilo_data", dbName)
-	all := fx.Sessions(t, db)
-	if len(all) != 1 {
-		t.Fatalf("%d sessions, want the capture's one", len(all))
-	}
-	conn, err := sql.Open("sqlite", "file:"+db+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	for id, evs := range all {
-		var want []todo
-		rows, err := conn.Query(`SELECT content, status FROM todo WHERE session_id = ? ORDER BY position`, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var w todo
-			if err := rows.Scan(&w.Content, &w.Status); err != nil {
-				t.Fatal(err)
-			}
-			want = append(want, w)
-		}
-		rows.Close()
-		st := fx.Fold(id, evs)
-		var got []todo
-		for _, it := range agentdbtest.List(st, "") {
-			got = append(got, todo{it.Title, it.StatusWord()})
-		}
-		if len(want) == 0 || !reflect.DeepEqual(got, want) {
-			t.Errorf("session %s: list %v, Kilo's todo table %v", id, got, want)
-		}
-		if last := lastTodowrite(t); !reflect.DeepEqual(got, last) {
-			t.Errorf("session %s: list %v, the last todowrite's result %v", id, got, last)
-		}
+	c := opencodedbtest.Capture{Agent: "Kilo", Dir: captured, DB: db}
+	c.CheckTodoTable(t, fx.Sessions(t, db), fx.Fold, func(id string, st *tally.FileState, _ *sql.DB) {
 		if st.Title != "Greet helper with test and README" || st.Project != "/tmp/cap2/runs/kilo/todowrite/work" || st.Signal != tally.SignalWaiting {
 			t.Errorf("title %q, project %q, signal %v", st.Title, st.Project, st.Signal)
 		}
-	}
-}
-
-func lastTodowrite(t *testing.T) []todo {
-	f, err := os.Open(filepath.Join(captured, "json.stdout.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var last []todo
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<22)
-	for sc.Scan() {
-		var l struct {
-			Type string
-			Part struct {
-				Tool  string
-				State struct{ Metadata struct{ Todos []todo } }
-			}
-		}
-		if json.Unmarshal(sc.Bytes(), &l) == nil && l.Type == "tool_use" && l.Part.Tool == "todowrite" {
-			last = l.Part.State.Metadata.Todos
-		}
-	}
-	if last == nil {
-		t.Fatal("no todowrite in the capture's output")
-	}
-	return last
+	})
 }
 
 func TestSessions_aDamagedDatabaseIsRefused(t *testing.T) {
