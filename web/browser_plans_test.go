@@ -21,33 +21,14 @@ func TestDashboard_planBrowser(t *testing.T) {
 	requireChromium(t)
 	srv := startServe(t)
 
-	project := t.TempDir()
-	if err := os.CopyFS(project, os.DirFS(filepath.Join(planCapture, "work"))); err != nil {
-		t.Fatal(err)
-	}
-	logs, _ := filepath.Glob(planCapture + "/config/projects/*/*.jsonl")
-	data, err := os.ReadFile(logs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	data = bytes.ReplaceAll(data, []byte("/tmp/capture-plan/cc/plan-markers/work"), []byte(project))
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	cut := 0 // after the reply saying "progress: T001.S1 done"
-	for i, l := range lines {
-		if bytes.Contains(l, []byte(`"type":"assistant"`)) && bytes.Contains(l, []byte("progress: T001.S1 done")) {
-			cut = i + 1
-		}
-	}
-	log := filepath.Join(srv.claude, "projects", "-project", filepath.Base(logs[0]))
-	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	// Cut after the reply saying "progress: T001.S1 done".
+	project, log, before, after := planSession(t, srv, planCapture, "/tmp/capture-plan/cc/plan-markers/work", "progress: T001.S1 done")
 
 	b := startBrowser(t)
 	b.do(t, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.url))
 	b.poll(t, "the stream is live", `document.getElementById('conn').dataset.state === 'live'`)
 	b.do(t, chromedp.Evaluate[chromedp.Void](`window.__tallyMarker = 'no reload'`))
-	dashAppend(t, log, strings.Split(strings.TrimSuffix(string(bytes.Join(lines[:cut], nil)), "\n"), "\n"))
+	dashAppend(t, log, before)
 
 	box := `document.querySelector('#plans .plan')`
 	b.poll(t, "the plan shows above the board", box+` !== null && !document.getElementById('plans').hidden`)
@@ -75,7 +56,7 @@ func TestDashboard_planBrowser(t *testing.T) {
 	b.shot(t, "dashboard-blueprint-1280x800.png")
 
 	// The rest of the session: the plan completes, live.
-	dashAppend(t, log, strings.Split(strings.TrimSuffix(string(bytes.Join(lines[cut:], nil)), "\n"), "\n"))
+	dashAppend(t, log, after)
 	b.poll(t, "the plan completes", col+` !== null && `+col+`.querySelector('.plan-count').textContent === '2/2 · 100%'`)
 	if got := b.eval(t, col+`.querySelector('.plan-now').textContent`); got != "✓ 2/2 Complete" {
 		t.Errorf("a complete plan reads %q", got)
@@ -101,32 +82,13 @@ func TestDashboard_blueprintExpandsToTheTaskList(t *testing.T) {
 	requireChromium(t)
 	srv := startServe(t)
 
-	project := t.TempDir()
-	if err := os.CopyFS(project, os.DirFS(filepath.Join(focusCapture, "work"))); err != nil {
-		t.Fatal(err)
-	}
-	logs, _ := filepath.Glob(focusCapture + "/config/projects/*/*.jsonl")
-	data, err := os.ReadFile(logs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	data = bytes.ReplaceAll(data, []byte("/tmp/cap21d/cc/plan-focus/work"), []byte(project))
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	cut := 0 // after the reply saying "progress: T002.S1 blocked: …"
-	for i, l := range lines {
-		if bytes.Contains(l, []byte(`"type":"assistant"`)) && bytes.Contains(l, []byte("progress: T002.S1 blocked")) {
-			cut = i + 1
-		}
-	}
-	log := filepath.Join(srv.claude, "projects", "-project", filepath.Base(logs[0]))
-	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	// Cut after the reply saying "progress: T002.S1 blocked: …".
+	_, log, before, after := planSession(t, srv, focusCapture, "/tmp/cap21d/cc/plan-focus/work", "progress: T002.S1 blocked")
 
 	b := startBrowser(t)
 	b.do(t, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.url))
 	b.poll(t, "the stream is live", `document.getElementById('conn').dataset.state === 'live'`)
-	dashAppend(t, log, strings.Split(strings.TrimSuffix(string(bytes.Join(lines[:cut], nil)), "\n"), "\n"))
+	dashAppend(t, log, before)
 
 	box := `document.querySelector('#plans .plan')`
 	b.poll(t, "the blocked plan shows above the board", box+` !== null && `+box+`.querySelector('.plan-now').dataset.stage === 'blocked'`)
@@ -154,11 +116,46 @@ func TestDashboard_blueprintExpandsToTheTaskList(t *testing.T) {
 	b.shot(t, "dashboard-blueprint-tasks-1280x800.png")
 
 	// The rest of the session: the list stays open and follows the plan.
-	dashAppend(t, log, strings.Split(strings.TrimSuffix(string(bytes.Join(lines[cut:], nil)), "\n"), "\n"))
+	dashAppend(t, log, after)
 	b.poll(t, "the plan completes with its list open", box+`.querySelector('.plan-count').textContent === '3/3 · 100%' && `+
 		`[...`+box+`.querySelectorAll('.plan-task')].every(r => r.dataset.status === 'complete')`)
 	// The quick task the agent recorded on the way is counted under the list.
 	if got := b.eval(t, box+`.querySelector('.plan-quick') && `+box+`.querySelector('.plan-quick').textContent`); got != "Quick: 1 done" {
 		t.Errorf("the quick tasks under the list: %q", got)
 	}
+}
+
+// planSession readies a captured Claude Code session that moves a plan
+// along: the capture's project folder is copied to a new one (project),
+// the session's recorded folder is rewritten to it, and the session's
+// lines are split after the last assistant reply containing mark. log is
+// where the session goes under srv's Claude Code folder (its folder
+// made, the file not yet written).
+func planSession(t *testing.T, srv *serveProc, capture, recorded, mark string) (project, log string, before, after []string) {
+	t.Helper()
+	project = t.TempDir()
+	if err := os.CopyFS(project, os.DirFS(filepath.Join(capture, "work"))); err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob(capture + "/config/projects/*/*.jsonl")
+	data, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.ReplaceAll(data, []byte(recorded), []byte(project))
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	cut := 0
+	for i, l := range lines {
+		if bytes.Contains(l, []byte(`"type":"assistant"`)) && bytes.Contains(l, []byte(mark)) {
+			cut = i + 1
+		}
+	}
+	log = filepath.Join(srv.claude, "projects", "-project", filepath.Base(logs[0]))
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	split := func(ls [][]byte) []string {
+		return strings.Split(strings.TrimSuffix(string(bytes.Join(ls, nil)), "\n"), "\n")
+	}
+	return project, log, split(lines[:cut]), split(lines[cut:])
 }
