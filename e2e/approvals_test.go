@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,10 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -44,44 +41,8 @@ func (c *claudeRun) serveBoard() string {
 // serveBoardWith runs tally serve on the scenario's store in env, with
 // more arguments, and returns its URL.
 func (c *claudeRun) serveBoardWith(env []string, args ...string) string {
-	t := c.t
-	t.Helper()
-	cmd := exec.Command(tallyBin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", c.db, "--claude-dir", c.config}, args...)...)
-	cmd.Env = env
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGINT)
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("tally serve said:\n%s", errb.String())
-		}
-	})
-	page := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`serving (http://\S+/)`)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				page <- m[1]
-			}
-		}
-		io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case url := <-page:
-		return url
-	case <-time.After(30 * time.Second):
-		t.Fatal("tally serve never said where it serves")
-	}
-	return ""
+	c.t.Helper()
+	return startServe(c.t, env, append([]string{"--db", c.db, "--claude-dir", c.config}, args...)...)
 }
 
 // claudeAsking starts `claude -p` in its default permission mode; the

@@ -1,12 +1,17 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tallyhq/tally/internal/testhome"
 	"github.com/tallyhq/tally/store/postgres/pgtest"
@@ -93,4 +98,47 @@ func tally(t *testing.T, home, db string, args ...string) []byte {
 		t.Fatalf("tally %v: %v\n%s", args, err, errb.String())
 	}
 	return out.Bytes()
+}
+
+// startServe runs `tally serve --addr 127.0.0.1:0` with args in env,
+// stops it when the test ends (showing what it said if the test failed),
+// and returns the URL it says it serves.
+func startServe(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(tallyBin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = env
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGINT)
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("tally serve said:\n%s", errb.String())
+		}
+	})
+	page := make(chan string, 1)
+	go func() {
+		re := regexp.MustCompile(`serving (http://\S+/)`)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				page <- m[1]
+			}
+		}
+		io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case url := <-page:
+		return url
+	case <-time.After(30 * time.Second):
+		t.Fatal("tally serve never said where it serves")
+	}
+	return ""
 }

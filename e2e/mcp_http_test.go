@@ -1,15 +1,10 @@
 package e2e
 
 import (
-	"bufio"
-	"bytes"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -42,41 +37,7 @@ func serveWithTokens(t *testing.T) teamServer {
 		return lines[len(lines)-1]
 	}
 	s := teamServer{write: token("write"), read: token("read")}
-	cmd := exec.Command(tallyBin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--claude-dir", filepath.Join(dir, "claude"))
-	cmd.Env = env
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGINT)
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("tally serve said:\n%s", errb.String())
-		}
-	})
-	page := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`serving (http://\S+/)`)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				page <- m[1]
-			}
-		}
-		io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case url := <-page:
-		s.mcp = url + "mcp"
-	case <-time.After(30 * time.Second):
-		t.Fatal("tally serve never said where it serves")
-	}
+	s.mcp = startServe(t, env, "--db", db, "--claude-dir", filepath.Join(dir, "claude")) + "mcp"
 	return s
 }
 
