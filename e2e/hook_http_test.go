@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -9,9 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -58,44 +55,8 @@ func hookCall(t *testing.T, claudeDir, name string) []byte {
 func serveHooks(t *testing.T, claudeDir, token string) string {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command(tallyBin, "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "tally.db"), "--claude-dir", claudeDir)
-	cmd.Env = testhome.Environ(filepath.Join(dir, "home"), "TALLY_TOKEN="+token, "XDG_STATE_HOME="+filepath.Join(dir, "state"))
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("tally serve said:\n%s", errb.String())
-		}
-	})
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGINT)
-		cmd.Wait()
-	})
-	page := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`serving (http://\S+/)`)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				page <- m[1]
-			}
-		}
-		io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case url := <-page:
-		return url
-	case <-time.After(30 * time.Second):
-		t.Fatal("tally serve never said where it serves")
-	}
-	return ""
+	env := testhome.Environ(filepath.Join(dir, "home"), "TALLY_TOKEN="+token, "XDG_STATE_HOME="+filepath.Join(dir, "state"))
+	return startServe(t, env, "--db", filepath.Join(dir, "tally.db"), "--claude-dir", claudeDir)
 }
 
 // hookOnStdin is what `tally hook claude` prints for payload, on a store
