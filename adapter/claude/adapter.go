@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
 )
 
 // Options configure an Adapter.
@@ -63,12 +64,8 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	if root == a.tasksRoot() {
 		return matchTaskList(root, path)
 	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil || !strings.HasSuffix(rel, ".jsonl") {
-		return tally.FileInfo{}, false
-	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if len(parts) < 2 || parts[0] == ".." || parts[0] == "" {
+	parts, ok := adapter.Below(root, path)
+	if !ok || len(parts) < 2 || !strings.HasSuffix(parts[len(parts)-1], ".jsonl") {
 		return tally.FileInfo{}, false
 	}
 	name := strings.TrimSuffix(parts[len(parts)-1], ".jsonl")
@@ -105,13 +102,12 @@ func (a *Adapter) Sniff(line []byte) bool {
 }
 
 func matchTaskList(root, path string) (tally.FileInfo, bool) {
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
+	parts, ok := adapter.Below(root, path)
+	if !ok {
 		return tally.FileInfo{}, false
 	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
 	list := parts[0]
-	if list == "" || list == "." || list == ".." || strings.HasPrefix(list, ".") {
+	if strings.HasPrefix(list, ".") {
 		return tally.FileInfo{}, false
 	}
 	switch {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
 )
 
 var (
@@ -46,11 +47,10 @@ func (a *Adapter) Roots() []string {
 // flat archived_sessions/rollout-<time>-<uuid>.jsonl. The session is the
 // uuid in the name, which is the thread id Codex prints and resumes by.
 func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
+	parts, ok := adapter.Below(root, path)
+	if !ok {
 		return tally.FileInfo{}, false
 	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
 	switch len(parts) {
 	case 1:
 	case 4:

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
 )
 
 // Options configure an Adapter.
@@ -42,12 +43,8 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	if !strings.HasSuffix(path, ".jsonl") {
 		return tally.FileInfo{}, false
 	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return tally.FileInfo{}, false
-	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if len(parts) < 3 || len(parts) > 4 || parts[0] == ".." || parts[1] != transcripts {
+	parts, ok := adapter.Below(root, path)
+	if !ok || len(parts) < 3 || len(parts) > 4 || parts[1] != transcripts {
 		return tally.FileInfo{}, false
 	}
 	id := strings.TrimSuffix(parts[len(parts)-1], ".jsonl")

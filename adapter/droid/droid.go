@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
 )
 
 // Options configure an Adapter.
@@ -37,12 +38,8 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	if !strings.HasSuffix(path, ".jsonl") {
 		return tally.FileInfo{}, false
 	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return tally.FileInfo{}, false
-	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if len(parts) > 2 || parts[0] == ".." || parts[0] == "" {
+	parts, ok := adapter.Below(root, path)
+	if !ok || len(parts) > 2 {
 		return tally.FileInfo{}, false
 	}
 	id := strings.TrimSuffix(parts[len(parts)-1], ".jsonl")

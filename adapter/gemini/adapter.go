@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
 )
 
 // Options configure an Adapter.
@@ -69,12 +70,8 @@ const sessionPrefix = "session-"
 // fallback; a sub-agent's folder is named by its parent's full id. An empty
 // main file is not matched yet: its header comes with its first write.
 func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return tally.FileInfo{}, false
-	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if len(parts) < 3 || parts[0] == ".." || parts[0] == "" || parts[1] != "chats" {
+	parts, ok := adapter.Below(root, path)
+	if !ok || len(parts) < 3 || parts[1] != "chats" {
 		return tally.FileInfo{}, false
 	}
 	name := parts[len(parts)-1]
@@ -136,12 +133,9 @@ func (a *Adapter) NewDecoder(f tally.FileInfo, state []byte) (tally.Decoder, err
 	d.home = a.home
 	d.tracker, d.trackerKnown = a.tracker, a.trackerKnown
 	if roots := a.Roots(); len(roots) > 0 && f.Path != "" {
-		if rel, err := filepath.Rel(roots[0], f.Path); err == nil {
-			parts := strings.Split(filepath.ToSlash(rel), "/")
-			if len(parts) >= 3 && parts[1] == "chats" && parts[0] != ".." {
-				d.projectID = parts[0]
-				d.projectPath = a.projectPath(parts[0])
-			}
+		if parts, ok := adapter.Below(roots[0], f.Path); ok && len(parts) >= 3 && parts[1] == "chats" {
+			d.projectID = parts[0]
+			d.projectPath = a.projectPath(parts[0])
 		}
 	}
 	return d, nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
 	"github.com/tallyhq/tally/adapter/internal/jsonl"
 	"github.com/tallyhq/tally/internal/safefile"
 	"github.com/valyala/fastjson"
@@ -57,12 +58,8 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	if name != stateFile && name != wireFile {
 		return tally.FileInfo{}, false
 	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return tally.FileInfo{}, false
-	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if len(parts) != 3 || parts[0] == ".." || parts[1] == "" {
+	parts, ok := adapter.Below(root, path)
+	if !ok || len(parts) != 3 {
 		return tally.FileInfo{}, false
 	}
 	layout := tally.LayoutLog

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
 	"github.com/tallyhq/tally/adapter/internal/agentdb"
 	"github.com/tallyhq/tally/adapter/internal/opencodedb"
 )
@@ -111,12 +112,8 @@ var _ tally.DirSkipper = (*Adapter)(nil)
 // storage/todo and storage/session trees: it also holds git snapshots of
 // every project and per-message files, far too many to walk and watch.
 func (a *Adapter) SkipDir(root, dir string) bool {
-	rel, err := filepath.Rel(root, dir)
-	if err != nil {
-		return true
-	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if parts[0] != "storage" {
+	parts, ok := adapter.Below(root, dir)
+	if !ok || parts[0] != "storage" {
 		return true
 	}
 	if len(parts) == 1 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tallyhq/tally"
+	"github.com/tallyhq/tally/adapter"
 	"github.com/tallyhq/tally/adapter/internal/jsonl"
 	"github.com/valyala/fastjson"
 )
@@ -49,12 +50,8 @@ func (a *Adapter) Match(root, path string) (tally.FileInfo, bool) {
 	if name != tasksFile && name != stateFile {
 		return tally.FileInfo{}, false
 	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return tally.FileInfo{}, false
-	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if len(parts) != 2 || parts[0] == ".." || parts[0] == "" {
+	parts, ok := adapter.Below(root, path)
+	if !ok || len(parts) != 2 {
 		return tally.FileInfo{}, false
 	}
 	return tally.FileInfo{Path: path, Session: parts[0], Layout: tally.LayoutWhole}, true
