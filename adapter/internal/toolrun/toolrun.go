@@ -1,6 +1,7 @@
 package toolrun
 
 import (
+	"bytes"
 	"path"
 	"strings"
 	"time"
@@ -32,9 +33,11 @@ func InputOf(args []byte) Input {
 	}
 }
 
+// first is the first of keys whose value says something: a value of
+// spaces alone says nothing and would make an empty label.
 func first(v *fastjson.Value, keys ...string) string {
 	for _, k := range keys {
-		if s := v.GetStringBytes(k); len(s) > 0 {
+		if s := v.GetStringBytes(k); len(bytes.TrimSpace(s)) > 0 {
 			return string(s)
 		}
 	}
