@@ -119,6 +119,15 @@ func TestTeam_aDecisionOnTheTeamBoardAnswersTheHookOnTheLaptop(t *testing.T) {
 	// laptop's push asks.
 	other := servetest.Start(t, tallyBin, db)
 	laptop := t.TempDir()
+	// The laptop's store is made before its push and hooks start, as a
+	// laptop that has run Tally before has it: three processes creating
+	// one SQLite file at once on a loaded machine could hold its lock past
+	// the push's busy wait, which is not what this test is about.
+	scan := exec.Command(tallyBin, "scan", "--claude-dir", t.TempDir(), "--db", filepath.Join(laptop, "local.db"))
+	scan.Env = testhome.Environ(laptop, "XDG_STATE_HOME="+filepath.Join(laptop, "state"))
+	if out, err := scan.CombinedOutput(); err != nil {
+		t.Fatalf("tally scan: %v\n%s", err, out)
+	}
 	p := startPushIn(t, laptop, srv.URL, pushToken, t.TempDir(), "ana-laptop")
 
 	const runs = 30
